@@ -1,0 +1,521 @@
+"""Game (immutable rules) and State (one playthrough): the engine's whole contract.
+
+    game = load_game("kingen(rules=iwwa)")
+    state = game.new_initial_state(seed=7)   # chance events come from the seed
+    while not state.is_terminal():
+        state.apply_action(choose(state.view_for(state.current_seat)))
+    state.scores()
+
+Actions are small ints: 0..51 play that card; family actions (bids, trump choices,
+contracts) are codes from 64 up. ``game.action_to_string`` and ``game.parse_action``
+convert to and from the short strings used on the wire, in records and on screen
+(``play QS``, ``trump H``, ``contract queens``, ``pass``).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.cards import (
+    BIT,
+    SUIT_CARDS,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card_name,
+    parse_card,
+    parse_suit,
+)
+from engine.chance import Chance
+from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError
+from engine.options import Rules, format_game_string
+from engine.view import PlayerView, TrickView
+
+CHANCE = -1
+"""``current_seat`` when the next event is a chance event (a deal)."""
+TERMINAL = -2
+"""``current_seat`` when the game is over."""
+
+CARD_ACTIONS = 52
+TRUMP_ACTIONS = 64
+"""64..67: name that suit trumps (``trump C`` .. ``trump S``); 68: no trumps (``trump NT``)."""
+NO_TRUMP_ACTION = 68
+PASS = 80
+ACCEPT = 81
+REJECT = 82
+FAMILY_ACTIONS = 128
+"""Codes from here up are the family's own (bids, contracts, offers, ...)."""
+
+_COMMON_ACTIONS = {PASS: "pass", ACCEPT: "accept", REJECT: "reject", NO_TRUMP_ACTION: "trump NT"}
+_COMMON_CODES = {name: code for code, name in _COMMON_ACTIONS.items()}
+
+RulesT = TypeVar("RulesT", bound=Rules)
+HistoryItem = tuple[int, int, "int | Chance"]
+"""(deal number, seat or CHANCE, action code or chance event)."""
+
+
+class Game(ABC, Generic[RulesT]):
+    """The immutable rules of one family with its options; builds fresh states."""
+
+    family: ClassVar[str]
+    rules_class: ClassVar[type[Rules]]
+
+    def __init__(self, rules: RulesT, preset: str | None = None) -> None:
+        self.rules = rules
+        self.preset = preset
+        self._string = format_game_string(self.family, rules.canonical_options(preset))
+
+    @property
+    @abstractmethod
+    def num_seats(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def deal_count(self) -> int:
+        """How many deals a whole game has (for open-ended families: the agreed number)."""
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State[Any]:
+        """A new game. With a seed, chance events (deals) resolve themselves from it;
+        without one, the caller applies them (replaying a record)."""
+
+    def family_action_name(self, action: int) -> str | None:
+        """The string of a family-specific action code, or None if unknown."""
+        return None
+
+    def parse_family_action(self, verb: str, argument: str) -> int | None:
+        """The code of a family-specific action string, or None if not one of the family's."""
+        return None
+
+    def action_to_string(self, action: int) -> str:
+        if 0 <= action < CARD_ACTIONS:
+            return "play " + card_name(action)
+        if TRUMP_ACTIONS <= action < TRUMP_ACTIONS + 4:
+            return "trump " + SUIT_LETTERS[action - TRUMP_ACTIONS]
+        name = _COMMON_ACTIONS.get(action) or self.family_action_name(action)
+        if name is None:
+            raise ValueError(f"unknown action code {action}")
+        return name
+
+    def parse_action(self, text: str) -> int:
+        """The code of an action string; IllegalActionError naming the problem otherwise."""
+        clean = " ".join(text.split())
+        verb, _, argument = clean.partition(" ")
+        verb = verb.lower()
+        try:
+            if verb == "play" and argument:
+                return parse_card(argument)
+            if verb == "trump" and argument:
+                if argument.upper() in ("NT", "N", "NOTRUMP", "NOTRUMPS"):
+                    return NO_TRUMP_ACTION
+                return TRUMP_ACTIONS + parse_suit(argument)
+        except InvalidCardError as exc:
+            raise IllegalActionError(str(exc), text) from None
+        if not argument and verb in _COMMON_CODES:
+            return _COMMON_CODES[verb]
+        code = self.parse_family_action(verb, argument)
+        if code is None:
+            raise IllegalActionError(f"not an action of {self.family}", text)
+        return code
+
+    def __str__(self) -> str:
+        return self._string
+
+    def __repr__(self) -> str:
+        return f"load_game({self._string!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other._string == self._string
+
+    def __hash__(self) -> int:
+        return hash(self._string)
+
+
+GameT = TypeVar("GameT", bound=Game[Any])
+
+
+class State(ABC, Generic[GameT]):
+    """One playthrough. Mutable; ``clone()`` gives an independent copy.
+
+    States use ``__slots__`` (every subclass declares its own): CPython 3.11 keeps fast
+    attribute access only for instances with few dict attributes, and a state has many.
+    """
+
+    __slots__ = (
+        "current_seat",
+        "deal_number",
+        "deal_scores",
+        "deal_starts",
+        "dealer",
+        "game",
+        "log",
+        "num_seats",
+        "phase",
+        "rng",
+        "seed",
+        "totals",
+    )
+
+    def __init__(self, game: GameT, seed: int | None) -> None:
+        self.game = game
+        self.num_seats = game.num_seats
+        self.rng: random.Random | None = random.Random(seed) if seed is not None else None
+        self.seed = seed
+        self.current_seat = CHANCE
+        self.phase = "deal"
+        self.log: list[int | Chance] = []
+        """Every event in order: a chance event, or ``seat << 10 | action`` (packed for
+        speed; read it through ``history``)."""
+        self.deal_starts: list[int] = []
+        """Index in ``log`` of the first event of each deal."""
+        self.deal_number = 0
+        self.dealer = 0
+        self.deal_scores: list[list[int]] = []
+        self.totals = [0] * self.num_seats
+
+    # --- the contract -------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.current_seat == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.current_seat == CHANCE
+
+    def scores(self) -> list[int]:
+        """Running totals (final scores once the game is over)."""
+        return list(self.totals)
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal actions of ``current_seat``, ascending; empty at chance and at the end."""
+
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Apply the current seat's action. With ``seat``, also check it is that seat's turn.
+
+        Raises IllegalActionError naming the rule broken; the state is then unchanged.
+        """
+        current = self.current_seat
+        if current < 0:
+            rule = "the game is over" if current == TERMINAL else "a deal comes next, not an action"
+            raise IllegalActionError(rule, self._describe(action))
+        if seat is not None and seat != current:
+            raise IllegalActionError(
+                f"not your turn: seat {current} is to act", self._describe(action)
+            )
+        self._apply(action)
+        self.log.append(current << 10 | action)
+        if self.current_seat == CHANCE and self.rng is not None:
+            self._resolve_chance()
+
+    def apply_chance(self, event: Chance) -> None:
+        """Apply a chance event (replaying a record). InvalidChanceError if impossible."""
+        if self.current_seat != CHANCE:
+            raise InvalidChanceError(f"no chance event is due now (phase {self.phase})")
+        self._log_chance(event)
+        if self.current_seat == CHANCE and self.rng is not None:
+            self._resolve_chance()
+
+    def sample_chance(self, rng: random.Random) -> Chance:
+        """Draw the chance event due now from ``rng``."""
+        if self.current_seat != CHANCE:
+            raise InvalidChanceError("no chance event is due now")
+        return self._sample_chance(rng)
+
+    @abstractmethod
+    def view_for(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now."""
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def parse_action(self, text: str) -> int:
+        return self.game.parse_action(text)
+
+    def clone(self) -> State[GameT]:
+        cls = type(self)
+        new = cls.__new__(cls)
+        for name in _slot_names(cls):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [v.copy() if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            setattr(new, name, value)
+        if self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        return new
+
+    # --- what a family implements -------------------------------------------------
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Validate and apply ``action`` for ``current_seat``; raise IllegalActionError."""
+
+    @abstractmethod
+    def _apply_chance(self, event: Chance) -> None: ...
+
+    @abstractmethod
+    def _sample_chance(self, rng: random.Random) -> Chance: ...
+
+    # --- shared helpers -------------------------------------------------------------
+
+    def _resolve_chance(self) -> None:
+        assert self.rng is not None
+        while self.current_seat == CHANCE:
+            self._log_chance(self._sample_chance(self.rng))
+
+    def _log_chance(self, event: Chance) -> None:
+        deal = self.deal_number
+        self._apply_chance(event)
+        if self.deal_number != deal:
+            self.deal_starts.append(len(self.log))
+        self.log.append(event)
+
+    @property
+    def history(self) -> list[HistoryItem]:
+        """Every event so far as (deal number, seat or CHANCE, action code or chance event)."""
+        items: list[HistoryItem] = []
+        starts = self.deal_starts
+        deal = 0
+        for index, event in enumerate(self.log):
+            while deal < len(starts) and starts[deal] <= index:
+                deal += 1
+            if isinstance(event, Chance):
+                items.append((deal, CHANCE, event))
+            else:
+                items.append((deal, event >> 10, event & 1023))
+        return items
+
+    def _describe(self, action: int) -> str:
+        try:
+            return self.game.action_to_string(action)
+        except ValueError:
+            return f"action {action}"
+
+    def _illegal(self, rule: str, action: int) -> IllegalActionError:
+        return IllegalActionError(rule, self._describe(action))
+
+    def _finish_deal(self, scores: Sequence[int]) -> None:
+        self.deal_scores.append(list(scores))
+        for seat, points in enumerate(scores):
+            self.totals[seat] += points
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = _SLOT_NAMES.get(cls)
+    if names is None:
+        names = tuple(n for c in cls.__mro__ for n in getattr(c, "__slots__", ()))
+        _SLOT_NAMES[cls] = names
+    return names
+
+
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+class TrickTakingState(State[GameT]):
+    """Dealing, following suit, tricks and trumps, shared by every family.
+
+    A family sets ``hands``, ``trump`` and ``leader`` and calls ``_start_play()``;
+    implements ``_play_rule()`` (the legal cards of the seat to play, with the reason for
+    the restriction) and ``_after_trick()`` (scoring, end of deal).
+    """
+
+    __slots__ = (
+        "_legal_cache",
+        "completed",
+        "dealt",
+        "hands",
+        "leader",
+        "led_suit",
+        "plain_play",
+        "trick",
+        "tricks_per_deal",
+        "tricks_won",
+        "trump",
+        "trumped",
+        "watch_every_trick",
+        "win_card",
+        "win_seat",
+    )
+
+    REASON_FOLLOW = "follow"
+
+    def __init__(self, game: GameT, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n = self.num_seats
+        self.hands = [0] * n
+        self.dealt = 0  # every card dealt this deal
+        self.trump = -1
+        self.leader = 0
+        self.trick: list[int] = []
+        self.led_suit = -1
+        self.win_card = -1
+        self.win_seat = -1
+        self.trumped = False
+        self.tricks_won = [0] * n
+        self.completed: list[tuple[int, list[int], int]] = []  # (leader, cards, winner)
+        self.tricks_per_deal = 13
+        self.watch_every_trick = False  # call _after_trick after every trick, not only the last
+        self.plain_play = False  # this deal's only rule is to follow suit: skip _play_rule
+        self._legal_cache = -1
+
+    def _start_play(self, leader: int) -> None:
+        """Start the tricks of a deal whose ``hands`` are set."""
+        self.phase = "play"
+        self.leader = leader
+        self.current_seat = leader
+        self.trick = []
+        self.tricks_won = [0] * self.num_seats
+        self.completed = []
+        self.dealt = 0
+        for hand in self.hands:
+            self.dealt |= hand
+        self._legal_cache = -1
+
+    @property
+    def played(self) -> int:
+        """Mask of every card played so far in this deal."""
+        held = 0
+        for hand in self.hands:
+            held |= hand
+        return self.dealt & ~held
+
+    def won_masks(self) -> list[int]:
+        """The cards each seat has taken in the tricks of this deal."""
+        won = [0] * self.num_seats
+        for _, cards, winner in self.completed:
+            for c in cards:
+                won[winner] |= BIT[c]
+        return won
+
+    @abstractmethod
+    def _play_rule(self) -> tuple[int, str]:
+        """(legal cards as a mask, the reason of the narrowest restriction applied)."""
+
+    @abstractmethod
+    def _after_trick(self, winner: int) -> None:
+        """Called after the last trick of a deal (after every trick if
+        ``watch_every_trick``); ``current_seat`` is already the winner."""
+
+    def _explain(self, reason: str, card: int) -> str:
+        """The message for a play refused by ``reason``; families extend it."""
+        if reason == self.REASON_FOLLOW:
+            return f"must follow suit (you hold a {SUIT_NAMES[self.led_suit]})"
+        return "not allowed by the rules of this contract"
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == "play":
+            mask = self._legal_cache
+            if mask < 0:
+                if self.plain_play:
+                    mask = self.hands[self.current_seat]
+                    if self.trick:
+                        mask = mask & SUIT_MASKS[self.led_suit] or mask
+                else:
+                    mask = self._play_rule()[0]
+                self._legal_cache = mask
+            if self.trick:
+                led = self.led_suit
+                if not mask & ~SUIT_MASKS[led]:  # following suit: one table lookup
+                    return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
+            c, d, h, s = SUIT_CARDS
+            return [
+                *c[mask & 0x1FFF],
+                *d[mask >> 13 & 0x1FFF],
+                *h[mask >> 26 & 0x1FFF],
+                *s[mask >> 39],
+            ]
+        return self._bidding_actions()
+
+    def _bidding_actions(self) -> list[int]:
+        """Legal actions outside card play (bids, trump choices, ...); families override."""
+        return []
+
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        current = self.current_seat
+        if self.phase != "play" or (seat is not None and seat != current):
+            super().apply_action(action, seat)
+            return
+        # The hot path of every game, kept in one function: a card played by the seat
+        # to play (see docs/benchmarks.md for why it is written out like this).
+        mask = self._legal_cache
+        if mask < 0:
+            mask = self._play_rule()[0]
+        try:
+            bit = 1 << action
+        except (TypeError, ValueError):
+            bit = 0
+        if not mask & bit:
+            raise self._refuse_play(action)
+        self._legal_cache = -1
+        self.hands[current] ^= bit
+        self.log.append(current << 10 | action)
+        trick = self.trick
+        trick.append(action)
+        suit = action // 13
+        if len(trick) == 1:
+            self.led_suit = suit
+            self.win_card = action
+            self.win_seat = current
+            self.trumped = False
+        elif self.trumped:
+            if suit == self.trump and action > self.win_card:
+                self.win_card = action
+                self.win_seat = current
+        elif suit == self.led_suit:
+            if action > self.win_card:
+                self.win_card = action
+                self.win_seat = current
+        elif suit == self.trump:
+            self.win_card = action
+            self.win_seat = current
+            self.trumped = True
+        if len(trick) < self.num_seats:
+            self.current_seat = current + 1 if current + 1 < self.num_seats else 0
+            return
+        winner = self.win_seat
+        self.tricks_won[winner] += 1
+        completed = self.completed
+        completed.append((self.leader, trick, winner))
+        self.trick = []
+        self.leader = winner
+        self.current_seat = winner
+        if self.watch_every_trick or len(completed) == self.tricks_per_deal:
+            self._after_trick(winner)
+            if self.current_seat == CHANCE and self.rng is not None:
+                self._resolve_chance()
+
+    def _apply(self, action: int) -> None:
+        """Actions outside card play; card play never gets here (see apply_action)."""
+        self._apply_bid(action)
+
+    def _apply_bid(self, action: int) -> None:
+        """Apply a non-card action (bid, trump choice, ...); families override."""
+        raise self._illegal(f"no action is expected now (phase {self.phase})", action)
+
+    def legal_play_mask(self) -> int:
+        mask = self._legal_cache
+        if mask < 0:
+            mask = self._legal_cache = self._play_rule()[0]
+        return mask
+
+    def _refuse_play(self, card: object) -> IllegalActionError:
+        if not isinstance(card, int):
+            return IllegalActionError("a card must be played now", repr(card))
+        if not 0 <= card < CARD_ACTIONS:
+            return self._illegal("a card must be played now", card)
+        if not self.hands[self.current_seat] >> card & 1:
+            return self._illegal(f"you do not hold {card_name(card)}", card)
+        return self._illegal(self._explain(self._play_rule()[1], card), card)
+
+    def _trick_views(self) -> tuple[TrickView, ...]:
+        return tuple(
+            TrickView(leader, tuple(cards), winner) for leader, cards, winner in self.completed
+        )
+
+    def _legal_for_view(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.legal_actions()) if seat == self.current_seat else ()

@@ -1,0 +1,72 @@
+"""Reference players inside the engine: ``random`` and ``greedy``.
+
+A player is anything with ``choose(view) -> action``; it sees only a PlayerView, never a
+State. ``greedy`` dispatches on the view's family to a policy of rules of thumb; each
+family registers its policy in ``GREEDY_POLICIES``. Stronger bots live in ``bots/``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from engine.errors import EngineError
+from engine.view import PlayerView
+
+
+class Player(Protocol):
+    def choose(self, view: PlayerView) -> int: ...
+
+
+GreedyPolicy = Callable[[PlayerView, random.Random], int]
+GREEDY_POLICIES: dict[str, GreedyPolicy] = {}
+"""The greedy policy of each family, by family name."""
+
+
+class RandomPlayer:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> int:
+        return self.rng.choice(view.legal)
+
+
+class GreedyPlayer:
+    """Sensible rules of thumb per family; ties broken by its seeded generator."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> int:
+        policy = GREEDY_POLICIES.get(view.game.family)
+        if policy is None:
+            raise EngineError(f"no greedy policy for {view.game.family}")
+        return policy(view, self.rng)
+
+
+PLAYERS: dict[str, Callable[[int | None], Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+}
+
+
+def make_player(name: str, seed: int | None = None) -> Player:
+    """A reference player by name; EngineError naming the known ones otherwise."""
+    factory = PLAYERS.get(name)
+    if factory is None:
+        raise EngineError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
+    return factory(seed)
+
+
+def _register_policies() -> None:
+    from engine.players import greedy_kingen  # noqa: F401  (registers on import)
+
+
+_register_policies()

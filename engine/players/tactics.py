@@ -1,0 +1,41 @@
+"""Small card-play facts that every greedy policy needs, computed from a view."""
+
+from __future__ import annotations
+
+from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
+from engine.view import PlayerView
+
+
+def winning_card(trick: tuple[int, ...], trump: int) -> int:
+    """The card currently winning a non-empty trick."""
+    best = trick[0]
+    for c in trick[1:]:
+        suit, best_suit = SUIT_OF[c], SUIT_OF[best]
+        if (suit == best_suit and c > best) or (suit == trump and best_suit != trump):
+            best = c
+    return best
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Would ``card`` take the lead from ``best`` in a trick?"""
+    suit, best_suit = SUIT_OF[card], SUIT_OF[best]
+    return (suit == best_suit and card > best) or (suit == trump and best_suit != trump)
+
+
+def is_last_to_play(view: PlayerView) -> bool:
+    return len(view.trick) == view.num_seats - 1
+
+
+def suit_length(hand: int, suit: int) -> int:
+    return (hand & SUIT_MASKS[suit]).bit_count()
+
+
+def high_card_points(hand: int) -> int:
+    """Milton Work points: A 4, K 3, Q 2, J 1."""
+    return sum(max(0, RANK_OF[c] - 8) for c in cards_of(hand))
+
+
+def is_boss(card: int, played: int, hand: int) -> bool:
+    """No unplayed card of the suit held by someone else ranks above ``card``."""
+    above = SUIT_MASKS[SUIT_OF[card]] & ~((1 << (card + 1)) - 1)
+    return not above & ~played & ~hand

@@ -1,0 +1,732 @@
+"""Kingen (Flemish King) for 3, 4 or 5 players, and Dubbelkingen.
+
+Rules: ../shared/rules/SPEC.md sections 1 and 3 (pagat.com "Kingen", with the IWWA
+standard rules). Six negative contracts, each a deal without trumps, then one trump deal
+dealt by each player; every game sums to zero. ``kingen(rules=iwwa)`` selects the IWWA
+standard rules; every other variant of SPEC section 3.9 is an option.
+
+Interpretations (each is an option where a table might disagree):
+
+- First dealer at random (a chance event), then the deal passes to the left; the player
+  left of the dealer leads every deal.
+- The first deal is shuffled. With ``shuffle_policy=cut_only`` (pagat's custom, the
+  default) the next pack is the previous deal's tricks gathered in the order played
+  (then any cards left in hand, seat by seat), cut at a random point; it is dealt in
+  ``batches`` clockwise from the dealer's left, so the dealer's last card is the pack's
+  last card (the trump indicator with ``trump_mode=last_card``).
+- 3 and 5 players: batches 4-4-4-5 and 3-3-4 (no source gives them). 3 players drop the
+  two of spades; 5 players the seven of spades and the seven of clubs.
+- "7 & Last" penalises the deal's 7th trick (10th with 3 players) and its last trick;
+  one player taking both pays both. ``k_hearts_points`` moves the difference to that
+  7th (10th) trick, so a negative deal set always totals -52/-51/-50: with 4 players and
+  K♥ = 4, the 7th and the last trick cost 3 each.
+- ``trump_mode=offer_tricks``: each opponent of the dealer, from the dealer's left, may
+  once offer a whole number of tricks (at least 1, more than any earlier offer, at most a
+  hand's worth) or pass; the dealer accepts the highest offer (its maker then names
+  trumps) or rejects it (the dealer names trumps). After play the offer is paid in
+  points from the offerer to the dealer, even below zero.
+- IWWA penalty obligation: subject to following suit, a penalty card that cannot win the
+  trick must be played when held (``must_follow_with_penalty_when_safe`` when following,
+  ``must_discard_penalty`` when void).
+- ``end_when_penalties_exhausted``: a deal of hearts, kings & jacks, queens or the king
+  of hearts ends once every penalty card has been taken (score-neutral).
+- Dubbelkingen: 20 deals for four players, five dealt by each. The dealer chooses the
+  contract after seeing the cards: a negative contract (each at most twice per game) or
+  a trump suit; each player chooses trumps on exactly two of their five deals. It plays
+  with the IWWA-like obligations by default (``dubbelkingen(rules=basic)`` turns them off).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.cards import (
+    BIT,
+    FULL_DECK,
+    HEARTS,
+    RANK_JACK,
+    RANK_KING,
+    RANK_QUEEN,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    card,
+    card_name,
+    cards_of,
+    rank_mask,
+)
+from engine.chance import DEAL, FIRST_DEALER, Chance
+from engine.errors import InvalidChanceError, InvalidGameError
+from engine.game import (
+    ACCEPT,
+    CHANCE,
+    FAMILY_ACTIONS,
+    PASS,
+    REJECT,
+    TERMINAL,
+    TRUMP_ACTIONS,
+    Game,
+    TrickTakingState,
+)
+from engine.options import Rules, option
+from engine.view import PlayerView
+
+TRICKS, HEARTS_CONTRACT, KINGS_JACKS, QUEENS, KING_OF_HEARTS, SEVENTH_LAST, TRUMPS = range(7)
+NEGATIVE_CONTRACTS = (
+    "tricks",
+    "hearts",
+    "kings_jacks",
+    "queens",
+    "king_of_hearts",
+    "seventh_last",
+)
+CONTRACT_NAMES = (*NEGATIVE_CONTRACTS, "trumps")
+
+KING_OF_HEARTS_CARD = card(RANK_KING, HEARTS)
+HEART_MASK = SUIT_MASKS[HEARTS]
+PENALTY_MASK = (
+    0,
+    HEART_MASK,
+    rank_mask(RANK_KING) | rank_mask(RANK_JACK),
+    rank_mask(RANK_QUEEN),
+    BIT[KING_OF_HEARTS_CARD],
+    0,
+    0,
+)
+"""Cards that cost points in each contract (none in tricks, 7 & last and trumps)."""
+
+CONTRACT_ACTIONS = FAMILY_ACTIONS
+"""128..133: ``contract tricks`` .. ``contract seventh_last`` (Dubbelkingen)."""
+OFFER_ACTIONS = FAMILY_ACTIONS + 32
+"""160 + k: ``offer k`` (trick offers for the right to name trumps)."""
+
+UNDERTRUMP_POLICIES = ("must_trump_anyway", "free", "no_undertrump")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSize:
+    """What the number of players fixes (SPEC 3.2 and 3.4)."""
+
+    hand_size: int
+    deck: int
+    batches: tuple[int, ...]
+    queen_points: int
+    k_hearts_points: int
+    seventh_trick: int
+    seventh_points: int
+    last_points: int
+
+
+TABLE_SIZES = {
+    3: TableSize(17, FULL_DECK & ~BIT[card(0, 3)], (4, 4, 4, 5), 1, 4, 10, 3, 2),
+    4: TableSize(13, FULL_DECK, (4, 4, 5), 2, 5, 7, 2, 3),
+    5: TableSize(10, FULL_DECK & ~BIT[card(5, 3)] & ~BIT[card(5, 0)], (3, 3, 4), 2, 5, 7, 3, 3),
+}
+
+_IWWA = {
+    "trump_mode": "dealer_choice",
+    "heart_lead_ban": True,
+    "must_discard_penalty": True,
+    "must_follow_with_penalty_when_safe": True,
+    "must_beat_trump_lead": True,
+    "must_trump": True,
+    "must_overtrump": True,
+    "undertrump_policy": "free",
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KingenRules(Rules):
+    presets: ClassVar[dict[str, dict[str, Any]]] = {"iwwa": _IWWA}
+
+    players: int = option(4, "Number of players: 3, 4 or 5.", minimum=3, maximum=5)
+    batches: tuple[int, ...] = option(
+        (),
+        "Deal in these batches, e.g. 4-4-5 or 3-2-2-2-2-2 (default by number of players).",
+        kind="ints",
+        minimum=1,
+        maximum=17,
+    )
+    shuffle_policy: str = option(
+        "cut_only",
+        "cut_only: between deals the tricks are gathered and cut, not shuffled; full_shuffle.",
+        choices=("cut_only", "full_shuffle"),
+    )
+    negative_order: tuple[str, ...] = option(
+        NEGATIVE_CONTRACTS,
+        "Order of the six negative contracts.",
+        kind="names",
+        choices=NEGATIVE_CONTRACTS,
+    )
+    k_hearts_points: int = option(
+        0,
+        "Points of the king of hearts: 4 or 5 (default 5; 4 with 3 players). "
+        "The difference moves to the 7th trick of 7 & last.",
+        minimum=0,
+        maximum=5,
+    )
+    trump_mode: str = option(
+        "last_card",
+        "How trumps are chosen: last_card (dealer's last card), dealer_choice, offer_tricks.",
+        choices=("last_card", "dealer_choice", "offer_tricks"),
+    )
+    heart_lead_ban: bool = option(
+        False, "In hearts and king of hearts, no heart may be led while holding another suit."
+    )
+    must_discard_penalty: bool = option(
+        False, "In contracts with penalty cards, a void player must discard a penalty card."
+    )
+    must_follow_with_penalty_when_safe: bool = option(
+        False, "When following, play a penalty card of the suit led if it cannot win the trick."
+    )
+    must_beat_trump_lead: bool = option(
+        False, "When trumps are led, beat the highest trump if able."
+    )
+    must_trump: bool = option(False, "A player void in a plain suit led must trump if able.")
+    must_overtrump: bool = option(
+        False, "If the trick is trumped, a void player must overtrump if able."
+    )
+    undertrump_policy: str = option(
+        "free",
+        "Void, trick trumped, cannot overtrump: must_trump_anyway, free, no_undertrump.",
+        choices=UNDERTRUMP_POLICIES,
+    )
+    end_when_penalties_exhausted: bool = option(
+        False, "End a penalty-card deal once every penalty card has been taken."
+    )
+
+    @property
+    def table(self) -> TableSize:
+        return TABLE_SIZES[self.players]
+
+    def validate(self) -> None:
+        table = self.table
+        if self.batches and sum(self.batches) != table.hand_size:
+            raise InvalidGameError(
+                f"option batches: {'-'.join(map(str, self.batches))} deals "
+                f"{sum(self.batches)} cards each, but {self.players} players hold {table.hand_size}"
+            )
+        if self.k_hearts_points not in (0, 4, 5):
+            raise InvalidGameError("option k_hearts_points: the king of hearts is worth 4 or 5")
+        if sorted(self.negative_order) != sorted(NEGATIVE_CONTRACTS):
+            raise InvalidGameError(
+                "option negative_order: must list each of the six negative contracts once"
+            )
+        # Values equal to the defaults of this table size are stored as the defaults, so
+        # that the game string stays canonical.
+        if self.batches == table.batches:
+            object.__setattr__(self, "batches", ())
+        if self.k_hearts_points == table.k_hearts_points:
+            object.__setattr__(self, "k_hearts_points", 0)
+
+    @property
+    def deal_batches(self) -> tuple[int, ...]:
+        return self.batches or self.table.batches
+
+    @property
+    def king_points(self) -> int:
+        return self.k_hearts_points or self.table.k_hearts_points
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DubbelkingenRules(KingenRules):
+    """Dubbelkingen keeps Kingen's options but plays with IWWA-like obligations by default."""
+
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "basic": {k: False if isinstance(v, bool) else v for k, v in _IWWA.items()}
+    }
+
+    heart_lead_ban: bool = option(
+        True, "In hearts and king of hearts, no heart may be led while holding another suit."
+    )
+    must_discard_penalty: bool = option(
+        True, "In contracts with penalty cards, a void player must discard a penalty card."
+    )
+    must_follow_with_penalty_when_safe: bool = option(
+        True, "When following, play a penalty card of the suit led if it cannot win the trick."
+    )
+    must_beat_trump_lead: bool = option(
+        True, "When trumps are led, beat the highest trump if able."
+    )
+    must_trump: bool = option(True, "A player void in a plain suit led must trump if able.")
+    must_overtrump: bool = option(
+        True, "If the trick is trumped, a void player must overtrump if able."
+    )
+
+    def validate(self) -> None:
+        if self.players != 4:
+            raise InvalidGameError("option players: Dubbelkingen is played by 4 players")
+        if self.trump_mode != "last_card" or self.negative_order != NEGATIVE_CONTRACTS:
+            raise InvalidGameError(
+                "options trump_mode and negative_order do not apply to Dubbelkingen: "
+                "the dealer chooses the contract"
+            )
+        KingenRules.validate(self)
+
+
+class KingenGame(Game[KingenRules]):
+    family = "kingen"
+    rules_class = KingenRules
+    double = False
+
+    @property
+    def num_seats(self) -> int:
+        return self.rules.players
+
+    @property
+    def deal_count(self) -> int:
+        return 20 if self.double else 6 + self.rules.players
+
+    def new_initial_state(self, seed: int | None = None) -> KingenState:
+        return KingenState(self, seed)
+
+    def family_action_name(self, action: int) -> str | None:
+        if CONTRACT_ACTIONS <= action < CONTRACT_ACTIONS + 6:
+            return "contract " + NEGATIVE_CONTRACTS[action - CONTRACT_ACTIONS]
+        if OFFER_ACTIONS < action <= OFFER_ACTIONS + 17:
+            return f"offer {action - OFFER_ACTIONS}"
+        return None
+
+    def parse_family_action(self, verb: str, argument: str) -> int | None:
+        if verb == "contract" and argument.lower() in NEGATIVE_CONTRACTS:
+            return CONTRACT_ACTIONS + NEGATIVE_CONTRACTS.index(argument.lower())
+        if verb == "offer" and argument.isdigit() and 1 <= int(argument) <= 17:
+            return OFFER_ACTIONS + int(argument)
+        return None
+
+
+class DubbelkingenGame(KingenGame):
+    family = "dubbelkingen"
+    rules_class = DubbelkingenRules
+    double = True
+
+
+@functools.cache
+def _deal_positions(
+    batches: tuple[int, ...], n: int, dealer: int
+) -> tuple[operator.itemgetter[Any], ...]:
+    """For each seat, a getter of the pack positions it is dealt: batches go clockwise
+    from the dealer's left, so the dealer receives the last card of the pack."""
+    positions: list[list[int]] = [[] for _ in range(n)]
+    pos = 0
+    for batch in batches:
+        for i in range(1, n + 1):
+            positions[(dealer + i) % n].extend(range(pos, pos + batch))
+            pos += batch
+    return tuple(operator.itemgetter(*p) for p in positions)
+
+
+class KingenState(TrickTakingState[KingenGame]):
+    __slots__ = (
+        "contract",
+        "contract_uses",
+        "deals_dealt",
+        "double",
+        "exposed",
+        "first_dealer",
+        "hand_size",
+        "king_points",
+        "offers",
+        "plan",
+        "rules",
+        "seventh_points",
+        "transfer",
+        "trump_chooser",
+        "trumps_chosen",
+    )
+
+    def __init__(self, game: KingenGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        rules = game.rules
+        self.rules = rules
+        self.double = game.double
+        table = rules.table
+        self.hand_size = table.hand_size
+        self.first_dealer = -1
+        self.contract = -1
+        self.exposed = -1
+        self.offers: list[tuple[int, int]] = []  # (seat, tricks offered or 0 = pass) this deal
+        self.trump_chooser = -1
+        self.transfer = 0  # points the trump chooser pays the dealer after play
+        self.contract_uses = [0] * 6
+        self.trumps_chosen = [0] * self.num_seats
+        self.deals_dealt = [0] * self.num_seats
+        self.phase = "first_dealer"
+        order = [NEGATIVE_CONTRACTS.index(name) for name in rules.negative_order]
+        self.plan = order + [TRUMPS] * self.num_seats  # the contract of each deal (single game)
+        kh = rules.king_points
+        self.seventh_points = table.seventh_points + table.k_hearts_points - kh
+        self.king_points = kh
+        self.tricks_per_deal = table.hand_size
+        self.watch_every_trick = rules.end_when_penalties_exhausted
+        if self.rng is not None:
+            self._resolve_chance()
+
+    # --- chance -------------------------------------------------------------------
+
+    def _sample_chance(self, rng: random.Random) -> Chance:
+        n = self.num_seats
+        if self.phase == "first_dealer":
+            return Chance(FIRST_DEALER, seat=rng.randrange(n))
+        deck = self.rules.table.deck
+        if self.deal_number == 0 or self.rules.shuffle_policy == "full_shuffle":
+            pack = cards_of(deck)
+            rng.shuffle(pack)
+        else:
+            gathered = [c for _, trick, _ in self.completed for c in trick]
+            for hand in self.hands:
+                gathered.extend(cards_of(hand))
+            cut = rng.randrange(1, len(gathered))
+            pack = gathered[cut:] + gathered[:cut]
+        dealer = (self.first_dealer + self.deal_number) % n
+        hands = [0] * n
+        for seat, take in enumerate(_deal_positions(self.rules.deal_batches, n, dealer)):
+            hands[seat] = sum(map(BIT.__getitem__, take(pack)))
+        exposed = pack[-1] if self._shows_last_card(self.deal_number + 1) else -1
+        return Chance(DEAL, tuple(hands), exposed)
+
+    def _shows_last_card(self, deal_number: int) -> bool:
+        return (
+            not self.double
+            and self.rules.trump_mode == "last_card"
+            and self.plan[deal_number - 1] == TRUMPS
+        )
+
+    def _apply_chance(self, event: Chance) -> None:
+        n = self.num_seats
+        if self.phase == "first_dealer":
+            if event.kind != FIRST_DEALER:
+                raise InvalidChanceError("the game starts by choosing the first dealer")
+            if not 0 <= event.seat < n:
+                raise InvalidChanceError(f"first dealer must be a seat from 0 to {n - 1}")
+            self.first_dealer = event.seat
+            self.phase = "deal"
+            return
+        if event.kind != DEAL:
+            raise InvalidChanceError(f"a deal is due, not {event.kind}")
+        deck = self.rules.table.deck
+        if len(event.cards) != n:
+            raise InvalidChanceError(f"a deal gives cards to {n} seats")
+        union = 0
+        for seat, hand in enumerate(event.cards):
+            if hand.bit_count() != self.hand_size:
+                raise InvalidChanceError(
+                    f"seat {seat} is dealt {hand.bit_count()} cards, not {self.hand_size}"
+                )
+            if hand & union:
+                raise InvalidChanceError(
+                    f"card {card_name((hand & union).bit_length() - 1)} is dealt twice"
+                )
+            union |= hand
+        if union != deck:
+            extra = union & ~deck
+            if extra:
+                raise InvalidChanceError(
+                    f"card {card_name(extra.bit_length() - 1)} is not in this deck"
+                )
+        number = self.deal_number + 1
+        dealer = (self.first_dealer + number - 1) % n
+        if self._shows_last_card(number):
+            if event.exposed < 0 or not event.cards[dealer] >> event.exposed & 1:
+                raise InvalidChanceError(
+                    "this deal's trumps are the dealer's last card: 'exposed' must be a card "
+                    f"of the dealer (seat {dealer})"
+                )
+        elif event.exposed >= 0:
+            raise InvalidChanceError("no card is exposed in this deal")
+        self.deal_number = number
+        self.dealer = dealer
+        self.deals_dealt[dealer] += 1
+        self.hands = list(event.cards)
+        self.exposed = event.exposed
+        self.offers = []
+        self.trump_chooser = -1
+        self.transfer = 0
+        self.trump = -1
+        self.completed = []
+        self.trick = []
+        left = (dealer + 1) % n
+        if self.double:
+            self.contract = -1
+            self.phase = "contract"
+            self.current_seat = dealer
+            return
+        self.contract = self.plan[number - 1]
+        if self.contract != TRUMPS:
+            self._start_play(left)
+            return
+        mode = self.rules.trump_mode
+        if mode == "last_card":
+            self.trump = SUIT_OF[event.exposed]
+            self._start_play(left)
+        elif mode == "dealer_choice":
+            self.trump_chooser = dealer
+            self.phase = "trump"
+            self.current_seat = dealer
+        else:
+            self.phase = "offer"
+            self.current_seat = left
+
+    # --- actions ------------------------------------------------------------------
+
+    def _bidding_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == "trump":
+            return [TRUMP_ACTIONS + s for s in range(4)]
+        if phase == "offer":
+            best = max((o for _, o in self.offers), default=0)
+            return [PASS, *(OFFER_ACTIONS + k for k in range(best + 1, self.hand_size + 1))]
+        if phase == "accept":
+            return [ACCEPT, REJECT]
+        if phase == "contract":
+            return self._contract_choices()[0]
+        return []
+
+    def _contract_choices(self) -> tuple[list[int], str]:
+        """Dubbelkingen: the dealer's legal choices, and why a refused one is refused."""
+        seat = self.current_seat
+        trumps_left = 2 - self.trumps_chosen[seat]
+        turns_left = 5 - self.deals_dealt[seat] + 1
+        choices = []
+        if turns_left > trumps_left:
+            choices = [CONTRACT_ACTIONS + c for c in range(6) if self.contract_uses[c] < 2]
+        if trumps_left > 0:
+            choices += [TRUMP_ACTIONS + s for s in range(4)]
+        if turns_left <= trumps_left:
+            why = (
+                "you must choose trumps: your remaining deals are needed for your two trump choices"
+            )
+        elif trumps_left == 0:
+            why = "you have already chosen trumps twice; choose a negative contract"
+        else:
+            why = "each negative contract may be played at most twice"
+        return choices, why
+
+    def _apply_bid(self, action: int) -> None:
+        phase = self.phase
+        if action not in self.legal_actions():
+            raise self._illegal(self._why_not(action), action)
+        n = self.num_seats
+        seat = self.current_seat
+        if phase == "trump":
+            self.trump = action - TRUMP_ACTIONS
+            self._start_play((self.dealer + 1) % n)
+        elif phase == "offer":
+            self.offers.append((seat, 0 if action == PASS else action - OFFER_ACTIONS))
+            nxt = (seat + 1) % n
+            if nxt != self.dealer:
+                self.current_seat = nxt
+            elif any(o for _, o in self.offers):
+                self.phase = "accept"
+                self.current_seat = self.dealer
+            else:
+                self.trump_chooser = self.dealer
+                self.phase = "trump"
+                self.current_seat = self.dealer
+        elif phase == "accept":
+            if action == ACCEPT:
+                offerer, offer = max(self.offers, key=lambda so: so[1])
+                self.trump_chooser = offerer
+                self.transfer = offer
+            else:
+                self.trump_chooser = self.dealer
+            self.phase = "trump"
+            self.current_seat = self.trump_chooser
+        elif phase == "contract":
+            if action >= CONTRACT_ACTIONS:
+                self.contract = action - CONTRACT_ACTIONS
+                self.contract_uses[self.contract] += 1
+            else:
+                self.contract = TRUMPS
+                self.trump = action - TRUMP_ACTIONS
+                self.trumps_chosen[seat] += 1
+            self._start_play((self.dealer + 1) % n)
+
+    def _why_not(self, action: int) -> str:
+        phase = self.phase
+        if phase == "contract":
+            if (
+                CONTRACT_ACTIONS <= action < CONTRACT_ACTIONS + 6
+                or TRUMP_ACTIONS <= action < TRUMP_ACTIONS + 4
+            ):
+                return self._contract_choices()[1]
+            return "the dealer must choose a contract or a trump suit"
+        if phase == "trump":
+            return "the trump suit must be named now"
+        if phase == "offer":
+            best = max((o for _, o in self.offers), default=0)
+            if OFFER_ACTIONS < action <= OFFER_ACTIONS + 17:
+                top = self.hand_size
+                return f"an offer must be more than {best} and at most {top} tricks"
+            return "offer a number of tricks for the right to name trumps, or pass"
+        if phase == "accept":
+            return "the dealer must accept or reject the highest offer"
+        return f"no action is expected now (phase {phase})"
+
+    # --- play ---------------------------------------------------------------------
+
+    def _start_play(self, leader: int) -> None:
+        super()._start_play(leader)
+        rules = self.rules
+        if self.contract == TRUMPS:
+            self.plain_play = (
+                not (rules.must_beat_trump_lead or rules.must_trump or rules.must_overtrump)
+                and rules.undertrump_policy == "free"
+            )
+        elif PENALTY_MASK[self.contract]:
+            self.plain_play = not (
+                rules.heart_lead_ban
+                or rules.must_discard_penalty
+                or rules.must_follow_with_penalty_when_safe
+            )
+        else:
+            self.plain_play = True
+
+    def _play_rule(self) -> tuple[int, str]:
+        hand = self.hands[self.current_seat]
+        rules = self.rules
+        contract = self.contract
+        if not self.trick:
+            if rules.heart_lead_ban and contract in (HEARTS_CONTRACT, KING_OF_HEARTS):
+                other = hand & ~HEART_MASK
+                if other and other != hand:
+                    return other, "heart_lead"
+            return hand, ""
+        same = hand & SUIT_MASKS[self.led_suit]
+        if same:
+            if rules.must_follow_with_penalty_when_safe and PENALTY_MASK[contract]:
+                safe = same & PENALTY_MASK[contract] & (BIT[self.win_card] - 1)
+                if safe and safe != same:
+                    return safe, "penalty_follow"
+            if contract == TRUMPS and self.led_suit == self.trump and rules.must_beat_trump_lead:
+                higher = same & ~((BIT[self.win_card] << 1) - 1)
+                if higher and higher != same:
+                    return higher, "beat_trump_lead"
+            return same, "follow"
+        if contract == TRUMPS:
+            trumps = hand & SUIT_MASKS[self.trump]
+            if not trumps:
+                return hand, ""
+            if self.trumped:
+                higher = trumps & ~((BIT[self.win_card] << 1) - 1)
+                if higher:
+                    if rules.must_overtrump:
+                        return higher, "overtrump"
+                elif rules.undertrump_policy == "must_trump_anyway":
+                    return trumps, "undertrump_forced"
+                elif rules.undertrump_policy == "no_undertrump":
+                    other = hand & ~trumps
+                    return (other, "no_undertrump") if other else (hand, "")
+                else:
+                    return hand, ""
+            if rules.must_trump:
+                return trumps, "must_trump"
+            return hand, ""
+        if rules.must_discard_penalty:
+            penalty = hand & PENALTY_MASK[contract]
+            if penalty and penalty != hand:
+                return penalty, "discard_penalty"
+        return hand, ""
+
+    def _explain(self, reason: str, card_id: int) -> str:
+        trump = SUIT_NAMES[self.trump] if self.trump >= 0 else ""
+        legal = " ".join(card_name(c) for c in cards_of(self.legal_play_mask()))
+        messages = {
+            "heart_lead": "may not lead a heart while holding another suit (heart-lead ban)",
+            "penalty_follow": f"must play a penalty card that cannot win the trick ({legal})",
+            "discard_penalty": f"must discard a penalty card when void ({legal})",
+            "beat_trump_lead": "must beat the highest trump when trumps are led",
+            "must_trump": f"must trump when void in the suit led (you hold a {trump})",
+            "overtrump": f"must overtrump with a higher {trump}",
+            "undertrump_forced": "must play a trump even though you cannot overtrump",
+            "no_undertrump": "must not undertrump while holding another suit",
+        }
+        message = messages.get(reason)
+        if message is None:
+            return super()._explain(reason, card_id)
+        return f"IWWA: {message}" if self.game.preset == "iwwa" else message
+
+    def _after_trick(self, winner: int) -> None:
+        if len(self.completed) < self.hand_size:
+            penalty = PENALTY_MASK[self.contract]  # end_when_penalties_exhausted
+            if not penalty or self.played & penalty != penalty:
+                return
+        self._score_deal()
+
+    def _score_deal(self) -> None:
+        n = self.num_seats
+        contract = self.contract
+        won = self.won_masks() if PENALTY_MASK[contract] else []
+        if contract == TRICKS:
+            scores = [-t for t in self.tricks_won]
+        elif contract == QUEENS:
+            points = self.rules.table.queen_points
+            scores = [-points * (w & PENALTY_MASK[QUEENS]).bit_count() for w in won]
+        elif contract == KING_OF_HEARTS:
+            scores = [-self.king_points if w & PENALTY_MASK[KING_OF_HEARTS] else 0 for w in won]
+        elif contract == SEVENTH_LAST:
+            scores = [0] * n
+            scores[self.completed[self.rules.table.seventh_trick - 1][2]] -= self.seventh_points
+            scores[self.completed[-1][2]] -= self.rules.table.last_points
+        elif contract == TRUMPS:
+            scores = list(self.tricks_won)
+            if self.transfer:
+                scores[self.trump_chooser] -= self.transfer
+                scores[self.dealer] += self.transfer
+        else:
+            scores = [-(w & PENALTY_MASK[contract]).bit_count() for w in won]
+        self._finish_deal(scores)
+        self.phase = "over" if self.deal_number == self.game.deal_count else "deal"
+        self.current_seat = TERMINAL if self.phase == "over" else CHANCE
+
+    # --- views --------------------------------------------------------------------
+
+    def contract_name(self) -> str:
+        if self.contract < 0:
+            return ""
+        if self.contract == TRUMPS:
+            return f"trumps ({SUIT_LETTERS[self.trump]})" if self.trump >= 0 else "trumps"
+        return NEGATIVE_CONTRACTS[self.contract]
+
+    def view_for(self, seat: int) -> PlayerView:
+        public: dict[str, Any] = {
+            "contract": CONTRACT_NAMES[self.contract] if self.contract >= 0 else None
+        }
+        if self.exposed >= 0:
+            public["exposed"] = card_name(self.exposed)
+        if self.offers:
+            public["offers"] = [{"seat": s, "offer": o} for s, o in self.offers]
+        if self.trump_chooser >= 0:
+            public["trump_chooser"] = self.trump_chooser
+        if self.transfer:
+            public["transfer"] = self.transfer
+        if self.double:
+            public["contract_uses"] = dict(zip(NEGATIVE_CONTRACTS, self.contract_uses, strict=True))
+            public["trumps_chosen"] = list(self.trumps_chosen)
+        return PlayerView(
+            game=self.game,
+            seat=seat,
+            phase=self.phase,
+            to_act=self.current_seat if self.current_seat >= 0 else -1,
+            deal_number=self.deal_number,
+            deal_count=self.game.deal_count,
+            dealer=self.dealer,
+            hand=self.hands[seat],
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            contract=self.contract_name(),
+            trump=self.trump,
+            leader=self.leader,
+            trick=tuple(self.trick),
+            tricks=self._trick_views(),
+            tricks_won=tuple(self.tricks_won),
+            played=self.played,
+            scores=tuple(self.totals),
+            deal_scores=tuple(tuple(s) for s in self.deal_scores),
+            legal=self._legal_for_view(seat),
+            public=public,
+        )

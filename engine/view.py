@@ -1,0 +1,96 @@
+"""What one seat may know: the only thing a bot or a person's screen is ever given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import SUIT_LETTERS, card_name, cards_of
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    leader: int
+    cards: tuple[int, ...]
+    """The cards in play order, the first from ``leader``."""
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's knowledge of a state.
+
+    It holds the seat's own hand and nothing of another seat's unplayed cards: the cards
+    already played are public (``tricks``, ``trick``), and family-specific public facts
+    (bids, offers, ranks, an exposed card) are in ``public``; facts only this seat knows
+    besides its hand (a tribute it received) are in ``private``.
+    """
+
+    game: Game[Any]
+    seat: int
+    phase: str
+    to_act: int
+    """The seat to act next, or -1 when the game is over."""
+    deal_number: int
+    """1-based number of the current deal; 0 before the first deal."""
+    deal_count: int
+    dealer: int
+    hand: int
+    """This seat's cards (a mask)."""
+    hand_sizes: tuple[int, ...]
+    contract: str
+    trump: int
+    """The trump suit (0..3) of this deal, or -1."""
+    leader: int
+    """Who led (or leads) the current trick."""
+    trick: tuple[int, ...]
+    """Cards of the current trick in play order, the first from ``leader``."""
+    tricks: tuple[TrickView, ...]
+    """Completed tricks of the current deal."""
+    tricks_won: tuple[int, ...]
+    played: int
+    """Mask of every card played in this deal."""
+    scores: tuple[int, ...]
+    """Running totals of the game (completed deals)."""
+    deal_scores: tuple[tuple[int, ...], ...]
+    """Scores of each completed deal."""
+    legal: tuple[int, ...]
+    """Legal actions of this seat when it is to act, else empty."""
+    public: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_seats(self) -> int:
+        return self.game.num_seats
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the bot protocol and the web send it: cards and actions as strings."""
+        action = self.game.action_to_string
+        return {
+            "game": str(self.game),
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "deal": self.deal_number,
+            "deals": self.deal_count,
+            "dealer": self.dealer,
+            "hand": [card_name(c) for c in cards_of(self.hand)],
+            "hand_sizes": list(self.hand_sizes),
+            "contract": self.contract,
+            "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
+            "leader": self.leader,
+            "trick": [card_name(c) for c in self.trick],
+            "tricks": [
+                {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "scores": list(self.scores),
+            "deal_scores": [list(s) for s in self.deal_scores],
+            "legal": [action(a) for a in self.legal],
+            "public": self.public,
+            "private": self.private,
+        }

@@ -10,7 +10,7 @@ Card strings are rank then suit: ``"QS"``, ``"TH"`` (``"10H"`` is accepted on in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.errors import InvalidCardError
 
@@ -79,6 +79,16 @@ def above(c: int) -> int:
 def below(c: int) -> int:
     """The cards of the same suit ranked below ``c``."""
     return SUIT_MASKS[SUIT_OF[c]] & (BIT[c] - 1)
+
+
+def winning_card(trick: Sequence[int], trump: int) -> int:
+    """The card winning (so far) a non-empty trick, ``trick[0]`` led; ``trump`` may be -1."""
+    best = trick[0]
+    for c in trick[1:]:
+        suit, best_suit = SUIT_OF[c], SUIT_OF[best]
+        if (suit == best_suit and c > best) or (suit == trump and best_suit != trump):
+            best = c
+    return best
 
 
 def card_name(c: int) -> str:

@@ -25,9 +25,11 @@ from engine.cards import (
     SUIT_LETTERS,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
     card_name,
     parse_card,
     parse_suit,
+    winning_card,
 )
 from engine.chance import Chance
 from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError
@@ -81,6 +83,13 @@ class Game(ABC, Generic[RulesT]):
     def new_initial_state(self, seed: int | None = None) -> State[Any]:
         """A new game. With a seed, chance events (deals) resolve themselves from it;
         without one, the caller applies them (replaying a record)."""
+
+    def new_search_state(self, view: PlayerView, hands: Sequence[int]) -> State[Any]:
+        """A state at the decision point of ``view`` (card play only), with ``hands`` as
+        every seat's cards (``hands[view.seat]`` must be ``view.hand``), that ends after
+        the current deal. Search bots sample the hidden hands and play out from here;
+        the deal's result is then ``state.deal_scores[-1]``."""
+        raise NotImplementedError(f"{self.family} has no search states")
 
     def family_action_name(self, action: int) -> str | None:
         """The string of a family-specific action code, or None if unknown."""
@@ -157,6 +166,7 @@ class State(ABC, Generic[GameT]):
         "rng",
         "seed",
         "totals",
+        "stop_after_deal",
     )
 
     def __init__(self, game: GameT, seed: int | None) -> None:
@@ -175,6 +185,7 @@ class State(ABC, Generic[GameT]):
         self.dealer = 0
         self.deal_scores: list[list[int]] = []
         self.totals = [0] * self.num_seats
+        self.stop_after_deal = False  # search states end with their deal
 
     # --- the contract -------------------------------------------------------------
 
@@ -300,9 +311,16 @@ class State(ABC, Generic[GameT]):
         return IllegalActionError(rule, self._describe(action))
 
     def _finish_deal(self, scores: Sequence[int]) -> None:
+        """Book a deal's scores, then move to the next deal or the end of the game."""
         self.deal_scores.append(list(scores))
         for seat, points in enumerate(scores):
             self.totals[seat] += points
+        if self.stop_after_deal or self.deal_number >= self.game.deal_count:
+            self.phase = "over"
+            self.current_seat = TERMINAL
+        else:
+            self.phase = "deal"
+            self.current_seat = CHANCE
 
 
 def _slot_names(cls: type) -> tuple[str, ...]:
@@ -375,6 +393,35 @@ class TrickTakingState(State[GameT]):
         for hand in self.hands:
             self.dealt |= hand
         self._legal_cache = -1
+
+    def _restore_play(self, view: PlayerView, hands: Sequence[int]) -> None:
+        """Set the card-play fields from a view and full hands (for search states)."""
+        if view.phase != "play" or view.to_act < 0:
+            raise ValueError("search states start in card play, at a seat's decision")
+        if hands[view.seat] != view.hand:
+            raise ValueError("the searching seat's hand must be its own")
+        self.stop_after_deal = True
+        self.deal_number = view.deal_number
+        self.dealer = view.dealer
+        self.totals = list(view.scores)
+        self.deal_scores = [list(s) for s in view.deal_scores]
+        self.hands = list(hands)
+        self.trump = view.trump
+        self.completed = [(t.leader, list(t.cards), t.winner) for t in view.tricks]
+        self.tricks_won = list(view.tricks_won)
+        self.dealt = view.played
+        for hand in hands:
+            self.dealt |= hand
+        self.leader = view.leader
+        self.trick = list(view.trick)
+        self.phase = "play"
+        self.current_seat = view.to_act
+        self._legal_cache = -1
+        if self.trick:
+            self.led_suit = SUIT_OF[self.trick[0]]
+            self.win_card = winning_card(view.trick, self.trump)
+            self.win_seat = (self.leader + self.trick.index(self.win_card)) % self.num_seats
+            self.trumped = SUIT_OF[self.win_card] == self.trump != self.led_suit
 
     @property
     def played(self) -> int:

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
+from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of, winning_card
+
+__all__ = ["beats", "high_card_points", "is_boss", "is_last_to_play", "suit_length", "winning_card"]
 from engine.view import PlayerView
-
-
-def winning_card(trick: tuple[int, ...], trump: int) -> int:
-    """The card currently winning a non-empty trick."""
-    best = trick[0]
-    for c in trick[1:]:
-        suit, best_suit = SUIT_OF[c], SUIT_OF[best]
-        if (suit == best_suit and c > best) or (suit == trump and best_suit != trump):
-            best = c
-    return best
 
 
 def beats(card: int, best: int, trump: int) -> bool:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,11 +65,9 @@ from engine.chance import DEAL, FIRST_DEALER, Chance
 from engine.errors import InvalidChanceError, InvalidGameError
 from engine.game import (
     ACCEPT,
-    CHANCE,
     FAMILY_ACTIONS,
     PASS,
     REJECT,
-    TERMINAL,
     TRUMP_ACTIONS,
     Game,
     TrickTakingState,
@@ -284,6 +283,16 @@ class KingenGame(Game[KingenRules]):
 
     def new_initial_state(self, seed: int | None = None) -> KingenState:
         return KingenState(self, seed)
+
+    def new_search_state(self, view: PlayerView, hands: Sequence[int]) -> KingenState:
+        state = KingenState(self, None)
+        state._restore_play(view, hands)
+        contract = view.public["contract"]
+        state.contract = CONTRACT_NAMES.index(contract)
+        state.trump_chooser = view.public.get("trump_chooser", -1)
+        state.transfer = view.public.get("transfer", 0)
+        state._start_rules()
+        return state
 
     def family_action_name(self, action: int) -> str | None:
         if CONTRACT_ACTIONS <= action < CONTRACT_ACTIONS + 6:
@@ -572,6 +581,9 @@ class KingenState(TrickTakingState[KingenGame]):
 
     def _start_play(self, leader: int) -> None:
         super()._start_play(leader)
+        self._start_rules()
+
+    def _start_rules(self) -> None:
         rules = self.rules
         if self.contract == TRUMPS:
             self.plain_play = (
@@ -681,8 +693,6 @@ class KingenState(TrickTakingState[KingenGame]):
         else:
             scores = [-(w & PENALTY_MASK[contract]).bit_count() for w in won]
         self._finish_deal(scores)
-        self.phase = "over" if self.deal_number == self.game.deal_count else "deal"
-        self.current_seat = TERMINAL if self.phase == "over" else CHANCE
 
     # --- views --------------------------------------------------------------------
 

@@ -237,7 +237,7 @@ class DubbelkingenRules(KingenRules):
     """Dubbelkingen keeps Kingen's options but plays with IWWA-like obligations by default."""
 
     presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "basic": {k: False if isinstance(v, bool) else v for k, v in _IWWA.items()}
+        "basic": {k: False for k, v in _IWWA.items() if isinstance(v, bool)}
     }
 
     heart_lead_ban: bool = option(

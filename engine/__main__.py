@@ -1,0 +1,112 @@
+"""The engine's command line: play a game, verify a record, show a record.
+
+    python -m engine play GAME --seed N [--bots random,greedy,greedy,greedy] [--out FILE]
+    python -m engine verify FILE
+    python -m engine show FILE
+
+Exit codes: 0 success; 1 a record that breaks the rules (verify); 2 bad input (a game
+string, a file that is not a record). Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.errors import EngineError, RecordError
+from engine.players import make_player
+from engine.record import dumps_record, record_from_state, verify_record
+from engine.show import show_record
+from engine.variants import load_game
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"usage error: {message}\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="python -m engine", description="King League rules engine")
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("play", help="play a whole game with reference players")
+    play.add_argument("game", help="game string, e.g. 'kingen(rules=iwwa)'")
+    play.add_argument("--seed", type=int, required=True)
+    play.add_argument(
+        "--bots", default="greedy", help="one player name, or one per seat, comma separated"
+    )
+    play.add_argument("--out", help="write the record here (default: standard output)")
+    verify = commands.add_parser("verify", help="replay a record through the rules")
+    verify.add_argument("file")
+    show = commands.add_parser("show", help="print a record trick by trick")
+    show.add_argument("file")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "play":
+            return _play(args.game, args.seed, args.bots, args.out)
+        text = _read(args.file)
+        if args.command == "verify":
+            result = verify_record(text)
+            if not result.ok:
+                sys.stderr.write(f"{result.problem}\n")
+                return EXIT_MISMATCH
+            outcome = {
+                "ok": True,
+                "deals": result.deals,
+                "complete": result.complete,
+                "scores": result.scores,
+            }
+            sys.stdout.write(json.dumps(outcome) + "\n")
+            return EXIT_OK
+        sys.stdout.write(show_record(text))
+        return EXIT_OK
+    except (EngineError, OSError) as exc:
+        sys.stderr.write(f"{exc}\n")
+        return EXIT_BAD_INPUT
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: {exc.strerror}") from None
+
+
+def _play(game_string: str, seed: int, bots: str, out: str | None) -> int:
+    game = load_game(game_string)
+    names = [name.strip() for name in bots.split(",")]
+    if len(names) == 1:
+        names *= game.num_seats
+    if len(names) != game.num_seats:
+        raise EngineError(f"--bots: {game} has {game.num_seats} seats, {len(names)} players given")
+    players = [make_player(name, seed * 31 + seat) for seat, name in enumerate(names)]
+    state = game.new_initial_state(seed=seed)
+    times: dict[int, float] = {}
+    while not state.is_terminal():
+        seat = state.current_seat
+        started = time.perf_counter()
+        action = players[seat].choose(state.view_for(seat))
+        times[len(state.log)] = (time.perf_counter() - started) * 1000
+        state.apply_action(action, seat=seat)
+    seats = [{"name": f"{name} {seat}", "player": name} for seat, name in enumerate(names)]
+    record = record_from_state(state, seats=seats, times=times)
+    text = dumps_record(record)
+    if out is None or out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(out).write_text(text, encoding="utf-8")
+        summary = {"game": str(game), "seed": seed, "scores": state.scores(), "out": out}
+        sys.stdout.write(json.dumps(summary) + "\n")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,272 @@
+"""Game records: a whole game as versioned JSON, and its verification against the rules.
+
+A record carries the game string, the seats, and for every deal its events in order:
+chance events with the cards dealt (explicitly, so a record can be written by hand or
+taken from a real table) and each player's action with its seat and time, then the
+deal's scores. Events before the first deal (drawing the first dealer or the ranks) are
+the ``prelude``. docs/record-format.md describes the format and docs/record.schema.json
+is its JSON Schema.
+
+``verify_record`` replays a record through the rules: it is how results are trusted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.chance import Chance
+from engine.errors import (
+    IllegalActionError,
+    InvalidChanceError,
+    InvalidGameError,
+    RecordError,
+)
+from engine.game import CHANCE, Game, State
+from engine.variants import load_game
+
+RECORD_FORMAT = "king-league-record"
+RECORD_VERSION = 1
+
+
+def record_from_state(
+    state: State[Any],
+    *,
+    seats: Sequence[Mapping[str, Any]] | None = None,
+    times: Mapping[int, float] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The record of a game so far (complete or not).
+
+    ``seats`` describes who played each seat (default: ``{"name": "seat N"}``); ``times``
+    maps an index of ``state.log`` to the milliseconds the action took; ``meta`` is kept
+    as it is (tournament, match id, dates).
+    """
+    game = state.game
+    n = game.num_seats
+    if seats is None:
+        seats = [{"name": f"seat {i}"} for i in range(n)]
+    if len(seats) != n:
+        raise ValueError(f"{game} has {n} seats, {len(seats)} described")
+    prelude: list[dict[str, Any]] = []
+    deals: list[dict[str, Any]] = []
+    starts = state.deal_starts
+    current = prelude
+    for index, entry in enumerate(state.log):
+        if len(deals) < len(starts) and starts[len(deals)] == index:
+            deals.append({"deal": len(deals) + 1, "actions": []})
+            current = deals[-1]["actions"]
+        if isinstance(entry, Chance):
+            current.append(entry.to_json())
+            continue
+        event: dict[str, Any] = {"seat": entry >> 10, "action": game.action_to_string(entry & 1023)}
+        if times is not None and index in times:
+            event["ms"] = round(times[index], 3)
+        current.append(event)
+    for number, scores in enumerate(state.deal_scores, start=1):
+        deals[number - 1]["scores"] = list(scores)
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "game": str(game),
+        "seats": [dict(s) for s in seats],
+    }
+    if state.seed is not None:
+        record["seed"] = state.seed
+    if meta:
+        record["meta"] = dict(meta)
+    record["prelude"] = prelude
+    record["deals"] = deals
+    record["complete"] = state.is_terminal()
+    record["scores"] = state.scores()
+    return record
+
+
+def dumps_record(record: Mapping[str, Any]) -> str:
+    """JSON text of a record: one line per event, so that diffs of records read well."""
+    lines = ["{"]
+    items = list(record.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key == "prelude":
+            lines.append(f'  "prelude": {_event_list(value, 4)}{comma}')
+        elif key == "deals":
+            parts = []
+            for deal in value:
+                inner = ",\n".join(
+                    f'      "{k}": {_event_list(v, 8) if k == "actions" else json.dumps(v)}'
+                    for k, v in deal.items()
+                )
+                parts.append("    {\n" + inner + "\n    }")
+            body = ",\n".join(parts)
+            lines.append(f'  "deals": [\n{body}\n  ]{comma}' if parts else f'  "deals": []{comma}')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _event_list(events: Sequence[Any], indent: int) -> str:
+    if not events:
+        return "[]"
+    pad = " " * indent
+    body = ",\n".join(pad + json.dumps(e, ensure_ascii=False) for e in events)
+    return "[\n" + body + "\n" + " " * (indent - 2) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """The outcome of replaying a record: ``ok``, or the first problem found."""
+
+    ok: bool
+    scores: list[int]
+    deals: int
+    complete: bool
+    problem: str = ""
+    state: State[Any] | None = field(default=None, repr=False, compare=False)
+
+
+class _RecordMismatchError(Exception):
+    """A record that is well formed but disagrees with the rules."""
+
+
+def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """Check a record's structure; RecordError naming the first problem otherwise."""
+    if isinstance(source, str | bytes):
+        try:
+            data = json.loads(source)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+    else:
+        data = dict(source)
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"'format' must be {RECORD_FORMAT!r}")
+    if data.get("version") != RECORD_VERSION:
+        raise RecordError(
+            f"unsupported record version {data.get('version')!r} "
+            f"(this engine reads {RECORD_VERSION})"
+        )
+    for key, kind in (("game", str), ("seats", list), ("deals", list)):
+        if key not in data:
+            raise RecordError(f"missing field '{key}'")
+        if not isinstance(data[key], kind):
+            raise RecordError(f"'{key}' must be a {'string' if kind is str else 'list'}")
+    if not isinstance(data.get("prelude", []), list):
+        raise RecordError("'prelude' must be a list")
+    for i, deal in enumerate(data["deals"], start=1):
+        if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
+            raise RecordError(f"deal {i}: must be an object with an 'actions' list")
+        if deal.get("deal", i) != i:
+            raise RecordError(f"deal {i}: numbered {deal.get('deal')!r}")
+        if "scores" in deal and not _is_int_list(deal["scores"]):
+            raise RecordError(f"deal {i}: 'scores' must be a list of whole numbers")
+    if "scores" in data and not _is_int_list(data["scores"]):
+        raise RecordError("'scores' must be a list of whole numbers")
+    if not isinstance(data.get("complete", True), bool):
+        raise RecordError("'complete' must be true or false")
+    return data
+
+
+def _is_int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def verify_record(source: str | bytes | Mapping[str, Any]) -> Verification:
+    """Replay a record through the rules.
+
+    Returns a Verification: ``ok`` when every action is legal and every recorded score
+    matches; otherwise ``problem`` names the deal, the event and the rule broken.
+    Raises RecordError when the input is not a valid record at all (bad JSON, missing
+    fields, unknown game, a card dealt twice).
+    """
+    data = parse_record(source)
+    try:
+        game = load_game(data["game"])
+    except InvalidGameError as exc:
+        raise RecordError(f"game: {exc}") from None
+    if len(data["seats"]) != game.num_seats:
+        raise RecordError(f"'seats' lists {len(data['seats'])} seats, {game} has {game.num_seats}")
+    state = game.new_initial_state(seed=None)
+    try:
+        _replay_events(game, state, data.get("prelude", []), "prelude")
+        for number, deal in enumerate(data["deals"], start=1):
+            if state.is_terminal():
+                raise _RecordMismatchError(f"deal {number}: the game is already over")
+            _replay_events(game, state, deal["actions"], f"deal {number}")
+            if state.deal_number != number:
+                raise _RecordMismatchError(
+                    f"deal {number}: its events do not make up deal {number} "
+                    f"(they end in deal {state.deal_number})"
+                )
+            if "scores" in deal:
+                if len(state.deal_scores) < number:
+                    raise _RecordMismatchError(f"deal {number}: has scores but is not finished")
+                if deal["scores"] != state.deal_scores[number - 1]:
+                    raise _RecordMismatchError(
+                        f"deal {number}: recorded scores {deal['scores']}, "
+                        f"the rules give {state.deal_scores[number - 1]}"
+                    )
+        complete = data.get("complete", True)
+        if complete and not state.is_terminal():
+            raise _RecordMismatchError("the record says the game is complete, but it is not over")
+        if "scores" in data and data["scores"] != state.scores():
+            raise _RecordMismatchError(
+                f"final scores {data['scores']} recorded, the rules give {state.scores()}"
+            )
+    except _RecordMismatchError as exc:
+        return Verification(
+            False, state.scores(), len(state.deal_scores), state.is_terminal(), str(exc), state
+        )
+    return Verification(
+        True, state.scores(), len(state.deal_scores), state.is_terminal(), "", state
+    )
+
+
+def replay_record(source: str | bytes | Mapping[str, Any]) -> State[Any]:
+    """The state at the end of a valid record; RecordError if it does not verify."""
+    result = verify_record(source)
+    if not result.ok:
+        raise RecordError(result.problem)
+    assert result.state is not None
+    return result.state
+
+
+def _replay_events(game: Game[Any], state: State[Any], events: list[Any], where: str) -> None:
+    n = game.num_seats
+    for index, event in enumerate(events, start=1):
+        at = f"{where}, event {index}"
+        if not isinstance(event, dict):
+            raise RecordError(f"{at}: must be an object")
+        if "chance" in event:
+            try:
+                chance = Chance.from_json(event, n)
+            except InvalidChanceError as exc:
+                raise RecordError(f"{at}: {exc}") from None
+            if state.current_seat != CHANCE:
+                raise _RecordMismatchError(
+                    f"{at}: a chance event is not due (seat {state.current_seat} is to act)"
+                )
+            try:
+                state.apply_chance(chance)
+            except InvalidChanceError as exc:
+                raise RecordError(f"{at}: {exc}") from None
+            continue
+        seat, text = event.get("seat"), event.get("action")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise RecordError(f"{at}: 'seat' must be a seat from 0 to {n - 1}")
+        if not isinstance(text, str):
+            raise RecordError(f"{at}: 'action' must be a string")
+        if "ms" in event and (
+            not isinstance(event["ms"], int | float) or isinstance(event["ms"], bool)
+        ):
+            raise RecordError(f"{at}: 'ms' must be a number")
+        try:
+            state.apply_action(state.parse_action(text), seat=seat)
+        except IllegalActionError as exc:
+            raise _RecordMismatchError(f"{at} (seat {seat} '{text}'): {exc.rule}") from None

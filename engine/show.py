@@ -1,0 +1,109 @@
+"""A game for people: each deal with the hands, the choices, and the tricks one by one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import card_symbol, format_cards
+from engine.chance import DEAL, DRAW, FIRST_DEALER, Chance
+from engine.game import TrickTakingState
+from engine.record import parse_record, verify_record
+from engine.variants import load_game
+
+
+def show_record(source: str | bytes | dict[str, Any]) -> str:
+    """The whole record as text. Raises RecordError if the record is not valid."""
+    data = parse_record(source)
+    verification = verify_record(data)
+    game = load_game(data["game"])
+    names = [str(seat.get("name", f"seat {i}")) for i, seat in enumerate(data["seats"])]
+    state = game.new_initial_state(seed=None)
+    out = [f"{game}  ({', '.join(f'{i}: {name}' for i, name in enumerate(names))})"]
+
+    def who(seat: int) -> str:
+        return f"{names[seat]} ({seat})"
+
+    for label, events in [("Before the first deal", data.get("prelude", []))] + [
+        (f"Deal {d['deal']}", d["actions"]) for d in data["deals"]
+    ]:
+        out.append("")
+        out.append(label)
+        trick_line: list[str] = []
+        for event in events:
+            if "chance" in event:
+                chance = Chance.from_json(event, game.num_seats)
+                state.apply_chance(chance)
+                out.extend(_chance_lines(chance, who, state.dealer))
+                if (
+                    chance.kind == DEAL
+                    and isinstance(state, TrickTakingState)
+                    and state.phase == "play"
+                ):
+                    out.append(f"  contract: {_contract(state)}")
+                continue
+            seat, text = event["seat"], event["action"]
+            action = state.parse_action(text)
+            before = len(state.completed) if isinstance(state, TrickTakingState) else 0
+            was_play = state.phase == "play"
+            state.apply_action(action, seat=seat)
+            if not was_play:
+                out.append(f"  {who(seat)}: {text}")
+                if (
+                    isinstance(state, TrickTakingState)
+                    and state.phase == "play"
+                    and not state.completed
+                    and not state.trick
+                ):
+                    out.append(f"  contract: {_contract(state)}")
+                continue
+            trick_line.append(f"{card_symbol(action)}")
+            if isinstance(state, TrickTakingState) and len(state.completed) > before:
+                leader, _, winner = state.completed[-1]
+                number = len(state.completed)
+                out.append(
+                    f"  trick {number:>2}: {who(leader)} leads  {' '.join(trick_line)}"
+                    f"  -> {who(winner)}"
+                )
+                trick_line = []
+        if trick_line:
+            out.append(f"  (trick in progress: {' '.join(trick_line)})")
+        if label.startswith("Deal") and len(state.deal_scores) >= int(label.split()[1]):
+            deal_scores = state.deal_scores[int(label.split()[1]) - 1]
+            out.append(
+                f"  scores: {deal_scores}   totals: {_running_totals(state, int(label.split()[1]))}"
+            )
+    out.append("")
+    status = "complete" if state.is_terminal() else "in progress"
+    out.append(f"Final scores ({status}): {state.scores()}")
+    if not verification.ok:
+        out.append(f"NOT VERIFIED: {verification.problem}")
+    return "\n".join(out) + "\n"
+
+
+def _chance_lines(chance: Chance, who: Any, dealer: int) -> list[str]:
+    if chance.kind == FIRST_DEALER:
+        return [f"  first dealer: {who(chance.seat)}"]
+    verb = "dealt" if chance.kind == DEAL else "drew" if chance.kind == DRAW else chance.kind
+    lines = []
+    if chance.kind == DEAL:
+        lines.append(f"  dealer: {who(dealer)}")
+    for seat, mask in enumerate(chance.cards):
+        if mask:
+            lines.append(f"  {who(seat)} {verb}: {format_cards(mask)}")
+    if chance.exposed >= 0:
+        lines.append(f"  exposed: {card_symbol(chance.exposed)}")
+    return lines
+
+
+def _contract(state: TrickTakingState[Any]) -> str:
+    name = getattr(state, "contract_name", None)
+    text = name() if callable(name) else ""
+    return str(text) or ("trumps " + "CDHS"[state.trump] if state.trump >= 0 else "no trumps")
+
+
+def _running_totals(state: Any, upto: int) -> list[int]:
+    totals = [0] * len(state.totals)
+    for scores in state.deal_scores[:upto]:
+        for seat, points in enumerate(scores):
+            totals[seat] += points
+    return totals

@@ -1,0 +1,1 @@
+"""Bots: the bot protocol, the sandboxed runner, built-in bots and their models (to come)."""

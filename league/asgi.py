@@ -1,0 +1,23 @@
+"""ASGI entry point, served by daphne: HTTP through Django, WebSockets through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+
+# Django must be set up before anything imports models, hence this order.
+django_asgi_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from league.routing import websocket_router  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_application,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),
+    }
+)

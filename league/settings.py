@@ -1,0 +1,163 @@
+"""The one settings module. Everything that differs between machines comes from the environment.
+
+docs/configuration.md describes every variable; .env.example lists them. A bad value raises
+league.configuration.ConfigurationError, whose one-line message names the variable.
+"""
+
+import os
+from pathlib import Path
+
+import django_stubs_ext
+from kombu import Exchange, Queue
+
+from league.configuration import (
+    database_from_env,
+    flag_from_env,
+    list_from_env,
+    log_level_from_env,
+    messaging_from_env,
+    secret_key_from_env,
+    var_dir_from_env,
+)
+
+django_stubs_ext.monkeypatch()  # generic Django classes (ModelAdmin[Model], ...) at run time
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = var_dir_from_env(os.environ, default=BASE_DIR / "var")
+
+SECRET_KEY = secret_key_from_env(os.environ, key_file=VAR_DIR / "secret_key")
+DEBUG = flag_from_env(os.environ, "DEBUG", default=False)
+ALLOWED_HOSTS = list_from_env(
+    os.environ, "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"]
+)
+CSRF_TRUSTED_ORIGINS = list_from_env(os.environ, "CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",  # first, so that `manage.py runserver` serves ASGI too
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "channels",
+    "league.apps.LeagueConfig",
+    "bots.apps.BotsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "league.urls"
+WSGI_APPLICATION = "league.wsgi.application"
+ASGI_APPLICATION = "league.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# ---------------------------------------------------------------- database
+DATABASES = {"default": database_from_env(os.environ, default_sqlite=VAR_DIR / "db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# ---------------------------------------------------------------- static files
+# Served by WhiteNoise from STATIC_ROOT (filled by `manage.py collectstatic`) in every mode,
+# so daphne alone serves the whole site; see docs/operations.md.
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# ---------------------------------------------------------------- REST API
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "King League API",
+    "VERSION": "0.1.0",
+}
+
+# ---------------------------------------------------------------- Celery and Channels
+# Tasks must not be lost (docs/operations.md): acknowledge after the task returns, requeue
+# when the worker process dies, take one message at a time, and keep the broker's
+# redelivery timeout well above the longest task's hard time limit.
+CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
+CELERY_TASK_TIME_LIMIT = 10 * 60
+CELERY_BROKER_VISIBILITY_TIMEOUT = 6 * CELERY_TASK_TIME_LIMIT  # one hour
+
+MESSAGING = messaging_from_env(
+    os.environ, var_dir=VAR_DIR, visibility_timeout=CELERY_BROKER_VISIBILITY_TIMEOUT
+)
+CELERY_BROKER_URL = MESSAGING.broker_url
+CELERY_BROKER_TRANSPORT_OPTIONS = MESSAGING.broker_transport_options
+CELERY_RESULT_BACKEND = MESSAGING.result_backend
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_TASK_TRACK_STARTED = True
+CELERY_RESULT_EXPIRES = 24 * 60 * 60
+CELERY_TASK_DEFAULT_QUEUE = "default"
+# Each queue has its own exchange and routing key, so a message lands in exactly one queue.
+# A worker consumes every queue listed here unless told otherwise (-Q).
+CELERY_TASK_QUEUES = (
+    Queue("default", Exchange("default", type="direct"), routing_key="default"),
+    Queue("matches", Exchange("matches", type="direct"), routing_key="matches"),
+)
+CELERY_TASK_DEFAULT_EXCHANGE = "default"
+CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
+CELERY_TASK_ROUTES = {"league.tasks.run_match*": {"queue": "matches"}}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_TIMEZONE = TIME_ZONE
+
+CHANNEL_LAYERS = {"default": MESSAGING.channel_layer}
+
+# ---------------------------------------------------------------- logging
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": log_level_from_env(os.environ, default="INFO")},
+}

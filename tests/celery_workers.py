@@ -1,0 +1,96 @@
+"""Start and stop a real `celery -A league worker` process for integration tests."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+REPOSITORY_ROOT = Path(__file__).resolve().parent.parent
+
+# Generous: a worker normally starts in a few seconds; this only bounds a broken one.
+WORKER_START_TIMEOUT_SECONDS = 90.0
+WORKER_STOP_TIMEOUT_SECONDS = 30.0
+
+
+class WorkerError(Exception):
+    """The worker process did not start, or died; the message carries its log."""
+
+
+@dataclass(kw_only=True)
+class CeleryWorkerProcess:
+    process: subprocess.Popen[bytes]
+    node_name: str
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_until_ready(self, *, timeout: float = WORKER_START_TIMEOUT_SECONDS) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if f"{self.node_name} ready." in self.log():
+                return
+            if self.process.poll() is not None:
+                raise WorkerError(
+                    f"worker exited with status {self.process.returncode}:\n{self.log()}"
+                )
+            time.sleep(0.1)
+        raise WorkerError(f"worker not ready after {timeout:g} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM), then SIGKILL if it does not stop."""
+        if self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=WORKER_STOP_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def worker_start(
+    *, environment: Mapping[str, str], log_path: Path, queues: str = "default,matches"
+) -> CeleryWorkerProcess:
+    """Start `celery -A league worker` with the given environment; return once it is ready."""
+    node_name = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "league",
+        "worker",
+        "--queues",
+        queues,
+        "--concurrency",
+        "1",
+        "--hostname",
+        node_name,
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=REPOSITORY_ROOT,
+            env=dict(environment),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so SIGKILL reaches the pool too
+        )
+    worker = CeleryWorkerProcess(process=process, node_name=node_name, log_path=log_path)
+    try:
+        worker.wait_until_ready()
+    except BaseException:
+        worker.stop()
+        raise
+    return worker

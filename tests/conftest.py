@@ -1,0 +1,58 @@
+"""Shared fixtures: server requirements (tests/servers.py) and real Celery workers."""
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+from tests.celery_workers import CeleryWorkerProcess, worker_start
+from tests.servers import PROBES, running_under_ci, server_requirements_check
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    server_requirements_check(item)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per server marker: how many of its tests ran, so CI shows none was skipped."""
+    counts: dict[str, dict[str, int]] = {marker: {} for marker in PROBES}
+    for outcome in ("passed", "failed", "skipped", "error"):
+        for report in terminalreporter.stats.get(outcome, []):
+            keywords = getattr(report, "keywords", {})
+            if report.when not in ("call", "setup") or (
+                outcome == "passed" and report.when != "call"
+            ):
+                continue
+            for marker in PROBES:
+                if marker in keywords:
+                    counts[marker][outcome] = counts[marker].get(outcome, 0) + 1
+    terminalreporter.section("real servers")
+    terminalreporter.write_line(f"CI={'true' if running_under_ci() else 'false'}")
+    for marker, outcomes in counts.items():
+        summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
+        terminalreporter.write_line(f"{marker} tests: {summary or 'none selected'}")
+
+
+@pytest.fixture
+def celery_worker_factory(
+    tmp_path: Path,
+) -> Iterator[Callable[[Mapping[str, str]], CeleryWorkerProcess]]:
+    """Start real worker processes with a given environment; all are stopped afterwards."""
+    workers: list[CeleryWorkerProcess] = []
+
+    def start(environment: Mapping[str, str]) -> CeleryWorkerProcess:
+        log_path = tmp_path / f"worker-{len(workers)}.log"
+        worker = worker_start(environment=environment, log_path=log_path)
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+@pytest.fixture
+def subprocess_environment() -> dict[str, str]:
+    """The environment of this test run, for a child process of the project."""
+    return dict(os.environ)

@@ -1,0 +1,37 @@
+"""Celery is set up for tasks that must not be lost (docs/operations.md)."""
+
+from django.conf import settings
+
+from league.celery import app
+
+
+def test_tasks_are_acknowledged_late_and_requeued_when_a_worker_dies() -> None:
+    assert app.conf.task_acks_late is True
+    assert app.conf.task_reject_on_worker_lost is True
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_serializer == "json"
+    assert app.conf.accept_content == ["json"]
+
+
+def test_time_limits_stay_below_the_redelivery_timeout() -> None:
+    assert app.conf.task_soft_time_limit < app.conf.task_time_limit
+    assert app.conf.task_time_limit < settings.CELERY_BROKER_VISIBILITY_TIMEOUT
+    if not settings.MESSAGING.embedded:
+        visibility = app.conf.broker_transport_options["visibility_timeout"]
+        assert visibility == settings.CELERY_BROKER_VISIBILITY_TIMEOUT
+
+
+def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
+    def queue_of(task_name: str) -> str:
+        name: str = app.amqp.router.route({}, task_name)["queue"].name
+        return name
+
+    assert queue_of("league.tasks.run_match") == "matches"
+    assert queue_of("league.tasks.run_match_deal") == "matches"
+    assert queue_of("league.tasks.heartbeat_record") == "default"
+
+
+def test_a_worker_consumes_both_queues_by_default() -> None:
+    assert set(app.amqp.queues) == {"default", "matches"}
+    routing = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
+    assert routing == {"default": "default", "matches": "matches"}  # one queue per message

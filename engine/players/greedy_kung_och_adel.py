@@ -91,7 +91,7 @@ def _first_leader(view: PlayerView) -> int:
     """Lead with a strong trump holding (draw trumps); else play last to the first trick."""
     trumps = view.hand & SUIT_MASKS[view.trump]
     top_trump = bool(trumps) and RANK_OF[trumps.bit_length() - 1] == RANK_ACE
-    monarch = view.public["seats_by_rank"][MONARCH]
+    monarch: int = view.public["seats_by_rank"][MONARCH]
     if top_trump or trumps.bit_count() >= 5:
         return LEAD_ACTIONS + monarch
     return LEAD_ACTIONS + (monarch + 1) % view.num_seats

@@ -91,15 +91,20 @@ def log_level_from_env(environ: Mapping[str, str], *, default: str) -> str:
     return raw.upper()
 
 
-def var_dir_from_env(environ: Mapping[str, str], *, default: Path) -> Path:
-    """The folder for local state (SQLite file, secret key, embedded broker, static files)."""
-    raw = environ.get("VAR_DIR", "").strip()
+def path_from_env(environ: Mapping[str, str], variable: str, *, default: Path) -> Path:
+    """A folder named by variable (default if unset), created if missing."""
+    raw = environ.get(variable, "").strip()
     path = Path(raw).expanduser().resolve() if raw else default
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigurationError("VAR_DIR", f"cannot create {path} ({exc.strerror})") from exc
+        raise ConfigurationError(variable, f"cannot create {path} ({exc.strerror})") from exc
     return path
+
+
+def var_dir_from_env(environ: Mapping[str, str], *, default: Path) -> Path:
+    """The folder for local state (SQLite file, secret key, embedded broker, static files)."""
+    return path_from_env(environ, "VAR_DIR", default=default)
 
 
 # ---------------------------------------------------------------- SECRET_KEY

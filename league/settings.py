@@ -16,6 +16,7 @@ from league.configuration import (
     list_from_env,
     log_level_from_env,
     messaging_from_env,
+    path_from_env,
     secret_key_from_env,
     var_dir_from_env,
 )
@@ -97,8 +98,7 @@ USE_TZ = True
 # Served by WhiteNoise from STATIC_ROOT (filled by `manage.py collectstatic`) in every mode,
 # so daphne alone serves the whole site; see docs/operations.md.
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
+STATIC_ROOT = path_from_env(os.environ, "STATIC_ROOT", default=VAR_DIR / "static")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -1,0 +1,32 @@
+# The image for web, worker and beat (docker-compose.yml picks the command).
+# Static files are collected into the image (STATIC_ROOT) and WhiteNoise serves them.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    VAR_DIR=/var/lib/king-league \
+    STATIC_ROOT=/app/static
+
+WORKDIR /app
+
+# Dependencies first, so that a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir -p engine bots league \
+    && touch engine/__init__.py bots/__init__.py league/__init__.py \
+    && pip install -e . \
+    && rm -rf engine bots league
+
+COPY . .
+RUN pip install --no-deps -e . \
+    && useradd --system --home-dir "${VAR_DIR}" --shell /usr/sbin/nologin league \
+    && mkdir -p "${VAR_DIR}" \
+    && SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-state \
+        python manage.py collectstatic --noinput --verbosity 0 \
+    && rm -rf /tmp/build-state \
+    && chown -R league "${VAR_DIR}"
+
+USER league
+EXPOSE 8000
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "league.asgi:application"]

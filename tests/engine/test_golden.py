@@ -26,6 +26,8 @@ CASES = {
         "greedy,random,greedy,random,greedy",
     ),
     "dubbelkingen-seed5.json": ("dubbelkingen", 5, "greedy"),
+    "kung-och-adel-seed6.json": ("kung_och_adel", 6, "greedy,random,greedy,random"),
+    "kung-och-adel-riddare-seed7.json": ("kung_och_adel(deals=4,rules=riddare)", 7, "greedy"),
 }
 
 

@@ -69,7 +69,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from engine.cards import (
     BIT,
@@ -298,14 +298,13 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class ExchangeStep:
-    """One turn of the tribute: ``giver`` passes ``count`` cards to ``receiver``."""
+class ExchangeStep(NamedTuple):
+    """One turn of the tribute: ``giver`` passes ``cards`` cards to ``receiver``."""
 
     kind: str  # "tribute" or "return"
     giver: int
     receiver: int
-    count: int
+    cards: int
 
 
 class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
@@ -398,8 +397,8 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
         dealer = self.seat_of(FOOL)
         start = (dealer + 1) % n if self.rules.deal_start == "left_of_dealer" else dealer
         hands = [0] * n
-        for i in range(size * n):
-            hands[(start + i) % n] |= BIT[pack[i]]
+        for offset in range(n):  # one card at a time, clockwise from the start seat
+            hands[(start + offset) % n] = sum(map(BIT.__getitem__, pack[offset : size * n : n]))
         return Chance(DEAL, tuple(hands))
 
     def _held(self) -> int:
@@ -518,7 +517,8 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
                 actions.append(REDEAL_ACTION)
             return actions
         if phase in ("tribute", "return"):
-            return [self._pass_base() + c for c in cards_of(self._passable())]
+            base = self._pass_base()
+            return [base + c for c in cards_of(self._passable())]
         if phase == "lead":
             return [LEAD_ACTIONS + s for s in range(self.num_seats)]
         return []
@@ -535,7 +535,7 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
         if self.phase == "return":
             return hand
         step = self.exchange[self.exchange_step]
-        return tribute_choices(hand, self.trump, step.count - self.given_in_step)
+        return tribute_choices(hand, self.trump, step.cards - self.given_in_step)
 
     def _apply_bid(self, action: int) -> None:
         if action not in self.legal_actions():
@@ -629,7 +629,7 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
                 self.hands[receiver] |= bit
                 self.return_received[receiver] |= bit
         self.given_in_step += 1
-        if self.given_in_step < step.count:
+        if self.given_in_step < step.cards:
             return
         if simultaneous and step.kind == "tribute":
             returned = self.return_given[receiver]

@@ -67,6 +67,7 @@ def make_player(name: str, seed: int | None = None) -> Player:
 
 def _register_policies() -> None:
     from engine.players import (
+        greedy_king,  # noqa: F401  (registers on import)
         greedy_kingen,  # noqa: F401  (registers on import)
         greedy_kung_och_adel,  # noqa: F401  (registers on import)
     )

@@ -7,12 +7,14 @@ from typing import Any
 from engine.errors import InvalidGameError
 from engine.game import Game
 from engine.options import parse_game_string
+from engine.variants.king import KingGame
 from engine.variants.kingen import DubbelkingenGame, KingenGame
 from engine.variants.kung_och_adel import KungOchAdelGame
 
 FAMILIES: dict[str, type[Game[Any]]] = {
     KingenGame.family: KingenGame,
     DubbelkingenGame.family: DubbelkingenGame,
+    KingGame.family: KingGame,
     KungOchAdelGame.family: KungOchAdelGame,
 }
 """Every playable family by its game-string name. A new family registers here."""

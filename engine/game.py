@@ -77,7 +77,9 @@ class Game(ABC, Generic[RulesT]):
     @property
     @abstractmethod
     def deal_count(self) -> int:
-        """How many deals a whole game has (for open-ended families: the agreed number)."""
+        """How many deals a whole game has (for open-ended families: the agreed number),
+        or 0 when the game's length is open-ended and its state decides when it ends
+        (Priffe plays rubbers until a side's second exit)."""
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:
@@ -198,6 +200,12 @@ class State(ABC, Generic[GameT]):
     def scores(self) -> list[int]:
         """Running totals (final scores once the game is over)."""
         return list(self.totals)
+
+    def acting_seat(self) -> int:
+        """The seat whose player decides now: ``current_seat``, except where a seat is
+        played by another (Priffe's träkarl, a dummy, is played by its partner). Ask this
+        seat's view for the decision; ``apply_action(a, seat=acting_seat())`` is accepted."""
+        return self.current_seat
 
     @abstractmethod
     def legal_actions(self) -> list[int]:
@@ -349,6 +357,7 @@ class TrickTakingState(State[GameT]):
         "hands",
         "leader",
         "led_suit",
+        "left_of",
         "plain_play",
         "trick",
         "tricks_per_deal",
@@ -375,6 +384,8 @@ class TrickTakingState(State[GameT]):
         self.win_seat = -1
         self.trumped = False
         self.tricks_won = [0] * n
+        self.left_of = tuple((s + 1) % n for s in range(n))
+        """The next seat clockwise of each seat; families that re-seat players change it."""
         self.completed: list[tuple[int, list[int], int]] = []  # (leader, cards, winner)
         self.tricks_per_deal = 13
         self.watch_every_trick = False  # call _after_trick after every trick, not only the last
@@ -420,7 +431,10 @@ class TrickTakingState(State[GameT]):
         if self.trick:
             self.led_suit = SUIT_OF[self.trick[0]]
             self.win_card = winning_card(view.trick, self.trump)
-            self.win_seat = (self.leader + self.trick.index(self.win_card)) % self.num_seats
+            seat = self.leader
+            for _ in range(self.trick.index(self.win_card)):
+                seat = self.left_of[seat]
+            self.win_seat = seat
             self.trumped = SUIT_OF[self.win_card] == self.trump != self.led_suit
 
     @property
@@ -522,7 +536,7 @@ class TrickTakingState(State[GameT]):
             self.win_seat = current
             self.trumped = True
         if len(trick) < self.num_seats:
-            self.current_seat = current + 1 if current + 1 < self.num_seats else 0
+            self.current_seat = self.left_of[current]
             return
         winner = self.win_seat
         self.tricks_won[winner] += 1

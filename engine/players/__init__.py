@@ -70,6 +70,7 @@ def _register_policies() -> None:
         greedy_king,  # noqa: F401  (registers on import)
         greedy_kingen,  # noqa: F401  (registers on import)
         greedy_kung_och_adel,  # noqa: F401  (registers on import)
+        greedy_priffe,  # noqa: F401  (registers on import)
     )
 
 

@@ -10,12 +10,14 @@ from engine.options import parse_game_string
 from engine.variants.king import KingGame
 from engine.variants.kingen import DubbelkingenGame, KingenGame
 from engine.variants.kung_och_adel import KungOchAdelGame
+from engine.variants.priffe import PriffeGame
 
 FAMILIES: dict[str, type[Game[Any]]] = {
     KingenGame.family: KingenGame,
     DubbelkingenGame.family: DubbelkingenGame,
     KingGame.family: KingGame,
     KungOchAdelGame.family: KungOchAdelGame,
+    PriffeGame.family: PriffeGame,
 }
 """Every playable family by its game-string name. A new family registers here."""
 

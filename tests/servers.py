@@ -82,10 +82,18 @@ def worker_unavailable_reason() -> str | None:
     return None
 
 
+def sandbox_unavailable_reason() -> str | None:
+    """The bot sandbox: bubblewrap and the system Python are installed and a sandbox starts."""
+    from bots.runner.sandbox import sandbox_unavailable_reason as reason
+
+    return reason()
+
+
 PROBES: dict[str, Callable[[], str | None]] = {
     "postgres": postgres_unavailable_reason,
     "redis": redis_unavailable_reason,
     "worker": worker_unavailable_reason,
+    "sandbox": sandbox_unavailable_reason,
 }
 
 

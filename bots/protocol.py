@@ -1,0 +1,139 @@
+"""The bot protocol: one JSON object per line over the bot's stdin and stdout.
+
+docs/bot-protocol.md is the page for bot authors; this module builds the runner's messages
+and checks the bot's answers. Version 1:
+
+    runner -> bot  {"type": "hello", "protocol": 1, "seat": 2, "seats": 4, "game": "kingen",
+                    "time": {"move_ms": 1000, "bank_ms": 10000, "startup_ms": 5000}}
+    bot -> runner  {"type": "ready"}
+    runner -> bot  {"type": "request", "id": 1, "view": {...}, "legal": ["play 2C", ...],
+                    "time": {"move_ms": 1000, "bank_ms": 10000}}
+    bot -> runner  {"action": "play 2C"}
+    ...
+    runner -> bot  {"type": "end", "scores": [...], "outcome": "ok"}
+
+An answer is one line of at most ``MAX_LINE_BYTES`` bytes; anything else is a protocol
+error. Unknown keys are ignored both ways, so later versions can add fields.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 64 * 1024
+"""The longest answer line a bot may send, newline excluded."""
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+class ProtocolError(ValueError):
+    """A bot's line that is not a valid message of the protocol."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """How long a bot may think, measured on the runner's side.
+
+    Each answer may take ``move_ms``; time beyond that is taken from the bank, which
+    starts at ``bank_ms`` and is never refilled. Start-up (the ``hello`` to ``ready``
+    exchange) has its own, larger allowance ``startup_ms``.
+    """
+
+    move_ms: int = 1000
+    bank_ms: int = 10_000
+    startup_ms: int = 5000
+
+    def __post_init__(self) -> None:
+        for name in ("move_ms", "bank_ms", "startup_ms"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a whole number of milliseconds, at least 0")
+        if self.move_ms == 0 or self.startup_ms == 0:
+            raise ValueError("move_ms and startup_ms must be at least 1")
+
+    def to_json(self) -> dict[str, int]:
+        return {"move_ms": self.move_ms, "bank_ms": self.bank_ms, "startup_ms": self.startup_ms}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A bot's answer to a request: the action string, and the request id if it gave one."""
+
+    action: str
+    request_id: int | None = None
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as a line of compact JSON (ASCII only), newline included."""
+    return (_ENCODER.encode(message) + "\n").encode("ascii")
+
+
+def hello_message(*, seat: int, seats: int, game: str, time_control: TimeControl) -> dict[str, Any]:
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "seat": seat,
+        "seats": seats,
+        "game": game,
+        "time": time_control.to_json(),
+    }
+
+
+def request_message(
+    *,
+    request_id: int,
+    view: dict[str, Any],
+    legal: list[str],
+    move_ms: int,
+    bank_ms: int,
+) -> dict[str, Any]:
+    """A decision: the seat's view (``PlayerView.to_json()``), its legal actions, its time."""
+    return {
+        "type": "request",
+        "id": request_id,
+        "view": view,
+        "legal": legal,
+        "time": {"move_ms": move_ms, "bank_ms": bank_ms},
+    }
+
+
+def end_message(*, scores: list[int], outcome: str) -> dict[str, Any]:
+    """The end of the match: every seat's final score and this seat's outcome."""
+    return {"type": "end", "scores": scores, "outcome": outcome}
+
+
+def _object_from_line(line: bytes) -> dict[str, Any]:
+    if len(line) > MAX_LINE_BYTES:
+        raise ProtocolError(f"line longer than {MAX_LINE_BYTES} bytes")
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("not JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def parse_ready(line: bytes) -> dict[str, Any]:
+    """The bot's answer to ``hello``: ``{"type": "ready"}`` (other keys are ignored)."""
+    data = _object_from_line(line)
+    if data.get("type") != "ready":
+        raise ProtocolError('expected {"type": "ready"} in answer to hello')
+    return data
+
+
+def parse_answer(line: bytes) -> Answer:
+    """The bot's answer to a request: ``{"action": "play QS"}``, optionally with ``"id"``."""
+    data = _object_from_line(line)
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise ProtocolError('expected {"action": "<an action string>"}')
+    request_id = data.get("id")
+    if request_id is not None and (not isinstance(request_id, int) or isinstance(request_id, bool)):
+        raise ProtocolError('"id", if given, must be the request\'s id (a whole number)')
+    return Answer(action, request_id)

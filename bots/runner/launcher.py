@@ -1,0 +1,54 @@
+"""The first code to run in a bot's process: set its limits, then run its ``main.py``.
+
+The runner starts ``python3 -E -s -S -B launcher.py BOT_DIR LIB_DIR NAME=VALUE...``
+(inside the sandbox, BOT_DIR is /bot and LIB_DIR is /kl). This file is copied next to
+``kingbot.py`` in LIB_DIR and must use the standard library only.
+
+Each NAME=VALUE lowers a resource limit, soft and hard, before any of the bot's code
+runs, so the bot cannot raise it again: ``as`` (address space, bytes), ``cpu`` (CPU
+seconds), ``nproc`` (processes of the bot's user), ``nofile`` (open files), ``fsize``
+(bytes a file may grow to), ``core`` (0: no core dumps), ``memlock``; ``nice`` sets
+the scheduling priority (a bot cannot raise it back). Then ``main.py``
+runs as ``__main__`` with BOT_DIR first on ``sys.path`` and LIB_DIR after it, so a bot
+imports its own modules, and ``import kingbot`` finds the bot's copy of the helper
+module if it ships one, else the league's.
+"""
+
+import os
+import resource
+import sys
+
+LIMITS = {
+    "as": resource.RLIMIT_AS,
+    "cpu": resource.RLIMIT_CPU,
+    "nproc": resource.RLIMIT_NPROC,
+    "nofile": resource.RLIMIT_NOFILE,
+    "fsize": resource.RLIMIT_FSIZE,
+    "core": resource.RLIMIT_CORE,
+    "memlock": resource.RLIMIT_MEMLOCK,
+}
+
+
+def main() -> None:
+    bot_dir, lib_dir, *limits = sys.argv[1:]
+    for item in limits:
+        name, _, value = item.partition("=")
+        number = int(value)
+        if name == "nice":
+            os.setpriority(os.PRIO_PROCESS, 0, number)
+        else:
+            resource.setrlimit(LIMITS[name], (number, number))
+    main_path = bot_dir + "/main.py"
+    sys.argv = [main_path]
+    sys.path[0] = bot_dir
+    sys.path.insert(1, lib_dir)
+    module = type(sys)("__main__")
+    module.__file__ = main_path
+    sys.modules["__main__"] = module
+    with open(main_path, "rb") as source:
+        code = compile(source.read(), main_path, "exec")
+    exec(code, module.__dict__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,551 @@
+"""The sandbox an uploaded bot runs in: bubblewrap, a user of its own, rlimits, seccomp.
+
+Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each stops):
+
+1. **A dedicated unprivileged user.** When the runner is root, each running bot gets a
+   system user of its own from a pool (``klbot0``, ``klbot1``, ...; created on first use
+   with ``useradd --system``, idempotently, and held with a lock file while the bot
+   runs), so UNIX permissions protect the host and ``RLIMIT_NPROC`` counts only that
+   bot's processes. The runner switches to it when it starts ``bwrap`` (no capabilities
+   survive the switch). Not root: the bot runs as the runner's user.
+2. **bubblewrap namespaces.** ``bwrap --unshare-all --unshare-user --disable-userns``:
+   its own user, mount, PID, network (only a loopback of its own: nothing to reach),
+   IPC, UTS and cgroup namespaces, no new user namespaces inside, ``--new-session``,
+   ``--die-with-parent``, ``--cap-drop ALL``, a cleared environment. The file system
+   holds only what the interpreter needs, read-only (the interpreter, its standard
+   library, the shared libraries), ``/proc`` and a minimal ``/dev`` of its own, the bot's
+   files read-only at /bot, the league's launcher and helper module read-only at /kl, and
+   a private, size-capped ``/tmp``; the root and ``/dev`` are remounted read-only. No
+   /etc, no project tree, no settings, secret key or database, no other bot's files.
+3. **rlimits**, set by the launcher before the bot's first line runs (bots.runner.launcher):
+   address space, CPU seconds, processes, open files, file size, no core dumps.
+4. **seccomp**: the filter of bots.runner.seccomp, loaded by bwrap (``--seccomp FD``):
+   no sockets at all, no ptrace, mounts, namespaces, keyrings, BPF, io_uring, ...
+5. **Ending**: the runner kills bwrap's process group; bwrap's PID 1 inside dies with its
+   parent (``--die-with-parent``), which kills every process of the PID namespace; as
+   root the runner then also makes sure no process of the seat's user is left before the
+   user goes back to the pool.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bots.bundle import BotBundle, bot_bundle_extract
+from bots.runner.process import LaunchSpec
+from bots.runner.seccomp import SeccompUnsupportedError, filter_program
+
+BOT_PYTHON = "/usr/bin/python3"
+"""The interpreter bots run on: the system's (Debian's python3), stdlib only."""
+SANDBOX_USER_PREFIX = "klbot"
+SANDBOX_USER_POOL = 32
+"""At most this many sandboxed bots run at once on a machine (one user each)."""
+SANDBOX_LOCK_DIR = Path("/run/king-league-sandbox")
+INSTALL_HINT = (
+    "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) "
+    "and the system Python (apt-get install python3)"
+)
+LIB_FILES = {
+    "launcher.py": Path(__file__).with_name("launcher.py"),
+    "kingbot.py": Path(__file__).parent.parent / "sdk" / "kingbot.py",
+}
+"""What the sandbox sees at /kl: the launcher and the helper module for bot authors."""
+
+
+class SandboxUnavailableError(RuntimeError):
+    """Uploaded bots cannot run here: the message says what to install."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot's processes (each process; ``processes`` per user)."""
+
+    address_space: int = 1024 * 1024 * 1024
+    cpu_seconds: int = 600
+    processes: int = 12
+    """Processes and threads of the seat's user, bubblewrap's two included."""
+    open_files: int = 64
+    file_size: int = 16 * 1024 * 1024
+    tmp_size: int = 16 * 1024 * 1024
+    """Size of the private /tmp (a tmpfs)."""
+    nice: int = 10
+    """Scheduling priority: a bot that spins yields to the runner and the other seats."""
+
+    def launcher_arguments(self, *, count_processes: bool) -> list[str]:
+        arguments = [
+            f"as={self.address_space}",
+            f"cpu={self.cpu_seconds}",
+            f"nofile={self.open_files}",
+            f"fsize={self.file_size}",
+            "core=0",
+            "memlock=0",
+            f"nice={self.nice}",
+        ]
+        if count_processes:
+            arguments.append(f"nproc={self.processes}")
+        return arguments
+
+
+# ---------------------------------------------------------------- availability
+
+
+@dataclass(frozen=True)
+class PythonLayout:
+    """What of the host the sandboxed interpreter needs, all bound read-only."""
+
+    executable: str
+    """The interpreter's real file."""
+    directories: tuple[str, ...]
+    """Bound at the same path: the standard library and the shared libraries."""
+    symlinks: tuple[tuple[str, str], ...]
+    """(target, link) pairs: /lib -> usr/lib and the like, for the dynamic loader."""
+
+
+_LAYOUT_PROBE = (
+    "import json, sys, sysconfig; "
+    "print(json.dumps({'stdlib': sysconfig.get_paths()['stdlib'], "
+    "'platstdlib': sysconfig.get_paths()['platstdlib'], "
+    "'multiarch': sysconfig.get_config_var('MULTIARCH') or '', "
+    "'libdir': sysconfig.get_config_var('LIBDIR') or ''}))"
+)
+
+
+@functools.cache
+def python_layout() -> PythonLayout:
+    """Ask the bots' interpreter where its files are (once per process)."""
+    if not os.path.exists(BOT_PYTHON):
+        raise SandboxUnavailableError(f"{BOT_PYTHON} is missing: {INSTALL_HINT}")
+    try:
+        probe = subprocess.run(
+            [BOT_PYTHON, "-E", "-s", "-S", "-c", _LAYOUT_PROBE],
+            capture_output=True,
+            timeout=30,
+            check=True,
+            env={"PATH": "/usr/bin:/bin"},
+        )
+        paths = json.loads(probe.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise SandboxUnavailableError(f"{BOT_PYTHON} does not run: {exc}") from None
+    directories: list[str] = []
+
+    def add(path: str) -> None:
+        real = os.path.realpath(path)
+        if real and os.path.isdir(real) and real not in directories:
+            directories.append(real)
+
+    add(paths["stdlib"])
+    add(paths["platstdlib"])
+    if paths["multiarch"]:
+        add(f"/usr/lib/{paths['multiarch']}")
+    add(paths["libdir"])
+    if os.path.isdir("/usr/lib64"):
+        add("/usr/lib64")
+    # the dynamic loader is looked up through /lib64 or /lib (symlinks to /usr on merged-/usr)
+    symlinks = []
+    for link in ("/lib", "/lib64"):
+        if os.path.islink(link):
+            symlinks.append((os.readlink(link), link))
+        elif os.path.isdir(link):
+            add(link)
+    return PythonLayout(os.path.realpath(BOT_PYTHON), tuple(directories), tuple(symlinks))
+
+
+@functools.cache
+def seccomp_program() -> bytes:
+    return filter_program()
+
+
+def _bwrap() -> str | None:
+    """bubblewrap's path: ``$KING_LEAGUE_BWRAP`` if set, else ``bwrap`` on the PATH."""
+    configured = os.environ.get("KING_LEAGUE_BWRAP", "").strip()
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    return shutil.which("bwrap") or (
+        "/usr/bin/bwrap" if os.access("/usr/bin/bwrap", os.X_OK) else None
+    )
+
+
+@functools.cache
+def sandbox_unavailable_reason() -> str | None:
+    """None when uploaded bots can run in the sandbox here; else why not and what to do.
+
+    Checks that bubblewrap and the system Python are installed, that a sandbox actually
+    starts (user namespaces may be disabled), and that the seccomp filter exists for this
+    architecture. Cached for the life of the process.
+    """
+    if _bwrap() is None:
+        return f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}"
+    try:
+        seccomp_program()
+        python_layout()
+        with BotFiles.for_code(b"import sys\nsys.stdout.write('ok')\n") as files:
+            user = sandbox_user_acquire()
+            try:
+                spec = launch_spec(files, sandboxed=True, user=user, limits=Limits())
+                try:
+                    result = subprocess.run(
+                        spec.argv,
+                        capture_output=True,
+                        timeout=30,
+                        env=spec.env,
+                        cwd=spec.cwd,
+                        pass_fds=spec.pass_fds,
+                        user=spec.uid,
+                        group=spec.gid,
+                        extra_groups=[] if spec.uid is not None else None,
+                    )
+                finally:
+                    for fd in spec.pass_fds:
+                        os.close(fd)
+            finally:
+                if user is not None:
+                    user.release()
+    except (SandboxUnavailableError, SeccompUnsupportedError) as exc:
+        return str(exc)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the sandbox does not start: {exc}"
+    if result.returncode != 0 or result.stdout != b"ok":
+        detail = result.stderr.decode(errors="replace").strip().splitlines()
+        first = detail[0] if detail else f"exit status {result.returncode}"
+        return (
+            f"the sandbox does not start ({first}); user namespaces may be disabled "
+            "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)"
+        )
+    return None
+
+
+def sandbox_require() -> None:
+    """Raise SandboxUnavailableError (saying what to install) unless the sandbox works."""
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        raise SandboxUnavailableError(f"uploaded bots cannot run here: {reason}")
+
+
+# ---------------------------------------------------------------- users
+
+
+@dataclass
+class SandboxUser:
+    """A pool user, held (by a lock file) while one bot runs as it."""
+
+    name: str
+    uid: int
+    gid: int
+    lock_fd: int
+
+    def release(self) -> None:
+        """Kill whatever still runs as this user, then give it back to the pool."""
+        if self.lock_fd < 0:
+            return
+        user_processes_kill(self.uid)
+        os.close(self.lock_fd)
+        self.lock_fd = -1
+
+
+def running_as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def sandbox_user_name(index: int) -> str:
+    return f"{SANDBOX_USER_PREFIX}{index}"
+
+
+def sandbox_user_ensure(name: str) -> pwd.struct_passwd:
+    """The system user ``name``, created if missing (as root; idempotent, race-safe)."""
+    for attempt in range(20):
+        with contextlib.suppress(KeyError):
+            return pwd.getpwnam(name)
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+        result = subprocess.run(
+            [
+                useradd,
+                "--system",
+                "--no-create-home",
+                "--home-dir",
+                "/nonexistent",
+                "--shell",
+                "/usr/sbin/nologin",
+                "--user-group",
+                "--comment",
+                "King League bot sandbox",
+                name,
+            ],
+            capture_output=True,
+            check=False,
+        )
+        # 9: the user exists (another process made it); 10: /etc/passwd is locked, retry
+        if result.returncode not in (0, 9, 10):
+            message = result.stderr.decode(errors="replace").strip()
+            raise SandboxUnavailableError(f"cannot create the sandbox user {name}: {message}")
+        if result.returncode == 10:
+            time.sleep(0.05 * (attempt + 1))
+    return pwd.getpwnam(name)
+
+
+def sandbox_users_setup(count: int = 4) -> list[str]:
+    """Create the first ``count`` pool users (``python -m bots sandbox --setup``)."""
+    if not running_as_root():
+        raise SandboxUnavailableError("creating the sandbox users needs root")
+    return [sandbox_user_ensure(sandbox_user_name(i)).pw_name for i in range(count)]
+
+
+def _lock_dir() -> Path:
+    try:
+        SANDBOX_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+        return SANDBOX_LOCK_DIR
+    except OSError:
+        fallback = Path(tempfile.gettempdir()) / f"king-league-sandbox-{os.geteuid()}"
+        fallback.mkdir(mode=0o700, exist_ok=True)
+        return fallback
+
+
+def sandbox_user_acquire() -> SandboxUser | None:
+    """A free pool user, created if need be, or None when not running as root."""
+    if not running_as_root():
+        return None
+    directory = _lock_dir()
+    for index in range(SANDBOX_USER_POOL):
+        name = sandbox_user_name(index)
+        fd = os.open(directory / f"{name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
+            entry = sandbox_user_ensure(name)
+        except BaseException:
+            os.close(fd)
+            raise
+        # a runner that died took its bots along (--die-with-parent), and every release
+        # waits until none of the user's processes is left: the user is free
+        return SandboxUser(name, entry.pw_uid, entry.pw_gid, fd)
+    raise SandboxUnavailableError(
+        f"all {SANDBOX_USER_POOL} sandbox users are busy: too many bots run at once"
+    )
+
+
+def user_processes(uid: int) -> list[int]:
+    """Pids of the live (not zombie) processes whose real or effective user is ``uid``.
+
+    Read from /proc/PID/status: the owner of /proc/PID is not enough, as a process that
+    makes itself non-dumpable shows as root's there."""
+    pids = []
+    wanted = str(uid).encode()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as status:
+                text = status.read(2048)
+        except OSError:
+            continue
+        state = text.find(b"\nState:")
+        if state >= 0 and text[state + 7 : state + 10].strip()[:1] in (b"Z", b"X"):
+            continue  # dead, waiting to be reaped by init: it holds nothing any more
+        start = text.find(b"\nUid:")
+        if start < 0:
+            continue
+        real, effective, *_ = text[start + 5 : text.find(b"\n", start + 5)].split()
+        if wanted in (real, effective):
+            pids.append(int(entry.name))
+    return pids
+
+
+def user_processes_kill(uid: int, timeout: float = 2.0) -> None:
+    """SIGKILL every process of ``uid`` and wait (up to ``timeout``) until none is left."""
+    if uid == 0 or uid == os.geteuid():
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = user_processes(uid)
+        if not pids or time.monotonic() > deadline:
+            return
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)
+
+
+# ---------------------------------------------------------------- files and command
+
+
+class BotFiles:
+    """A bot's files laid out for one run: ``ROOT/bot`` (its code) and ``ROOT/kl``
+    (the launcher and kingbot.py), readable by the sandbox user; removed by ``cleanup``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.bot_dir = root / "bot"
+        self.lib_dir = root / "kl"
+
+    @classmethod
+    def for_bundle(cls, bundle: BotBundle) -> BotFiles:
+        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-")))
+        try:
+            files.root.chmod(0o711)
+            files.bot_dir.mkdir(mode=0o755)
+            files.bot_dir.chmod(0o755)
+            bot_bundle_extract(bundle, files.bot_dir)
+            files.lib_dir.mkdir(mode=0o755)
+            files.lib_dir.chmod(0o755)
+            for name, source in LIB_FILES.items():
+                target = files.lib_dir / name
+                shutil.copyfile(source, target)
+                target.chmod(0o644)
+        except BaseException:
+            files.cleanup()
+            raise
+        return files
+
+    @classmethod
+    def for_code(cls, code: bytes) -> BotFiles:
+        return cls.for_bundle(BotBundle("main.py", "py", code))
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> BotFiles:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.cleanup()
+
+
+def _seccomp_fd() -> int:
+    program = seccomp_program()
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, program)  # far below a pipe's capacity
+    finally:
+        os.close(write_fd)
+    return read_fd
+
+
+def launch_spec(
+    files: BotFiles,
+    *,
+    sandboxed: bool,
+    user: SandboxUser | None,
+    limits: Limits,
+    seccomp: bool = True,
+) -> LaunchSpec:
+    """The command that starts a bot: in the sandbox, or (``sandboxed=False``, for an
+    author's own trials) as a plain process with the same launcher and rlimits.
+
+    In the sandbox the spec holds a pipe with the seccomp filter among ``pass_fds``; the
+    caller closes it once the process has started. ``seccomp=False`` leaves the filter out,
+    for the tests that prove each layer on its own."""
+    if not sandboxed:
+        python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
+        argv = [
+            python,
+            "-E",
+            "-s",
+            "-S",
+            "-B",
+            str(files.lib_dir / "launcher.py"),
+            str(files.bot_dir),
+            str(files.lib_dir),
+            *limits.launcher_arguments(count_processes=False),
+        ]
+        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(files.root)}
+        return LaunchSpec(argv, env, cwd=str(files.bot_dir), description="no sandbox")
+    bwrap = _bwrap()
+    if bwrap is None:
+        raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}")
+    layout = python_layout()
+    argv = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--clearenv",
+        "--setenv",
+        "PATH",
+        "/usr/bin",
+        "--setenv",
+        "HOME",
+        "/tmp",
+        "--setenv",
+        "LC_ALL",
+        "C.UTF-8",
+        "--hostname",
+        "bot",
+        "--ro-bind",
+        layout.executable,
+        "/usr/bin/python3",
+    ]
+    for directory in layout.directories:
+        argv += ["--ro-bind", directory, directory]
+    for target, link in layout.symlinks:
+        argv += ["--symlink", target, link]
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(limits.tmp_size),
+        "--tmpfs",
+        "/tmp",
+        "--ro-bind",
+        str(files.lib_dir),
+        "/kl",
+        "--ro-bind",
+        str(files.bot_dir),
+        "/bot",
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
+        "--chdir",
+        "/bot",
+    ]
+    pass_fds: tuple[int, ...] = ()
+    if seccomp:
+        seccomp_fd = _seccomp_fd()
+        pass_fds = (seccomp_fd,)
+        argv += ["--seccomp", str(seccomp_fd)]
+    argv += [
+        "/usr/bin/python3",
+        "-E",
+        "-s",
+        "-S",
+        "-B",
+        "/kl/launcher.py",
+        "/bot",
+        "/kl",
+        *limits.launcher_arguments(count_processes=True),
+    ]
+    return LaunchSpec(
+        argv,
+        {"PATH": "/usr/bin:/bin"},
+        cwd="/",
+        uid=user.uid if user is not None else None,
+        gid=user.gid if user is not None else None,
+        pass_fds=pass_fds,
+        description=f"sandbox as {user.name if user is not None else os.getuid()}",
+    )
+
+
+def _host_python() -> str:
+    import sys
+
+    return sys.executable

@@ -1,0 +1,273 @@
+"""An uploaded bot at a seat: its process (sandboxed or not), the protocol, the clock.
+
+Time is measured here, on the runner's side: a request's clock starts before the request
+is written and stops when the whole answer line has been read. An answer may take
+``move_ms``; what it takes beyond that comes out of the bank, and an answer later than
+``move_ms`` plus what is left of the bank is a timeout (the bank is then empty). A late
+answer is read and dropped before the bot's next request is written: the runner waits
+for it at most ``move_ms`` (not counted against the next request; a bot still silent
+then has timed out on that request too). An answer carrying an older ``id`` is skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import time
+
+from bots.bundle import BotBundle
+from bots.protocol import (
+    ProtocolError,
+    TimeControl,
+    encode,
+    end_message,
+    hello_message,
+    parse_answer,
+    parse_ready,
+    request_message,
+)
+from bots.runner.process import (
+    BotExitedError,
+    BotLineTooLongError,
+    BotProcess,
+    BotTimeoutError,
+)
+from bots.runner.sandbox import (
+    BotFiles,
+    Limits,
+    SandboxUser,
+    launch_spec,
+    sandbox_user_acquire,
+)
+from bots.seats import GuardedSeat, Hello, Outcome
+from engine.errors import IllegalActionError
+from engine.view import PlayerView
+
+STOP_GRACE_SECONDS = 0.5
+"""How long a bot may take to exit after ``end`` before it is killed."""
+
+Transcript = list[tuple[str, bytes]]
+"""Lines in order, each tagged ``runner`` (sent to the bot) or ``bot`` (its answer)."""
+
+
+class UploadedSeat(GuardedSeat):
+    """A bot's own code in its own process, for one match."""
+
+    kind = "uploaded"
+
+    def __init__(
+        self,
+        bundle: BotBundle,
+        *,
+        seed: int | None,
+        sandboxed: bool = True,
+        limits: Limits | None = None,
+        transcript: Transcript | None = None,
+        label: str | None = None,
+    ) -> None:
+        super().__init__(label or bundle.label, seed)
+        self.bundle = bundle
+        self.sandboxed = sandboxed
+        self.limits = limits or Limits()
+        self.transcript = transcript
+        self.process: BotProcess | None = None
+        self.files: BotFiles | None = None
+        self.user: SandboxUser | None = None
+        self.bank_ms = 0
+        self.startup_ms: float | None = None
+        """How long the bot took from its start to ``ready``."""
+        self._request_id = 0
+        self._owed = 0
+        self._ready_deadline = 0.0
+        self._hello: Hello | None = None
+
+    # --- start ----------------------------------------------------------------------
+
+    def start(self, hello: Hello) -> None:
+        """Start the process and send ``hello``; SandboxUnavailableError if the sandbox is
+        missing (nothing is started then); any other failure is the bot's init_failure."""
+        self._hello = hello
+        control = hello.time_control
+        self.bank_ms = control.bank_ms
+        if self.sandboxed:
+            self.user = sandbox_user_acquire()
+        try:
+            self.files = BotFiles.for_bundle(self.bundle)
+            spec = launch_spec(
+                self.files, sandboxed=self.sandboxed, user=self.user, limits=self.limits
+            )
+            process = BotProcess(spec)
+            try:
+                process.start()
+            finally:
+                for fd in spec.pass_fds:
+                    os.close(fd)
+        except OSError as exc:
+            self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
+            return
+        self.process = process
+        self._ready_deadline = process.started_at + control.startup_ms / 1000
+        message = hello_message(
+            seat=hello.seat, seats=hello.game.num_seats, game=str(hello.game), time_control=control
+        )
+        self._send(encode(message), self._ready_deadline, Outcome.INIT_FAILURE)
+
+    def wait_ready(self) -> None:
+        process = self.process
+        if process is None or self.replaced:
+            return
+        control = self.time_control
+        try:
+            line = process.receive(self._ready_deadline)
+            self._log("bot", line)
+            parse_ready(line)
+        except BotTimeoutError:
+            self.crash(None, Outcome.INIT_FAILURE, f"no ready line within {control.startup_ms} ms")
+            return
+        except BotExitedError as exc:
+            self.crash(None, Outcome.INIT_FAILURE, f"{exc} before it was ready")
+            return
+        except (BotLineTooLongError, ProtocolError) as exc:
+            self.crash(None, Outcome.INIT_FAILURE, f"answer to hello: {exc}")
+            return
+        self.startup_ms = (time.perf_counter() - process.started_at) * 1000
+
+    @property
+    def time_control(self) -> TimeControl:
+        assert self._hello is not None
+        return self._hello.time_control
+
+    # --- decisions ------------------------------------------------------------------
+
+    def _decide(self, view: PlayerView) -> int:
+        process = self.process
+        if process is None:  # pragma: no cover - a failed start hands the seat over
+            result = self.crash(view, Outcome.CRASH, "the bot is not running")
+            assert result is not None
+            return result
+        control = self.time_control
+        self._request_id += 1
+        request_id = self._request_id
+        line = b""
+        try:
+            if self._owed:
+                # a late answer to an earlier request: wait for it (at most one move's
+                # time, not counted against this request) and drop it
+                stale_deadline = time.perf_counter() + control.move_ms / 1000
+                while self._owed:
+                    self._log("bot", process.receive(stale_deadline))
+                    self._owed -= 1
+            started = time.perf_counter()
+            deadline = started + (control.move_ms + self.bank_ms) / 1000
+            view_json = view.to_json()
+            message = request_message(
+                request_id=request_id,
+                view=view_json,
+                legal=view_json["legal"],
+                move_ms=control.move_ms,
+                bank_ms=self.bank_ms,
+            )
+            request = encode(message)
+            self._log("runner", request)
+            process.send(request, deadline)
+            self._owed += 1
+            while True:
+                line = process.receive(deadline)
+                self._log("bot", line)
+                self._owed -= 1
+                answer = parse_answer(line)
+                if answer.request_id is None or answer.request_id == request_id:
+                    break
+                if answer.request_id > request_id:
+                    raise ProtocolError(f'"id" {answer.request_id} was never asked')
+                self._owed += 1  # a late answer to an older request: skip it
+        except BotTimeoutError:
+            self.bank_ms = 0
+            return self.strike(
+                view,
+                Outcome.TIMEOUT,
+                f"request {request_id}: no answer within {control.move_ms} ms and the time bank",
+            )
+        except BotExitedError as exc:
+            result = self.crash(view, Outcome.CRASH, f"request {request_id}: {exc}")
+            assert result is not None
+            return result
+        except BotLineTooLongError as exc:
+            result = self.crash(view, Outcome.PROTOCOL_ERROR, f"request {request_id}: {exc}")
+            assert result is not None
+            return result
+        except ProtocolError as exc:
+            self._charge(started)  # the answer came: charge its time
+            shown = line[:200].decode("utf-8", errors="replace")
+            return self.strike(
+                view, Outcome.PROTOCOL_ERROR, f"request {request_id}: {exc}: {shown!r}"
+            )
+        self._charge(started)
+        try:
+            action = view.game.parse_action(answer.action)
+        except IllegalActionError as exc:
+            return self.strike(
+                view, Outcome.ILLEGAL_ACTION, f"request {request_id}: {answer.action!r}: {exc}"
+            )
+        if action not in view.legal:
+            return self.strike(
+                view,
+                Outcome.ILLEGAL_ACTION,
+                f"request {request_id}: {answer.action!r} is not a legal action now",
+            )
+        return action
+
+    def _charge(self, started: float) -> None:
+        """Take the time beyond the move's allowance out of the bank."""
+        over = (time.perf_counter() - started) * 1000 - self.time_control.move_ms
+        if over > 0:
+            self.bank_ms = max(0, self.bank_ms - math.ceil(over))
+
+    def _send(self, line: bytes, deadline: float, cause: Outcome) -> bool:
+        process = self.process
+        if process is None:
+            return False
+        self._log("runner", line)
+        try:
+            process.send(line, deadline)
+        except BotTimeoutError:
+            self.crash(None, cause, "the bot does not read its input")
+            return False
+        except BotExitedError as exc:
+            self.crash(None, cause, str(exc))
+            return False
+        return True
+
+    def _log(self, who: str, line: bytes) -> None:
+        if self.transcript is not None:
+            self.transcript.append((who, line.rstrip(b"\n")))
+
+    # --- end ------------------------------------------------------------------------
+
+    def finish(self, scores: list[int]) -> None:
+        """Tell the bot the match is over, and close its input."""
+        process = self.process
+        if process is None or self.replaced:
+            return
+        line = encode(end_message(scores=scores, outcome=self._report.outcome.value))
+        self._log("runner", line)
+        with contextlib.suppress(BotTimeoutError, BotExitedError):
+            process.send(line, time.perf_counter() + 0.1)
+        process.close_input()
+
+    def _stop(self, grace: float = 0.0) -> None:
+        process = self.process
+        if process is not None:
+            process.stop(grace)
+            self._report.log = process.stderr.text()
+            self.process = None
+        if self.user is not None:
+            self.user.release()
+            self.user = None
+        if self.files is not None:
+            self.files.cleanup()
+            self.files = None
+
+    def close(self) -> None:
+        self._stop(STOP_GRACE_SECONDS)

@@ -1,0 +1,298 @@
+"""Who plays a seat in a match: the common Seat interface, outcomes, faults, built-ins.
+
+Every seat, a built-in bot in process or an uploaded bot in its sandbox
+(bots.runner.seat.UploadedSeat), is driven the same way by bots.match:
+
+    seat.start(hello)       # begin starting (uploaded bots start in parallel)
+    seat.wait_ready()       # until ready, or the start-up allowance runs out
+    seat.choose(view)       # once per decision: always returns a legal action
+    seat.finish(scores)     # the match is over
+    seat.close()            # stop for good, free everything
+    seat.report()           # outcome, strikes, faults, the author's log
+
+The fault policy (docs/bot-protocol.md, "When a bot fails") lives in ``GuardedSeat``: a
+timeout, an illegal action or a malformed answer plays the fallback action (the first
+legal one) and counts a strike; a crash, a failed start or ``MAX_STRIKES`` strikes hand
+the seat to the built-in greedy bot for the rest of the match. The other seats never
+notice. A built-in bot that raises is treated like a crashed one.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from bots.protocol import TimeControl
+from engine.errors import EngineError, IllegalActionError
+from engine.game import Game
+from engine.players import GREEDY_POLICIES, GreedyPlayer, Player, RandomPlayer
+from engine.view import PlayerView
+
+MAX_STRIKES = 3
+FAULT_LOG_BYTES = 64 * 1024
+
+
+class Outcome(StrEnum):
+    """How a seat's bot fared in a match; the first fault decides it."""
+
+    OK = "ok"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL_ACTION = "illegal_action"
+    PROTOCOL_ERROR = "protocol_error"
+    INIT_FAILURE = "init_failure"
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What a seat is told before the match starts."""
+
+    game: Game[Any]
+    seat: int
+    time_control: TimeControl
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One thing a bot did wrong."""
+
+    cause: Outcome
+    message: str
+    decision: int
+    """The seat's decision number (1 for its first request), 0 at start-up."""
+    deal: int
+    fallback: str | None = None
+    """The action played for the bot instead, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cause": self.cause.value,
+            "message": self.message,
+            "decision": self.decision,
+            "deal": self.deal,
+            "fallback": self.fallback,
+        }
+
+
+@dataclass
+class SeatReport:
+    """A seat's result besides its score."""
+
+    label: str
+    kind: str
+    """``builtin`` or ``uploaded``."""
+    outcome: Outcome = Outcome.OK
+    strikes: int = 0
+    decisions: int = 0
+    replaced_at: int | None = None
+    """The decision from which the built-in replacement played, if it did."""
+    faults: list[Fault] = field(default_factory=list)
+    log: str = ""
+    """The bot's stderr, capped (uploaded bots), or the traceback of a built-in's error."""
+    think_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.label,
+            "kind": self.kind,
+            "outcome": self.outcome.value,
+            "strikes": self.strikes,
+            "decisions": self.decisions,
+            "replaced_at": self.replaced_at,
+            "faults": [f.to_json() for f in self.faults],
+        }
+
+
+class Seat(Protocol):
+    label: str
+
+    def start(self, hello: Hello) -> None: ...
+
+    def wait_ready(self) -> None: ...
+
+    def choose(self, view: PlayerView) -> int: ...
+
+    def finish(self, scores: list[int]) -> None: ...
+
+    def close(self) -> None: ...
+
+    def report(self) -> SeatReport: ...
+
+
+# ---------------------------------------------------------------- built-in players
+
+
+def builtin_names() -> list[str]:
+    return sorted(_builtin_factories())
+
+
+def _builtin_factories() -> dict[str, Any]:
+    """The built-in bots by name, looked up when first needed, so that a module added to
+    bots.builtin (the ``strong`` search bot) plugs in without this module knowing it."""
+    try:
+        from bots.builtin import BUILTIN_PLAYERS
+    except ImportError:
+        return {"random": RandomPlayer, "greedy": GreedyPlayer}
+    return dict(BUILTIN_PLAYERS)
+
+
+def builtin_player(name: str, seed: int | None) -> Player:
+    """A built-in bot by name; ValueError naming the known ones otherwise."""
+    factories = _builtin_factories()
+    factory = factories.get(name)
+    if factory is None:
+        known = ", ".join(f"builtin:{n}" for n in sorted(factories))
+        raise ValueError(f"unknown built-in bot {name!r} (known: {known})")
+    player: Player = factory(seed)
+    return player
+
+
+class ReplacementPlayer:
+    """What plays a seat after its bot failed: greedy, or random for a family that has
+    no greedy policy."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None) -> None:
+        self.greedy = GreedyPlayer(seed)
+        self.random = RandomPlayer(seed)
+
+    def choose(self, view: PlayerView) -> int:
+        if view.game.family in GREEDY_POLICIES:
+            return self.greedy.choose(view)
+        return self.random.choose(view)
+
+
+# ---------------------------------------------------------------- the fault policy
+
+
+class GuardedSeat:
+    """The fault policy shared by every kind of seat (see the module's docstring)."""
+
+    kind = "builtin"
+
+    def __init__(self, label: str, seed: int | None) -> None:
+        self.label = label
+        self.seed = seed
+        self._report = SeatReport(label=label, kind=self.kind)
+        self._replacement: Player | None = None
+        self._deal = 0
+
+    # --- what a kind of seat implements -------------------------------------------
+
+    def start(self, hello: Hello) -> None:
+        raise NotImplementedError
+
+    def wait_ready(self) -> None:
+        raise NotImplementedError
+
+    def finish(self, scores: list[int]) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _decide(self, view: PlayerView) -> int:
+        raise NotImplementedError
+
+    def _stop(self) -> None:
+        """Stop the bot itself (its process), keeping its log."""
+
+    # --- the policy -----------------------------------------------------------------
+
+    @property
+    def replaced(self) -> bool:
+        return self._replacement is not None
+
+    def choose(self, view: PlayerView) -> int:
+        report = self._report
+        report.decisions += 1
+        self._deal = view.deal_number
+        if self._replacement is not None:
+            return self._replacement.choose(view)
+        return self._decide(view)
+
+    def _fault(self, cause: Outcome, message: str, fallback: str | None = None) -> None:
+        report = self._report
+        decision = report.decisions
+        report.faults.append(Fault(cause, message[:1000], decision, self._deal, fallback))
+        if report.outcome is Outcome.OK:
+            report.outcome = cause
+
+    def strike(self, view: PlayerView, cause: Outcome, message: str) -> int:
+        """Play the fallback action for a timeout, an illegal or a malformed answer, and
+        count a strike; the last strike hands the seat over."""
+        fallback = view.legal[0]
+        self._fault(cause, message, view.game.action_to_string(fallback))
+        self._report.strikes += 1
+        if self._report.strikes >= MAX_STRIKES:
+            self.replace(f"{MAX_STRIKES} strikes", next_decision=True)
+        return fallback
+
+    def replace(self, why: str, *, next_decision: bool = False) -> None:
+        """Hand the seat to the replacement bot and stop the bot."""
+        if self._replacement is not None:
+            return
+        seed = None if self.seed is None else self.seed + 7919
+        self._replacement = ReplacementPlayer(seed)
+        self._report.replaced_at = self._report.decisions + (1 if next_decision else 0)
+        self._stop()
+
+    def crash(self, view: PlayerView | None, cause: Outcome, message: str) -> int | None:
+        """The bot is gone: record it, hand the seat over; the replacement answers now."""
+        self._fault(cause, message, None)
+        self.replace(message, next_decision=view is None)
+        if view is None:
+            return None
+        assert self._replacement is not None
+        return self._replacement.choose(view)
+
+    def report(self) -> SeatReport:
+        return self._report
+
+
+class BuiltinSeat(GuardedSeat):
+    """A built-in bot, in process."""
+
+    kind = "builtin"
+
+    def __init__(self, name: str, seed: int | None) -> None:
+        super().__init__(f"builtin:{name}", seed)
+        self.name = name
+        self.player = builtin_player(name, seed)
+
+    def start(self, hello: Hello) -> None:
+        self.hello = hello
+
+    def wait_ready(self) -> None:
+        return None
+
+    def _decide(self, view: PlayerView) -> int:
+        try:
+            action = self.player.choose(view)
+        except Exception as exc:  # a bug in a built-in must not end the match
+            self._report.log = traceback.format_exc()[-FAULT_LOG_BYTES:]
+            result = self.crash(view, Outcome.CRASH, f"{type(exc).__name__}: {exc}")
+            assert result is not None
+            return result
+        if action not in view.legal:
+            try:
+                text = view.game.action_to_string(action)
+            except (ValueError, EngineError, IllegalActionError):
+                text = repr(action)
+            return self.strike(view, Outcome.ILLEGAL_ACTION, f"{text} is not a legal action")
+        return action
+
+    def finish(self, scores: list[int]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def seat_seed(seed: int | None, seat: int) -> int | None:
+    """The seed of a seat's built-in bot in a match of ``seed`` (None: not reproducible)."""
+    return None if seed is None else random.Random(seed * 1009 + seat).getrandbits(32)

@@ -26,6 +26,15 @@ CASES = {
         "greedy,random,greedy,random,greedy",
     ),
     "dubbelkingen-seed5.json": ("dubbelkingen", 5, "greedy"),
+    "king-seed46.json": ("king", 46, "greedy,random,greedy,random"),
+    "king-denexa-seed43.json": ("king(rules=denexa)", 43, "greedy"),
+    "king-quick-nominate-seed41.json": (
+        "king(k_hearts_nominates_dealer=true,quick_game=true)",
+        41,
+        "greedy",
+    ),
+    "priffe-seed8.json": ("priffe(rubbers_per_game=2)", 8, "greedy,random,greedy,random"),
+    "priffe-trakarl-seed9.json": ("priffe(players=3,rubbers_per_game=1)", 9, "greedy"),
     "kung-och-adel-seed6.json": ("kung_och_adel", 6, "greedy,random,greedy,random"),
     "kung-och-adel-riddare-seed7.json": ("kung_och_adel(deals=4,rules=riddare)", 7, "greedy"),
 }
@@ -38,7 +47,7 @@ def play_case(game_string: str, seed: int, bots: str) -> str:
     players = [make_player(name, seed * 31 + seat) for seat, name in enumerate(names)]
     state = game.new_initial_state(seed=seed)
     while not state.is_terminal():
-        seat = state.current_seat
+        seat = state.acting_seat()
         state.apply_action(players[seat].choose(state.view_for(seat)), seat=seat)
     seats = [{"name": f"{name} {seat}", "player": name} for seat, name in enumerate(names)]
     return dumps_record(record_from_state(state, seats=seats))

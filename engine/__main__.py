@@ -91,7 +91,7 @@ def _play(game_string: str, seed: int, bots: str, out: str | None) -> int:
     state = game.new_initial_state(seed=seed)
     times: dict[int, float] = {}
     while not state.is_terminal():
-        seat = state.current_seat
+        seat = state.acting_seat()  # a dummy seat is played by its partner
         started = time.perf_counter()
         action = players[seat].choose(state.view_for(seat))
         times[len(state.log)] = (time.perf_counter() - started) * 1000

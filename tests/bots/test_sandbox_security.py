@@ -1,0 +1,537 @@
+"""Uploaded bots that attack: each is contained, recorded with the right outcome, and the
+match finishes with the other seats' results intact. Everything runs in the real sandbox
+(bubblewrap, a sandbox user, rlimits, seccomp); no network traffic leaves this machine's
+loopback. Skipped without bubblewrap, failed under CI=true (tests/servers.py).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from pathlib import Path
+
+import pytest
+
+from bots.bundle import BotBundle
+from bots.match import BotSpec
+from bots.runner.process import BotProcess
+from bots.runner.sandbox import (
+    BotFiles,
+    Limits,
+    launch_spec,
+    running_as_root,
+    sandbox_user_acquire,
+    user_processes,
+)
+from bots.seats import Outcome
+from tests.bots.botcode import assert_others_intact, log_lines, match_against_builtins
+
+pytestmark = pytest.mark.sandbox
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _host_processes_with(marker: str) -> list[int]:
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read():
+                    pids.append(int(entry.name))
+        except OSError:
+            continue
+    return pids
+
+
+def _no_sandbox_user_processes_left() -> None:
+    if not running_as_root():
+        return
+    import pwd
+
+    for entry in pwd.getpwall():
+        if entry.pw_name.startswith("klbot"):
+            assert user_processes(entry.pw_uid) == [], entry.pw_name
+
+
+# ---------------------------------------------------------------- network
+
+
+def test_no_socket_of_any_family() -> None:
+    body = """
+import socket
+for family, kind in [
+    (socket.AF_INET, socket.SOCK_STREAM),
+    (socket.AF_INET, socket.SOCK_DGRAM),
+    (socket.AF_INET6, socket.SOCK_STREAM),
+    (socket.AF_UNIX, socket.SOCK_STREAM),
+    (socket.AF_NETLINK, socket.SOCK_RAW),
+    (socket.AF_PACKET, socket.SOCK_RAW),
+]:
+    try:
+        socket.socket(family, kind)
+        report("LEAK", f"socket {family} {kind}")
+    except OSError as exc:
+        report("BLOCKED", f"socket {int(family)}: {exc.errno}")
+try:
+    socket.socketpair()
+    report("LEAK", "socketpair")
+except OSError as exc:
+    report("BLOCKED", f"socketpair: {exc.errno}")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    blocked = log_lines(result, "BLOCKED")
+    assert len(blocked) == 7
+    assert all(line.endswith(": 1") for line in blocked)  # EPERM from the seccomp filter
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+@pytest.mark.parametrize("port", [6379, 5432])
+def test_no_connection_to_local_servers(port: int) -> None:
+    body = f"""
+import socket
+try:
+    connection = socket.create_connection(("127.0.0.1", {port}), timeout=1)
+    report("LEAK", "connected to {port}")
+except OSError as exc:
+    report("BLOCKED", f"{{type(exc).__name__}} {{exc.errno}}")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    assert log_lines(result, "BLOCKED") == ["PermissionError 1"]
+    assert_others_intact(result)
+
+
+def test_the_network_namespace_alone_blocks_local_servers() -> None:
+    """Without the seccomp filter a socket can be made, and still reaches nothing: the
+    sandbox's network namespace has only a loopback of its own."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    code = f"""
+import os, socket, sys
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1)
+    print("LEAK connected")
+except OSError as exc:
+    print("BLOCKED", type(exc).__name__)
+interfaces = [l.split(":")[0].strip() for l in open("/proc/net/dev").read().splitlines()[2:]]
+print("INTERFACES", ",".join(interfaces))
+print("NAMES", ",".join(name for _, name in socket.if_nameindex()))
+"""
+    output = _run_in_sandbox(code, seccomp=False)
+    listener.close()
+    assert "LEAK" not in output
+    assert "BLOCKED ConnectionRefusedError" in output
+    assert "INTERFACES lo\n" in output
+    assert "NAMES lo\n" in output
+
+
+def test_no_network_interface_but_loopback() -> None:
+    body = """
+names = [l.split(":")[0].strip() for l in open("/proc/net/dev").read().splitlines()[2:]]
+report("INTERFACES", ",".join(names))
+for path in ("/sys/class/net", "/proc/net/route", "/proc/net/if_inet6"):
+    try:
+        report("FOUND", path + " " + repr(open(path).read()[:200]) if not os.path.isdir(path)
+               else path + " " + ",".join(os.listdir(path)))
+    except OSError as exc:
+        report("BLOCKED", path)
+import socket
+try:
+    report("NAMES", ",".join(name for _, name in socket.if_nameindex()))
+except OSError as exc:
+    report("BLOCKED", f"if_nameindex {exc.errno}")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "INTERFACES") == ["lo"]
+    assert "if_nameindex 1" in log_lines(result, "BLOCKED")
+    for found in log_lines(result, "FOUND"):
+        # a routing table of the sandbox's own namespace: empty, and nothing but lo
+        assert "eth" not in found
+        assert "ens" not in found
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- files
+
+
+def test_no_project_files_secrets_database_or_passwd() -> None:
+    targets = [
+        PROJECT / "league" / "settings.py",
+        PROJECT / "var" / "secret_key",
+        PROJECT / "var" / "db.sqlite3",
+        PROJECT / "pyproject.toml",
+        PROJECT / "bots" / "runner" / "sandbox.py",
+        Path("/etc/passwd"),
+        Path("/etc/shadow"),
+        Path("/root/.bash_history"),
+    ]
+    body = f"""
+for path in {[str(t) for t in targets]!r}:
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+        report("LEAK", path)
+    except OSError as exc:
+        report("BLOCKED", f"{{path}} {{type(exc).__name__}}")
+report("ROOT", ",".join(sorted(os.listdir("/"))))
+report("ENV", ",".join(sorted(os.environ)))
+report("UID", str(os.getuid()))
+report("PIDS", ",".join(sorted(p for p in os.listdir("/proc") if p.isdigit())))
+report("INIT_ENV", repr(open("/proc/1/environ").read()))
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    assert len(log_lines(result, "BLOCKED")) == len(targets)
+    assert log_lines(result, "ROOT") == ["bot,dev,kl,lib,lib64,proc,tmp,usr"]
+    assert log_lines(result, "ENV") == ["HOME,LC_ALL,PATH,PWD"]
+    (uid,) = log_lines(result, "UID")
+    assert uid != "0"
+    # its own PID namespace: bubblewrap's init, the bot (and nothing of the host)
+    assert log_lines(result, "PIDS") == ["1,2"]
+    # /proc/1 is bubblewrap's init inside the sandbox, started with nothing but PATH
+    assert log_lines(result, "INIT_ENV") == ["'PATH=/usr/bin:/bin\\x00'"]
+    assert_others_intact(result)
+
+
+def test_no_other_bots_files(tmp_path: Path) -> None:
+    secret = f"VICTIM-{uuid.uuid4()}"
+    victim_code = f"# {secret}\nimport json, sys\n" + (
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello': print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    elif m['type'] == 'request': print(json.dumps({'action': m['legal'][0]}), "
+        "flush=True)\n"
+        "    elif m['type'] == 'end': break\n"
+    )
+    victim_path = tmp_path / "victim.py"
+    victim_path.write_text(victim_code)
+    body = f"""
+import glob
+paths = [{str(victim_path)!r}] + glob.glob("/tmp/king-league-bot-*/bot/main.py")
+paths += glob.glob("/tmp/*/bot/main.py") + ["/proc/3/root/bot/main.py", "/proc/4/cwd/main.py"]
+for path in paths:
+    try:
+        text = open(path).read()
+        report("LEAK" if {secret!r} in text else "OTHER", path)
+    except OSError:
+        report("BLOCKED", path)
+own = open("/bot/main.py").read()
+report("OWN", "ok" if "def play" in own else "missing")
+"""
+    victim = BotSpec.uploaded(BotBundle("victim.py", "py", victim_code.encode()))
+    result = match_against_builtins(body, extra=[victim])
+    assert log_lines(result, "LEAK") == []
+    assert log_lines(result, "OTHER") == []
+    assert log_lines(result, "OWN") == ["ok"]
+    assert result.seats[1].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+def test_no_writes_outside_tmp_and_tmp_is_capped() -> None:
+    body = """
+for path in ("/evil", "/bot/evil", "/kl/kingbot.py", "/usr/evil", "/dev/evil",
+             "/dev/shm/evil", "/lib/evil", "/proc/evil"):
+    try:
+        with open(path, "w") as f:
+            f.write("x")
+        report("LEAK", path)
+    except OSError as exc:
+        report("BLOCKED", path)
+with open("/tmp/scratch", "w") as f:
+    f.write("fine")
+report("TMP", open("/tmp/scratch").read())
+try:
+    with open("/tmp/big", "wb") as f:
+        for _ in range(64):
+            f.write(b"x" * (1024 * 1024))
+    report("LEAK", "64 MiB in /tmp")
+except OSError as exc:
+    report("CAPPED", type(exc).__name__)
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    assert len(log_lines(result, "BLOCKED")) == 8
+    assert log_lines(result, "TMP") == ["fine"]
+    assert log_lines(result, "CAPPED") != []
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- syscalls
+
+
+def test_no_ptrace_mount_unshare_keyctl_bpf() -> None:
+    body = """
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {
+    "ptrace": lambda: libc.ptrace(0, 0, None, None),                 # PTRACE_TRACEME
+    "mount": lambda: libc.mount(b"none", b"/tmp", b"tmpfs", 0, None),
+    "unshare-user": lambda: libc.unshare(0x10000000),
+    "unshare-net": lambda: libc.unshare(0x40000000),
+    "keyctl": lambda: libc.syscall(250, 0, 0, 0, 0, 0),
+    "bpf": lambda: libc.syscall(321, 0, 0, 0),
+    "io_uring_setup": lambda: libc.syscall(425, 1, None),
+    "chroot": lambda: libc.chroot(b"/tmp"),
+}
+import platform
+for name, call in calls.items():
+    if platform.machine() != "x86_64" and name in ("keyctl", "bpf", "io_uring_setup"):
+        continue
+    ctypes.set_errno(0)
+    result = call()
+    if result == -1:
+        report("BLOCKED", f"{name} {ctypes.get_errno()}")
+    else:
+        report("LEAK", f"{name} returned {result}")
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+os.waitpid(pid, 0)
+report("FORK", "ok")
+import threading
+thread = threading.Thread(target=lambda: None)
+thread.start()
+thread.join()
+report("THREAD", "ok")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    blocked = dict(line.split() for line in log_lines(result, "BLOCKED"))
+    assert blocked["ptrace"] == "1"
+    assert blocked["mount"] == "1"
+    assert blocked["unshare-user"] == "1"
+    assert blocked["chroot"] == "1"
+    # what a bot legitimately does still works
+    assert log_lines(result, "FORK") == ["ok"]
+    assert log_lines(result, "THREAD") == ["ok"]
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- resources
+
+
+def test_fork_bomb_is_contained() -> None:
+    body = """
+import time
+def bomb():
+    while True:
+        try:
+            os.fork()
+        except OSError:
+            time.sleep(0.01)
+children = 0
+for _ in range(200):
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        report("LIMIT", f"after {children} children: {exc.errno}")
+        break
+    if pid == 0:
+        bomb()
+    children += 1
+"""
+    result = match_against_builtins(body)
+    limit = log_lines(result, "LIMIT")
+    assert limit, result.seats[0].log
+    assert int(limit[0].split()[1]) < Limits().processes
+    assert_others_intact(result)
+    _no_sandbox_user_processes_left()
+
+
+def test_allocating_4_gb_fails_and_the_crash_is_recorded() -> None:
+    body = """
+def hook(number, request):
+    if number == 2:
+        hoard = bytearray(4 * 1024 ** 3)
+        report("LEAK", str(len(hoard)))
+    return None
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert log_lines(result, "LEAK") == []
+    assert report.outcome is Outcome.CRASH
+    assert "MemoryError" in report.log
+    assert report.replaced_at == 2
+    assert_others_intact(result)
+
+
+def test_spinning_forever_times_out_and_is_handed_over() -> None:
+    body = """
+def hook(number, request):
+    while True:
+        pass
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert report.outcome is Outcome.TIMEOUT
+    assert report.strikes == 3
+    assert report.replaced_at == 4
+    assert_others_intact(result)
+    _no_sandbox_user_processes_left()
+
+
+def test_printing_100_mb_is_a_protocol_error() -> None:
+    body = """
+def hook(number, request):
+    chunk = "x" * (1024 * 1024)
+    for _ in range(100):
+        sys.stdout.write(chunk)
+    sys.stdout.flush()
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert report.outcome is Outcome.PROTOCOL_ERROR
+    assert report.replaced_at == 1
+    assert "longer than" in report.faults[0].message
+    assert_others_intact(result)
+
+
+def test_printing_100_mb_to_stderr_is_kept_capped() -> None:
+    body = """
+def hook(number, request):
+    if number == 1:
+        chunk = "e" * (1024 * 1024)
+        for _ in range(100):
+            sys.stderr.write(chunk)
+        sys.stderr.write("\\nDONE\\n")
+        sys.stderr.flush()
+    return None
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert report.outcome in (Outcome.OK, Outcome.TIMEOUT)
+    assert len(report.log) < 70_000
+    assert "bytes dropped" in report.log
+    assert_others_intact(result)
+
+
+def test_sleeping_past_the_deadline_is_a_timeout() -> None:
+    body = """
+import time
+def hook(number, request):
+    if number == 1:
+        time.sleep(0.75)   # 300 ms per move and a 300 ms bank
+    return None
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert report.outcome is Outcome.TIMEOUT
+    assert report.strikes == 1
+    assert report.replaced_at is None
+    assert_others_intact(result)
+
+
+def test_malformed_json_is_a_protocol_error() -> None:
+    body = """
+def hook(number, request):
+    if number <= 2:
+        return '{"action": "play'
+    return None
+"""
+    result = match_against_builtins(body)
+    report = result.seats[0]
+    assert report.outcome is Outcome.PROTOCOL_ERROR
+    assert report.strikes == 2
+    assert [f.fallback is not None for f in report.faults] == [True, True]
+    assert_others_intact(result)
+
+
+def test_no_child_process_survives_the_match() -> None:
+    marker = f"king-league-leftover-{uuid.uuid4()}"
+    body = f"""
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(600)",
+                                      {marker!r}])
+    os._exit(0)
+os.waitpid(pid, 0)
+report("SPAWNED", "ok")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "SPAWNED") == ["ok"]
+    assert result.seats[0].outcome is Outcome.OK
+    assert _host_processes_with(marker) == []
+    assert_others_intact(result)
+    _no_sandbox_user_processes_left()
+
+
+def test_a_killed_runner_takes_its_bots_along(tmp_path: Path) -> None:
+    """bubblewrap's --die-with-parent: the whole sandbox dies with the process that
+    started it, even when that process is killed and cleans nothing up."""
+    import subprocess
+    import sys
+    import time
+
+    marker = f"king-league-orphan-{uuid.uuid4()}"
+    script = tmp_path / "runner.py"
+    script.write_text(
+        f"""
+import sys, time
+sys.path.insert(0, {str(PROJECT)!r})
+from bots.runner.process import BotProcess
+from bots.runner.sandbox import BotFiles, Limits, launch_spec, sandbox_user_acquire
+code = b"import os, time\\nif os.fork() == 0:\\n    os.execv('/usr/bin/python3', "
+code += b"['python3', '-c', 'import time; time.sleep(600)', {marker!r}])\\ntime.sleep(600)\\n"
+files = BotFiles.for_code(code)
+user = sandbox_user_acquire()
+spec = launch_spec(files, sandboxed=True, user=user, limits=Limits())
+BotProcess(spec).start()
+print("started", flush=True)
+time.sleep(600)
+"""
+    )
+    runner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert runner.stdout is not None
+        assert runner.stdout.readline() == "started\n"
+        deadline = time.monotonic() + 10
+        while not _host_processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _host_processes_with(marker), "the bot's child never started"
+    finally:
+        runner.kill()
+        runner.wait()
+    deadline = time.monotonic() + 5
+    while _host_processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _host_processes_with(marker) == []
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _run_in_sandbox(code: str, *, seccomp: bool = True) -> str:
+    """Run ``code`` as a bot's main.py in the sandbox and return its stdout."""
+    import time
+
+    files = BotFiles.for_code(code.encode())
+    user = sandbox_user_acquire()
+    try:
+        spec = launch_spec(files, sandboxed=True, user=user, limits=Limits(), seccomp=seccomp)
+        process = BotProcess(spec)
+        process.start()
+        for fd in spec.pass_fds:
+            os.close(fd)
+        lines = []
+        deadline = time.perf_counter() + 20
+        try:
+            while True:
+                lines.append(process.receive(deadline).decode())
+        except Exception:  # the end of its output
+            pass
+        process.stop()
+        return "\n".join(lines) + "\n" + process.stderr.text()
+    finally:
+        if user is not None:
+            user.release()
+        files.cleanup()

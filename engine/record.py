@@ -116,6 +116,37 @@ def _event_list(events: Sequence[Any], indent: int) -> str:
     return "[\n" + body + "\n" + " " * (indent - 2) + "]"
 
 
+def redact_record(record: Mapping[str, Any], viewer: int | None = None) -> dict[str, Any]:
+    """The record as it may be shown while its game is running: the cards dealt to the
+    seats other than ``viewer`` (a seat, or None for a spectator) become ``null``, and
+    private actions of other seats (such as Kung och Adel's face-down tribute) lose their
+    card. Cards shown face up (draws, an exposed card) and all card play stay: they are
+    public. A redacted record says so (``"redacted": true``) and cannot be verified.
+    """
+    game = load_game(str(record["game"]))
+    private_verbs: tuple[str, ...] = getattr(game, "private_action_verbs", ())
+
+    def hide(event: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(event)
+        if out.get("chance") == "deal":
+            out["cards"] = [
+                cards if seat == viewer else None for seat, cards in enumerate(out["cards"])
+            ]
+        elif "action" in out and out.get("seat") != viewer:
+            verb = str(out["action"]).split(" ", 1)[0]
+            if verb in private_verbs:
+                out["action"] = verb
+        return out
+
+    redacted = {key: value for key, value in record.items() if key not in ("prelude", "deals")}
+    redacted["redacted"] = True
+    redacted["prelude"] = [hide(e) for e in record.get("prelude", [])]
+    redacted["deals"] = [
+        {**deal, "actions": [hide(e) for e in deal["actions"]]} for deal in record.get("deals", [])
+    ]
+    return redacted
+
+
 @dataclass(frozen=True, slots=True)
 class Verification:
     """The outcome of replaying a record: ``ok``, or the first problem found."""
@@ -145,6 +176,10 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         raise RecordError("a record must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"'format' must be {RECORD_FORMAT!r}")
+    if data.get("redacted"):
+        raise RecordError(
+            "a redacted record (of a game in progress) hides cards and cannot be verified"
+        )
     if data.get("version") != RECORD_VERSION:
         raise RecordError(
             f"unsupported record version {data.get('version')!r} "

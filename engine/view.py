@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import SUIT_LETTERS, card_name, cards_of
@@ -94,3 +94,9 @@ class PlayerView:
             "public": self.public,
             "private": self.private,
         }
+
+
+def spectator_view(view: PlayerView) -> PlayerView:
+    """What someone who holds no seat may see: ``view`` without the seat's hand, its
+    private facts and its legal actions (public play, bids and scores stay)."""
+    return replace(view, seat=-1, hand=0, private={}, legal=())

@@ -243,6 +243,8 @@ def tribute_choices(hand: int, trump: int, count: int) -> int:
 class KungOchAdelGame(Game[KungOchAdelRules]):
     family = "kung_och_adel"
     rules_class = KungOchAdelRules
+    private_action_verbs = ("tribute", "return")
+    """Tribute and returned cards pass face down: only the giver and receiver know them."""
 
     @property
     def num_seats(self) -> int:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
-from engine import FAMILIES, load_game
-from engine.record import record_from_state
+from engine import FAMILIES, RecordError, load_game
+from engine.record import record_from_state, redact_record, verify_record
+from engine.view import spectator_view
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text())
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text()
+)
 
 
 def test_the_schema_itself_is_valid() -> None:
@@ -29,7 +33,7 @@ def test_complete_and_partial_records_validate(family: str) -> None:
     jsonschema.validate(record_from_state(state), SCHEMA)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
-    record = record_from_state(state, times={i: 0.5 for i in range(len(state.log))})
+    record = record_from_state(state, times=dict.fromkeys(range(len(state.log)), 0.5))
     jsonschema.validate(record, SCHEMA)
     assert record["complete"] is True
 
@@ -39,3 +43,42 @@ def test_the_schema_rejects_a_malformed_event() -> None:
     record["deals"][0]["actions"].append({"seat": 1, "card": "QS"})
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(record, SCHEMA)
+
+
+def _running_kung_och_adel() -> tuple[dict[str, Any], Any]:
+    state = load_game("kung_och_adel").new_initial_state(seed=2)
+    rng = random.Random(2)
+    while state.phase != "play":
+        state.apply_action(rng.choice(state.legal_actions()))
+    return record_from_state(state), state
+
+
+def test_a_redacted_record_hides_other_hands_and_private_tribute() -> None:
+    record, _ = _running_kung_och_adel()
+    for viewer in (None, 0, 2):
+        shown = redact_record(record, viewer)
+        jsonschema.validate(shown, SCHEMA)
+        text = json.dumps(shown)
+        for seat in range(4):
+            deal = next(e for e in shown["deals"][0]["actions"] if e.get("chance") == "deal")
+            assert (deal["cards"][seat] is None) == (seat != viewer)
+        tributes = [
+            e
+            for e in shown["deals"][0]["actions"]
+            if e.get("action", "").startswith(("tribute", "return"))
+        ]
+        assert tributes
+        for event in tributes:
+            assert (event["action"] in ("tribute", "return")) == (event["seat"] != viewer)
+        assert '"redacted": true' in text
+    with pytest.raises(RecordError, match="redacted record"):
+        verify_record(redact_record(record, None))
+
+
+def test_spectator_view_holds_no_hand() -> None:
+    _, state = _running_kung_och_adel()
+    view = spectator_view(state.view_for(state.current_seat))
+    assert view.hand == 0
+    assert view.legal == ()
+    assert view.private == {}
+    assert view.to_json()["hand"] == []

@@ -75,7 +75,7 @@ def _zip_members(data: bytes) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise BotBundleError(f"{info.filename!r}: symbolic links are not allowed in the zip")
-        if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             raise BotBundleError(f"{info.filename!r}: only files and folders are allowed")
         if path is None:
             continue

@@ -87,9 +87,7 @@ def test_ready_must_say_ready() -> None:
         parse_ready(b'{"type": "hello"}')
 
 
-@pytest.mark.parametrize(
-    "arguments", [(0, 0, 1), (1, -1, 1), (1, 0, 0), (1.5, 0, 1), (True, 0, 1)]
-)
+@pytest.mark.parametrize("arguments", [(0, 0, 1), (1, -1, 1), (1, 0, 0), (1.5, 0, 1), (True, 0, 1)])
 def test_time_control_is_checked(arguments: tuple[int, int, int]) -> None:
     with pytest.raises(ValueError, match="ms"):
         TimeControl(*arguments)

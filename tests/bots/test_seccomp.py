@@ -57,7 +57,8 @@ def test_program_shape(machine: str) -> None:
     assert {SYSCALLS[machine][name] for name in DENIED if name in SYSCALLS[machine]} <= denied
     for code, jt, jf, _ in instructions:  # every jump lands inside the program
         if code & 0x07 == 0x05:
-            assert jt < len(instructions) and jf < len(instructions)
+            assert jt < len(instructions)
+            assert jf < len(instructions)
 
 
 def test_unknown_architecture() -> None:

@@ -1,0 +1,77 @@
+"""Pure scheduling for King League: plain data in, plain data out, a seed for any randomness.
+
+No database, no clock, no Django. Services call these functions and store what they return.
+
+Formats (docs/scheduling.md has the rules for organisers):
+
+* :func:`round_robin` - individual games at tables of four (Kingen, King, Kung och Adel);
+* :func:`rotating_partners` - Priffe with rotating partners (whist designs, the six-rubber cycle,
+  the local search);
+* :func:`swiss_round` - tables of four by standings, avoiding rematches;
+* :func:`duplicate_plan` - the same boards at every table with rotated seats (bot leagues);
+* :func:`plan_rounds` - the local search itself (any N, any attendance, continuing a history);
+* :func:`whist_design` - the whist tournaments Wh(v) for v ≡ 0, 1 (mod 4), 4 <= v <= 40 and more.
+"""
+
+from league.scheduling.balance import Balance, balance_of
+from league.scheduling.duplicate import (
+    PARTNERSHIP_ROTATING_6,
+    PARTNERSHIP_SWAP,
+    SOLO_BALANCED_12,
+    SOLO_ROTATIONS,
+    DuplicatePlay,
+    deal_seed,
+    default_seatings,
+    duplicate_plan,
+)
+from league.scheduling.local_search import SearchResult, Weights, plan_rounds
+from league.scheduling.model import (
+    SEATS,
+    TRAKARL,
+    Fill,
+    Mode,
+    Occupant,
+    PlayerId,
+    Round,
+    Schedule,
+    Table,
+    Trakarl,
+)
+from league.scheduling.plan import Plan
+from league.scheduling.rotating_partners import rotating_partners
+from league.scheduling.round_robin import round_robin
+from league.scheduling.swiss import swiss_round
+from league.scheduling.whist import WhistDesign, whist_design, whist_sizes
+
+__all__ = [
+    "PARTNERSHIP_ROTATING_6",
+    "PARTNERSHIP_SWAP",
+    "SEATS",
+    "SOLO_BALANCED_12",
+    "SOLO_ROTATIONS",
+    "TRAKARL",
+    "Balance",
+    "DuplicatePlay",
+    "Fill",
+    "Mode",
+    "Occupant",
+    "Plan",
+    "PlayerId",
+    "Round",
+    "Schedule",
+    "SearchResult",
+    "Table",
+    "Trakarl",
+    "Weights",
+    "WhistDesign",
+    "balance_of",
+    "deal_seed",
+    "default_seatings",
+    "duplicate_plan",
+    "plan_rounds",
+    "rotating_partners",
+    "round_robin",
+    "swiss_round",
+    "whist_design",
+    "whist_sizes",
+]

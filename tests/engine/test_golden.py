@@ -27,10 +27,10 @@ CASES = {
     ),
     "dubbelkingen-seed5.json": ("dubbelkingen", 5, "greedy"),
     "king-seed46.json": ("king", 46, "greedy,random,greedy,random"),
-    "king-denexa-seed43.json": ("king(rules=denexa)", 43, "greedy"),
-    "king-quick-nominate-seed41.json": (
+    "king-denexa-seed44.json": ("king(rules=denexa)", 44, "greedy"),
+    "king-quick-nominate-seed56.json": (
         "king(k_hearts_nominates_dealer=true,quick_game=true)",
-        41,
+        56,
         "greedy",
     ),
     "priffe-seed8.json": ("priffe(rubbers_per_game=2)", 8, "greedy,random,greedy,random"),

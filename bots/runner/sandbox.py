@@ -6,8 +6,8 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
    system user of its own from a pool (``klbot0``, ``klbot1``, ...; created on first use
    with ``useradd --system``, idempotently, and held with a lock file while the bot
    runs), so UNIX permissions protect the host and ``RLIMIT_NPROC`` counts only that
-   bot's processes. The runner switches to it when it starts ``bwrap`` (no capabilities
-   survive the switch). Not root: the bot runs as the runner's user.
+   bot's processes. ``setpriv`` switches to it (no groups, no capabilities,
+   no_new_privs) and runs ``bwrap`` as that user. Not root: the bot runs as the runner's user.
 2. **bubblewrap namespaces.** ``bwrap --unshare-all --unshare-user --disable-userns``:
    its own user, mount, PID, network (only a loopback of its own: nothing to reach),
    IPC, UTS and cgroup namespaces, no new user namespaces inside, ``--new-session``,
@@ -29,6 +29,7 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import functools
@@ -382,14 +383,35 @@ def user_processes_kill(uid: int, timeout: float = 2.0) -> None:
 # ---------------------------------------------------------------- files and command
 
 
+_lib_dir: Path | None = None
+
+
+def shared_lib_dir() -> Path:
+    """The launcher and kingbot.py, copied once per process into a folder every sandbox
+    user can read (the project tree need not be readable by them); removed at exit."""
+    global _lib_dir
+    if _lib_dir is not None and all((_lib_dir / name).is_file() for name in LIB_FILES):
+        return _lib_dir
+    directory = Path(tempfile.mkdtemp(prefix="king-league-kl-"))
+    directory.chmod(0o755)
+    for name, source in LIB_FILES.items():
+        target = directory / name
+        shutil.copyfile(source, target)
+        target.chmod(0o644)
+    atexit.register(shutil.rmtree, directory, True)
+    _lib_dir = directory
+    return directory
+
+
 class BotFiles:
-    """A bot's files laid out for one run: ``ROOT/bot`` (its code) and ``ROOT/kl``
-    (the launcher and kingbot.py), readable by the sandbox user; removed by ``cleanup``."""
+    """A bot's files laid out for one run: ``ROOT/bot`` (its code), readable by the
+    sandbox user and removed by ``cleanup``, and the shared ``lib_dir`` (the launcher and
+    kingbot.py)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.bot_dir = root / "bot"
-        self.lib_dir = root / "kl"
+        self.lib_dir = shared_lib_dir()
 
     @classmethod
     def for_bundle(cls, bundle: BotBundle) -> BotFiles:
@@ -399,12 +421,6 @@ class BotFiles:
             files.bot_dir.mkdir(mode=0o755)
             files.bot_dir.chmod(0o755)
             bot_bundle_extract(bundle, files.bot_dir)
-            files.lib_dir.mkdir(mode=0o755)
-            files.lib_dir.chmod(0o755)
-            for name, source in LIB_FILES.items():
-                target = files.lib_dir / name
-                shutil.copyfile(source, target)
-                target.chmod(0o644)
         except BaseException:
             files.cleanup()
             raise
@@ -534,15 +550,33 @@ def launch_spec(
         "/kl",
         *limits.launcher_arguments(count_processes=True),
     ]
+    if user is not None:
+        # setpriv rather than Popen(user=...): Python must then fork() the whole runner
+        # instead of vfork()ing it, which costs tens of ms in a large worker process
+        argv = [
+            _setpriv(),
+            f"--reuid={user.uid}",
+            f"--regid={user.gid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--no-new-privs",
+            "--",
+            *argv,
+        ]
     return LaunchSpec(
         argv,
         {"PATH": "/usr/bin:/bin"},
         cwd="/",
-        uid=user.uid if user is not None else None,
-        gid=user.gid if user is not None else None,
         pass_fds=pass_fds,
         description=f"sandbox as {user.name if user is not None else os.getuid()}",
     )
+
+
+def _setpriv() -> str:
+    path = shutil.which("setpriv") or "/usr/bin/setpriv"
+    if not os.access(path, os.X_OK):
+        raise SandboxUnavailableError("setpriv is missing: apt-get install util-linux")
+    return path
 
 
 def _host_python() -> str:

@@ -1,0 +1,175 @@
+"""Bot runner benchmark: protocol overhead, sandbox start-up, deals per second.
+
+    python -m bench.bots                  # pinned to one CPU, sandboxed bots
+    python -m bench.bots --no-sandbox     # the same bots as plain processes
+    python -m bench.bots --cpus all --matches 5
+
+Four trivial uploaded bots (read a line, ``json.loads`` it, answer the first legal action)
+play whole ``kingen`` matches through the real runner and sandbox. Printed:
+
+- **per-move round trip**, p50 and p99: from the runner starting a decision (building the
+  request from the view) to the checked action, as the match records it. With a trivial
+  bot this is the runner's overhead plus the bot's own JSON work and two wake-ups.
+- **what the engine costs of that**: ``view_for`` + ``to_json`` per decision (in process),
+  the floor of any runner that sends the whole view;
+- **sandbox start-up** per bot: from starting bubblewrap to the bot's ``ready`` line;
+- **deals per second** of a match: deals / wall time of the play (excluding the start and
+  the end of the bots), and with them included.
+
+Targets (notes/performance.md, on one core): p50 <= 100 us, start-up <= 50 ms,
+>= 300 deals/s. It prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if not __package__:
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.path.dirname(_here))
+
+import argparse
+import platform
+import statistics
+import time
+from typing import Any
+
+from bots.bundle import BotBundle
+from bots.match import BotSpec, match_play
+from bots.protocol import TimeControl
+from bots.runner.sandbox import sandbox_unavailable_reason
+from bots.runner.seat import UploadedSeat
+from bots.seats import Hello
+from engine import load_game
+
+TRIVIAL_BOT = b"""import json, sys
+out = sys.stdout
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "request":
+        out.write('{"action": "%s"}\\n' % message["legal"][0])
+    elif kind == "hello":
+        out.write('{"type": "ready"}\\n')
+    else:
+        break
+    out.flush()
+"""
+GAME = "kingen"
+
+
+def pin(cpus: str) -> str:
+    if cpus == "all" or not hasattr(os, "sched_setaffinity"):
+        return f"not pinned ({os.cpu_count()} CPUs)"
+    available = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {available[-1]})
+    return f"pinned to CPU {available[-1]} (the bots inherit it)"
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def engine_view_cost(seed: int) -> float:
+    """Microseconds per decision of view_for + to_json over one whole game."""
+    game = load_game(GAME)
+    state = game.new_initial_state(seed=seed)
+    spent = 0.0
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_seat
+        started = time.perf_counter()
+        state.view_for(seat).to_json()
+        spent += time.perf_counter() - started
+        decisions += 1
+        state.apply_action(state.legal_actions()[0])
+    return spent / decisions * 1e6
+
+
+def startup_times(count: int, sandbox: bool) -> list[float]:
+    """Milliseconds from start to ready, one bot at a time."""
+    game = load_game(GAME)
+    times = []
+    for index in range(count):
+        seat = UploadedSeat(
+            BotBundle("trivial.py", "py", TRIVIAL_BOT), seed=index, sandboxed=sandbox
+        )
+        try:
+            seat.start(Hello(game, 0, TimeControl()))
+            seat.wait_ready()
+            assert seat.startup_ms is not None, seat.report().faults
+            times.append(seat.startup_ms)
+        finally:
+            seat.close()
+    return times
+
+
+def matches(count: int, sandbox: bool) -> dict[str, Any]:
+    bundle = BotBundle("trivial.py", "py", TRIVIAL_BOT)
+    moves: list[float] = []
+    deals_per_second_play: list[float] = []
+    deals_per_second_all: list[float] = []
+    for seed in range(count):
+        began = time.perf_counter()
+        result = match_play(GAME, [BotSpec.uploaded(bundle)] * 4, seed=seed, sandbox=sandbox)
+        whole = time.perf_counter() - began
+        assert all(r.outcome.value == "ok" for r in result.seats), result.to_json()
+        times = [
+            float(e["ms"]) for deal in result.record["deals"] for e in deal["actions"] if "ms" in e
+        ]
+        moves += times
+        deals = len(result.record["deals"])
+        deals_per_second_play.append(deals / (sum(times) / 1000))
+        deals_per_second_all.append(deals / whole)
+    return {
+        "moves": len(moves),
+        "p50_us": percentile(moves, 0.5) * 1000,
+        "p99_us": percentile(moves, 0.99) * 1000,
+        "mean_us": statistics.fmean(moves) * 1000,
+        "deals_s_play": statistics.median(deals_per_second_play),
+        "deals_s_all": statistics.median(deals_per_second_all),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpus", choices=["one", "all"], default="one")
+    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=True)
+    args = parser.parse_args()
+    if args.sandbox and (reason := sandbox_unavailable_reason()) is not None:
+        print(f"the sandbox is missing here: {reason}")
+        return 3
+    pinning = pin(args.cpus)
+    print(
+        f"# bench.bots: {platform.python_implementation()} {platform.python_version()}, {pinning}"
+    )
+    print(f"# bots: 4 trivial {'sandboxed' if args.sandbox else 'unsandboxed'} bots, game {GAME}")
+    matches(1, args.sandbox)  # warm-up: caches, the sandbox probe, users
+    startups = startup_times(args.starts, args.sandbox)
+    figures = matches(args.matches, args.sandbox)
+    view_us = statistics.median(engine_view_cost(seed) for seed in range(3))
+    print(
+        f"per-move round trip: p50 {figures['p50_us']:.0f} us, p99 {figures['p99_us']:.0f} us, "
+        f"mean {figures['mean_us']:.0f} us over {figures['moves']} moves (target p50 <= 100 us)"
+    )
+    print(f"  of which the engine's view_for + to_json: {view_us:.0f} us per decision")
+    print(
+        f"start-up to ready: p50 {statistics.median(startups):.1f} ms, "
+        f"min {min(startups):.1f} ms, max {max(startups):.1f} ms over {len(startups)} bots "
+        "(target <= 50 ms)"
+    )
+    print(
+        f"deals per second: {figures['deals_s_play']:.0f} during play, "
+        f"{figures['deals_s_all']:.0f} with the bots' start and end "
+        f"(median of {args.matches} matches; target >= 300)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

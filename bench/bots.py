@@ -60,6 +60,11 @@ for line in sys.stdin:
 GAME = "kingen"
 
 
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
 def pin(cpus: str) -> str:
     if cpus == "all" or not hasattr(os, "sched_setaffinity"):
         return f"not pinned ({os.cpu_count()} CPUs)"
@@ -142,28 +147,26 @@ def main() -> int:
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=True)
     args = parser.parse_args()
     if args.sandbox and (reason := sandbox_unavailable_reason()) is not None:
-        print(f"the sandbox is missing here: {reason}")
+        say(f"the sandbox is missing here: {reason}")
         return 3
     pinning = pin(args.cpus)
-    print(
-        f"# bench.bots: {platform.python_implementation()} {platform.python_version()}, {pinning}"
-    )
-    print(f"# bots: 4 trivial {'sandboxed' if args.sandbox else 'unsandboxed'} bots, game {GAME}")
+    say(f"# bench.bots: {platform.python_implementation()} {platform.python_version()}, {pinning}")
+    say(f"# bots: 4 trivial {'sandboxed' if args.sandbox else 'unsandboxed'} bots, game {GAME}")
     matches(1, args.sandbox)  # warm-up: caches, the sandbox probe, users
     startups = startup_times(args.starts, args.sandbox)
     figures = matches(args.matches, args.sandbox)
     view_us = statistics.median(engine_view_cost(seed) for seed in range(3))
-    print(
+    say(
         f"per-move round trip: p50 {figures['p50_us']:.0f} us, p99 {figures['p99_us']:.0f} us, "
         f"mean {figures['mean_us']:.0f} us over {figures['moves']} moves (target p50 <= 100 us)"
     )
-    print(f"  of which the engine's view_for + to_json: {view_us:.0f} us per decision")
-    print(
+    say(f"  of which the engine's view_for + to_json: {view_us:.0f} us per decision")
+    say(
         f"start-up to ready: p50 {statistics.median(startups):.1f} ms, "
         f"min {min(startups):.1f} ms, max {max(startups):.1f} ms over {len(startups)} bots "
         "(target <= 50 ms)"
     )
-    print(
+    say(
         f"deals per second: {figures['deals_s_play']:.0f} during play, "
         f"{figures['deals_s_all']:.0f} with the bots' start and end "
         f"(median of {args.matches} matches; target >= 300)"

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "channels",
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
+    "web.apps.WebConfig",
 ]
 
 MIDDLEWARE = [

@@ -31,7 +31,7 @@ venv_ensure() {
     stamp="${KING_LEAGUE_VENV}/.pyproject-sha256"
     wanted="$(sha256sum "${KING_LEAGUE_ROOT}/pyproject.toml" | cut -d' ' -f1)"
     if [ ! -f "${stamp}" ] || [ "$(cat "${stamp}")" != "${wanted}" ]; then
-        echo "king-league: installing the project into ${KING_LEAGUE_VENV} (pyproject.toml changed)" >&2
+        echo "king-league: installing the project into ${KING_LEAGUE_VENV} (first install, or pyproject.toml changed)" >&2
         "${KING_LEAGUE_VENV}/bin/python" -m pip install --quiet --disable-pip-version-check \
             -e "${KING_LEAGUE_ROOT}[dev]" || return 1
         echo "${wanted}" >"${stamp}"

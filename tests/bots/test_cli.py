@@ -144,3 +144,21 @@ def test_example_bots_run_by_hand(example: str) -> None:
     assert answer["action"] in request["legal"]
     if example == "ducking_bot.py":
         assert answer["action"] == "play 2C"  # the highest card that does not win the 5C
+
+
+@pytest.mark.sandbox
+def test_sandbox_setup_creates_the_users_idempotently() -> None:
+    import pwd
+
+    from bots.runner.sandbox import running_as_root
+
+    if not running_as_root():
+        pytest.skip("creating system users needs root")
+    for _ in range(2):
+        result = _run("sandbox", "--setup")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.count(": present") == 4
+    for index in range(4):
+        entry = pwd.getpwnam(f"klbot{index}")
+        assert entry.pw_uid != 0
+        assert entry.pw_shell.endswith("nologin")

@@ -52,6 +52,7 @@ def _facts(state: State[Any]) -> dict[str, Any]:
         "trump": view["trump"],
         "dealer": view["dealer"],
         "tricks_won": view["tricks_won"],
+        "hand_sizes": view["hand_sizes"],
         "scores": view["scores"],
         "tricks": len(view["tricks"]),
     }

@@ -1,0 +1,469 @@
+// The replay viewer: steps through a game record (docs/record-format.md) card by card.
+//
+// It reads two documents named by data attributes of #replay:
+//   data-record-url    the game record (for a running match, a redacted one: null hands);
+//   data-timeline-url  the public facts after each event, computed by the engine on the
+//                      server (web/timeline.py): contract, trumps, dealer, trick winners, ...
+// A step is "deal d, event k": the state after the first k events of deal d. The URL's
+// hash names it (#deal=3&event=17), so any step can be linked and reloads to itself.
+// With data-socket-url, a running match refetches both documents on each "update".
+
+import {
+  boardAreas, cardImage, el, fetchJSON, liveSocket, prettyAction, seatAreas, suitSymbol,
+} from "./cards.js";
+
+const root = document.getElementById("replay");
+const part = (role) => root.querySelector(`[data-role="${role}"]`);
+const cardBase = root.dataset.cardUrl;
+
+let record = null;
+let deals = []; // [{number, events, scores, steps, startFacts, trickEnds}]
+let position = { deal: 0, event: 1 };
+let seatNames = [];
+let numSeats = 4;
+let timelineProblem = "";
+
+// ---------------------------------------------------------------- loading
+
+function applySet(facts, step) {
+  if (step && step.set) Object.assign(facts, step.set);
+  return facts;
+}
+
+function seatsWithCards(events) {
+  const deal = events.find((e) => e.chance === "deal");
+  if (!deal) return numSeats;
+  return deal.cards.filter((cards) => cards === null || cards.length > 0).length;
+}
+
+function build(newRecord, timeline) {
+  record = newRecord;
+  numSeats = record.seats.length;
+  seatNames = record.seats.map((s, i) => s.name || s.player || `Seat ${i}`);
+  const good = timeline && !timeline.error && Array.isArray(timeline.deals);
+  const facts = {};
+  if (good) for (const step of timeline.prelude) applySet(facts, step);
+  deals = record.deals.map((deal, index) => {
+    const steps = good ? timeline.deals[index] ?? [] : [];
+    const startFacts = { ...facts };
+    for (const step of steps) applySet(facts, step);
+    // Steps at which a trick is complete: from the timeline, else every N cards.
+    const trickEnds = [];
+    const perTrick = seatsWithCards(deal.actions);
+    let cards = 0;
+    deal.actions.forEach((event, i) => {
+      const won = steps[i] && "won" in steps[i];
+      if (event.action && event.action.startsWith("play ")) cards += 1;
+      if (good ? won : event.action?.startsWith("play ") && cards % perTrick === 0) {
+        trickEnds.push(i + 1);
+      }
+    });
+    return {
+      number: deal.deal,
+      events: deal.actions,
+      scores: deal.scores ?? null,
+      steps,
+      startFacts,
+      trickEnds,
+    };
+  });
+  timelineProblem = timeline && timeline.error
+    ? ` (shown without the engine's facts such as trick winners: ${timeline.error})`
+    : "";
+}
+
+async function load() {
+  const [newRecord, timeline] = await Promise.all([
+    fetchJSON(root.dataset.recordUrl),
+    root.dataset.timelineUrl
+      ? fetchJSON(root.dataset.timelineUrl).catch((error) => ({ error: error.message }))
+      : Promise.resolve(null),
+  ]);
+  build(newRecord, timeline);
+}
+
+// ---------------------------------------------------------------- the state at a step
+
+function stateAt(dealIndex, count) {
+  const deal = deals[dealIndex];
+  const hands = Array.from({ length: numSeats }, () => []);
+  const hidden = Array.from({ length: numSeats }, () => false);
+  const facts = { ...deal.startFacts };
+  let trick = [];
+  let completed = false;
+  let trickNumber = 0;
+  let lastEvent = null;
+  for (let i = 0; i < count && i < deal.events.length; i += 1) {
+    const event = deal.events[i];
+    const step = deal.steps[i] ?? {};
+    applySet(facts, step);
+    lastEvent = event;
+    if (event.chance === "deal") {
+      event.cards.forEach((cards, seat) => {
+        if (cards === null) hidden[seat] = true;
+        else hands[seat].push(...cards);
+      });
+      continue;
+    }
+    if (!event.action) continue;
+    const [verb, ...rest] = event.action.split(" ");
+    const seat = event.seat;
+    if (verb === "play") {
+      const card = rest[0];
+      if (completed) {
+        trick = [];
+        completed = false;
+      }
+      hands[seat] = hands[seat].filter((c) => c !== card);
+      trick.push({ seat, card });
+      if (deal.trickEnds.includes(i + 1)) {
+        trickNumber += 1;
+        completed = true;
+        trick.winner = "won" in step ? step.won : null;
+      }
+    } else if (verb === "redeal") {
+      for (const hand of hands) hand.length = 0;
+    } else if (step.transfer) {
+      const [from, to] = step.transfer;
+      const card = rest[0];
+      if (card) {
+        hands[from] = hands[from].filter((c) => c !== card);
+        if (!hidden[to]) hands[to].push(card);
+      }
+    }
+  }
+  return { hands, hidden, facts, trick, completed, trickNumber, lastEvent };
+}
+
+// ---------------------------------------------------------------- rendering
+
+function status(text) {
+  part("status").textContent = text;
+}
+
+function seatLabel(seat, facts) {
+  const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, seatNames[seat]));
+  if (facts.dealer === seat) label.append(el("span", { class: "badge" }, "dealer"));
+  if (facts.ranks && facts.ranks[seat]) label.append(el("span", { class: "badge" }, facts.ranks[seat]));
+  if (facts.declarer === seat) label.append(el("span", { class: "badge" }, "declarer"));
+  if (facts.beneficiary === seat) label.append(el("span", { class: "badge" }, "beneficiary"));
+  if (facts.tricks_won) {
+    const won = facts.tricks_won[seat] ?? 0;
+    label.append(el("span", { class: "badge" }, `${won} trick${won === 1 ? "" : "s"}`));
+  }
+  return label;
+}
+
+function renderBoard(state) {
+  const board = part("board");
+  board.replaceChildren();
+  const areas = boardAreas(board, "area");
+  const centre = el("div", { class: "centre" });
+  board.append(centre);
+  const slots = boardAreas(centre, "slot");
+  const where = seatAreas(numSeats, 0);
+  const toAct = state.facts.to_act;
+  for (let seat = 0; seat < numSeats; seat += 1) {
+    const cards = [...state.hands[seat]].sort(cardOrder);
+    const box = el("section", {
+      class: `seat${toAct === seat ? " to-act" : ""}`,
+      "data-position": where[seat],
+      "data-seat": seat,
+      "aria-label": `${seatNames[seat]}${toAct === seat ? ", to act" : ""}`,
+    });
+    box.append(seatLabel(seat, state.facts));
+    const hand = el("ul", { class: "hand compact", "aria-label": `Hand of ${seatNames[seat]}` });
+    for (const card of cards) hand.append(el("li", {}, cardImage(cardBase, card, { small: true })));
+    if (state.hidden[seat]) {
+      const size = state.facts.hand_sizes ? state.facts.hand_sizes[seat] : null;
+      const shown = Math.max(0, (size ?? 0) - cards.length);
+      for (let i = 0; i < Math.min(shown, 13); i += 1) {
+        hand.append(el("li", {}, cardImage(cardBase, null, { small: true })));
+      }
+      box.append(el("p", { class: "hidden-hand" }, size === null ? "Cards hidden" : `${size} cards, hidden`));
+    }
+    box.append(hand);
+    areas[where[seat]].append(box);
+  }
+  for (const { seat, card } of state.trick) {
+    const winner = state.completed && state.trick.winner === seat;
+    const slot = el("div", { class: `played${winner ? " winner" : ""}`, "data-position": where[seat], "data-seat": seat });
+    slot.append(cardImage(cardBase, card, { label: `${seatNames[seat]} played the ${cardNameOf(card)}${winner ? " and won the trick" : ""}` }));
+    slots[where[seat]].append(slot);
+  }
+  if (state.completed) {
+    const winner = state.trick.winner;
+    centre.append(el("p", { class: "trick-note" }, winner === null || winner === undefined ? `Trick ${state.trickNumber}` : `Trick ${state.trickNumber}: ${seatNames[winner]} wins`));
+  }
+}
+
+function cardNameOf(card) {
+  return cardImage(cardBase, card).querySelector("img").alt;
+}
+
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+const RANK_ORDER = "23456789TJQKA";
+function cardOrder(a, b) {
+  const suit = SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]];
+  return suit !== 0 ? suit : RANK_ORDER.indexOf(b[0]) - RANK_ORDER.indexOf(a[0]);
+}
+
+function describe(event) {
+  if (event.chance === "deal") return event.exposed ? `Cards dealt; ${event.exposed} shown` : "Cards dealt";
+  if (event.chance === "draw") return "Cards drawn";
+  if (event.chance === "first_dealer") return `First dealer: ${seatNames[event.seat]}`;
+  if (event.chance) return event.chance;
+  return `${seatNames[event.seat]}: ${prettyAction(event.action)}`;
+}
+
+function renderFacts(state) {
+  const facts = state.facts;
+  const deal = deals[position.deal];
+  const rows = [
+    ["Game", record.game],
+    ["Deal", `${deal.number} of ${record.complete ? deals.length : `${deals.length} so far`}`],
+  ];
+  if (facts.dealer !== undefined && facts.dealer >= 0) rows.push(["Dealer", seatNames[facts.dealer]]);
+  if (facts.contract) rows.push(["Contract", prettyAction(facts.contract)]);
+  rows.push(["Trumps", facts.trump ? suitSymbol(facts.trump) + " " + ({ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[facts.trump] ?? "") : "none"]);
+  if (facts.to_act !== undefined && facts.to_act >= 0) rows.push(["To act", seatNames[facts.to_act]]);
+  if (facts.partners) rows.push(["Partners", facts.partners.map((pair) => pair.map((s) => seatNames[s]).join(" & ")).join(" vs ")]);
+  if (facts.direction) rows.push(["Direction", String(facts.direction)]);
+  if (facts.high_bid) rows.push(["High bid", `${prettyAction(String(facts.high_bid))}${facts.high_bidder >= 0 ? ` (${seatNames[facts.high_bidder]})` : ""}`]);
+  const exposed = deal.events.find((e) => e.chance === "deal" && e.exposed);
+  if (exposed) rows.push(["Shown card", exposed.exposed]);
+  const prelude = (record.prelude ?? []).map(describePrelude).filter(Boolean);
+  if (prelude.length && position.deal === 0) rows.push(["Before the deals", prelude.join("; ")]);
+  const list = part("facts");
+  list.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", {}, term), el("dd", {}, value)]));
+}
+
+function describePrelude(event) {
+  if (event.chance === "first_dealer") return `${seatNames[event.seat]} deals first`;
+  if (event.chance === "draw") {
+    return "drawn: " + event.cards.map((cards, seat) => (cards && cards.length ? `${seatNames[seat]} ${cards.join(" ")}` : null)).filter(Boolean).join(", ");
+  }
+  if (event.action) return `${seatNames[event.seat]}: ${prettyAction(event.action)}`;
+  return null;
+}
+
+function renderLog() {
+  const deal = deals[position.deal];
+  const list = part("event-log");
+  list.replaceChildren();
+  let trick = 0;
+  let current = null;
+  deal.events.forEach((event, i) => {
+    const count = i + 1;
+    let text = null;
+    if (event.action && event.action.startsWith("play ")) {
+      if (!deal.trickEnds.includes(count)) return;
+      trick += 1;
+      const step = deal.steps[i];
+      text = step && "won" in step ? `Trick ${trick}: ${seatNames[step.won]} wins` : `Trick ${trick}`;
+    } else {
+      text = describe(event);
+    }
+    const item = el("li", { "data-event": count },
+      el("button", { type: "button", class: "link-button", onclick: () => go(position.deal, count) }, text));
+    if (count <= position.event) current = item;
+    list.append(item);
+  });
+  if (current) {
+    current.classList.add("current");
+    current.setAttribute("aria-current", "step");
+    // Scroll the list, not the page, to the current entry.
+    list.scrollTop = Math.max(0, current.offsetTop - list.offsetTop - list.clientHeight / 2);
+  }
+}
+
+function renderScores() {
+  const rows = [];
+  const totals = Array(numSeats).fill(0);
+  deals.forEach((deal, index) => {
+    const over = index < position.deal || (index === position.deal && position.event === deal.events.length);
+    if (!deal.scores || !over) return;
+    deal.scores.forEach((s, seat) => { totals[seat] += s; });
+    rows.push(el("tr", { class: index === position.deal ? "current" : null },
+      el("th", { scope: "row" }, `Deal ${deal.number}`),
+      ...deal.scores.map((s) => el("td", { class: "num" }, s))));
+  });
+  const table = el("table", { class: "data" },
+    el("caption", { class: "visually-hidden" }, "Scores of each deal and the running totals"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Deal"), ...seatNames.map((n) => el("th", { scope: "col", class: "num" }, n)))),
+    el("tbody", {}, ...rows),
+    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"), ...totals.map((t) => el("td", { class: "num" }, el("strong", {}, t))))));
+  part("scores").replaceChildren(table);
+}
+
+function stepHash(dealIndex, event) {
+  return `#deal=${deals[dealIndex].number}&event=${event}`;
+}
+
+function render() {
+  const deal = deals[position.deal];
+  const state = stateAt(position.deal, position.event);
+  renderBoard(state);
+  renderFacts(state);
+  renderLog();
+  renderScores();
+  const last = state.lastEvent ? describe(state.lastEvent) : "";
+  part("step-label").textContent = `Deal ${deal.number} · event ${position.event} of ${deal.events.length}${last ? ` · ${last}` : ""}`;
+  const select = part("deal-select");
+  if (select.options.length !== deals.length) {
+    select.replaceChildren(...deals.map((d, i) => el("option", { value: i }, d.number)));
+  }
+  select.value = String(position.deal);
+  const hash = stepHash(position.deal, position.event);
+  part("step-link").setAttribute("href", hash);
+  if (window.location.hash !== hash) history.replaceState(null, "", hash);
+  const atStart = position.deal === 0 && position.event <= 1;
+  const atEnd = position.deal === deals.length - 1 && position.event >= deal.events.length;
+  for (const button of root.querySelectorAll("[data-step]")) {
+    const backwards = ["back", "trick-back", "deal-start", "deal-back"].includes(button.dataset.step);
+    button.disabled = backwards ? atStart : atEnd;
+  }
+}
+
+// ---------------------------------------------------------------- navigation
+
+function go(dealIndex, event) {
+  if (!deals.length) return;
+  const d = Math.max(0, Math.min(deals.length - 1, dealIndex));
+  const count = deals[d].events.length;
+  position = { deal: d, event: Math.max(Math.min(1, count), Math.min(count, event)) };
+  render();
+}
+
+function move(kind) {
+  const { deal: d, event: k } = position;
+  const deal = deals[d];
+  const count = deal.events.length;
+  switch (kind) {
+    case "forward":
+      if (k < count) go(d, k + 1);
+      else if (d < deals.length - 1) go(d + 1, 1);
+      break;
+    case "back":
+      if (k > 1) go(d, k - 1);
+      else if (d > 0) go(d - 1, deals[d - 1].events.length);
+      break;
+    case "trick-forward": {
+      const next = deal.trickEnds.find((end) => end > k);
+      if (next !== undefined) go(d, next);
+      else if (k < count) go(d, count);
+      else if (d < deals.length - 1) {
+        const first = deals[d + 1].trickEnds[0];
+        go(d + 1, first ?? 1);
+      }
+      break;
+    }
+    case "trick-back": {
+      const earlier = deal.trickEnds.filter((end) => end < k);
+      if (earlier.length) go(d, earlier[earlier.length - 1]);
+      else if (k > 1) go(d, 1);
+      else if (d > 0) go(d - 1, deals[d - 1].events.length);
+      break;
+    }
+    case "deal-start":
+      go(d, 1);
+      break;
+    case "deal-end":
+      go(d, count);
+      break;
+    case "deal-forward":
+      if (d < deals.length - 1) go(d + 1, 1);
+      break;
+    case "deal-back":
+      if (d > 0) go(d - 1, 1);
+      break;
+    default:
+      break;
+  }
+}
+
+function positionFromHash() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const number = Number.parseInt(params.get("deal") ?? "", 10);
+  const event = Number.parseInt(params.get("event") ?? "", 10);
+  const index = deals.findIndex((d) => d.number === number);
+  if (index < 0) return null;
+  return { deal: index, event: Number.isNaN(event) ? 1 : event };
+}
+
+function atLastStep() {
+  return position.deal === deals.length - 1 && position.event === deals[deals.length - 1].events.length;
+}
+
+async function refresh() {
+  const follow = atLastStep();
+  try {
+    await load();
+  } catch (error) {
+    status(`Could not refresh the game: ${error.message}`);
+    return;
+  }
+  if (follow) go(deals.length - 1, deals[deals.length - 1].events.length);
+  else go(position.deal, position.event);
+  statusForRecord();
+}
+
+function statusForRecord() {
+  if (!record.complete) {
+    status(`This match is running: only public information is shown, and it updates as it is played.${timelineProblem}`);
+  } else {
+    status(`Final scores: ${record.scores.map((s, i) => `${seatNames[i]} ${s}`).join(", ")}${timelineProblem}`);
+  }
+}
+
+async function start() {
+  try {
+    await load();
+  } catch (error) {
+    status(`Could not load the game record: ${error.message}`);
+    return;
+  }
+  if (!deals.length) {
+    status("No deal has been played yet.");
+    return;
+  }
+  const fromHash = positionFromHash();
+  if (fromHash) go(fromHash.deal, fromHash.event);
+  else go(0, 1);
+  statusForRecord();
+  root.dataset.ready = "true";
+
+  for (const button of root.querySelectorAll("[data-step]")) {
+    button.addEventListener("click", () => move(button.dataset.step));
+  }
+  part("deal-select").addEventListener("change", (event) => go(Number(event.target.value), 1));
+  window.addEventListener("hashchange", () => {
+    const target = positionFromHash();
+    if (target && (target.deal !== position.deal || target.event !== position.event)) go(target.deal, target.event);
+  });
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      ArrowRight: event.shiftKey ? "trick-forward" : "forward",
+      ArrowLeft: event.shiftKey ? "trick-back" : "back",
+      Home: "deal-start",
+      End: "deal-end",
+      PageDown: "deal-forward",
+      PageUp: "deal-back",
+    };
+    if (keys[event.key]) {
+      event.preventDefault();
+      move(keys[event.key]);
+    }
+  });
+  if (root.dataset.socketUrl && !record.complete) {
+    liveSocket(root.dataset.socketUrl, {
+      onMessage: (message) => {
+        if (message.type === "update") refresh();
+      },
+    });
+  }
+}
+
+start();

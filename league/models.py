@@ -1,5 +1,19 @@
+"""The league's rows: clubs, competitors, tournaments, rounds, matches and their replays.
+
+Database constraints make the impossible states unstorable (docs/league.md): a competitor
+is a person's account or a bot version, never both; a seat is filled once; a match's
+events have one order; a match has at most one result; a lease exists only while a match
+is running; a finished match says when it finished.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
 from django.utils import timezone
+
+from bots.models import BotVersion
 
 
 class Heartbeat(models.Model):
@@ -16,3 +30,394 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"heartbeat {self.token} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+# ---------------------------------------------------------------- clubs
+
+
+class Role(models.TextChoices):
+    OWNER = "owner"
+    ORGANISER = "organiser"
+    PLAYER = "player"
+
+
+ROLE_VALUES = [role.value for role in Role]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("club_id", "id")
+        constraints = (
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once_per_club"),
+            models.CheckConstraint(name="membership_role_valid", condition=Q(role__in=ROLE_VALUES)),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+class Invitation(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        constraints = (
+            models.CheckConstraint(name="invitation_role_valid", condition=Q(role__in=ROLE_VALUES)),
+            models.CheckConstraint(
+                name="invitation_accepted_by_iff_at",
+                condition=Q(accepted_by__isnull=True, accepted_at__isnull=True)
+                | Q(accepted_by__isnull=False, accepted_at__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="invitation_expires_after_creation",
+                condition=Q(expires_at__gt=F("created_at")),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"invitation to {self.club} as {self.role}"
+
+
+# ---------------------------------------------------------------- competitors
+
+
+class Competitor(models.Model):
+    """What takes a seat: a person's account or a bot version, never both."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="competitor",
+    )
+    bot_version = models.OneToOneField(
+        BotVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="competitor"
+    )
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("name", "id")
+        constraints = (
+            models.CheckConstraint(
+                name="competitor_person_xor_bot",
+                condition=Q(user__isnull=False, bot_version__isnull=True)
+                | Q(user__isnull=True, bot_version__isnull=False),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def kind(self) -> str:
+        return "person" if self.user_id is not None else "bot"
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+class TournamentFormat(models.TextChoices):
+    ROUND_ROBIN = "round_robin"
+    ROTATING_PARTNERS = "rotating_partners"
+    SWISS = "swiss"
+    DUPLICATE = "duplicate"
+    TABLE = "table"
+    """A casual table: a one-match tournament without a club."""
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft"
+    OPEN = "open"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
+    game = models.CharField(max_length=200, help_text="Canonical game string (engine).")
+    format = models.CharField(
+        max_length=20, choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
+    )
+    rounds = models.PositiveIntegerField(default=1)
+    deals = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Deals (or rubbers) per match, where the family has it."
+    )
+    move_seconds = models.FloatField(default=30.0, help_text="Per-move time limit.")
+    time_bank_seconds = models.FloatField(default=60.0)
+    status = models.CharField(
+        max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN
+    )
+    seed = models.BigIntegerField(default=0, help_text="Drawn with secrets; for scheduling.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        constraints = (
+            models.CheckConstraint(
+                name="tournament_format_valid",
+                condition=Q(format__in=[f.value for f in TournamentFormat]),
+            ),
+            models.CheckConstraint(
+                name="tournament_status_valid",
+                condition=Q(status__in=[s.value for s in TournamentStatus]),
+            ),
+            models.CheckConstraint(name="tournament_rounds_positive", condition=Q(rounds__gte=1)),
+            models.CheckConstraint(
+                name="tournament_deals_positive", condition=Q(deals__isnull=True) | Q(deals__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournament_time_control_positive",
+                condition=Q(move_seconds__gt=0) & Q(time_bank_seconds__gte=0),
+            ),
+            models.CheckConstraint(
+                name="tournament_club_unless_table",
+                condition=Q(format="table") | Q(club__isnull=False),
+            ),
+            models.CheckConstraint(name="tournament_game_not_empty", condition=Q(game__gt="")),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A competitor entered in a tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="entries")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("tournament_id", "id")
+        verbose_name_plural = "entries"
+        constraints = (
+            models.UniqueConstraint(
+                fields=["tournament", "competitor"], name="entry_once_per_tournament"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.competitor} in {self.tournament}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("tournament_id", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(name="round_number_positive", condition=Q(number__gte=1)),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+# ---------------------------------------------------------------- matches
+
+
+class MatchStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ERROR = "error"
+
+
+class Match(models.Model):
+    """One game at one table. The database is the truth about it (docs/league.md).
+
+    ``attempts`` counts claims; the worker that holds the lease writes events only while
+    ``attempts`` still equals its claim, so a worker that lost its lease stops writing.
+    ``lease_until`` is set while a worker plays the bot seats; a match that waits for a
+    person is running with no lease and a ``deadline`` for that person's move.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(default=1)
+    game = models.CharField(max_length=200, help_text="Canonical game string of this match.")
+    seed = models.BigIntegerField()
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.QUEUED, db_index=True
+    )
+    attempts = models.PositiveIntegerField(default=0, help_text="Claims by a worker so far.")
+    lease_expiries = models.PositiveIntegerField(
+        default=0, help_text="Leases that ran out (a lost worker); error after a few."
+    )
+    queued_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    worker = models.CharField(max_length=200, blank=True)
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When the person to move must have moved."
+    )
+    waiting_seat = models.SmallIntegerField(null=True, blank=True)
+    events_stored = models.PositiveIntegerField(default=0)
+    deals_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name_plural = "matches"
+        constraints = (
+            models.CheckConstraint(
+                name="match_status_valid",
+                condition=Q(status__in=[s.value for s in MatchStatus]),
+            ),
+            models.UniqueConstraint(fields=["round", "table"], name="match_table_once_per_round"),
+            models.CheckConstraint(
+                name="match_lease_only_while_running",
+                condition=Q(lease_until__isnull=True) | Q(status="running"),
+            ),
+            models.CheckConstraint(
+                name="match_deadline_only_while_running_without_lease",
+                condition=Q(deadline__isnull=True)
+                | Q(status="running", lease_until__isnull=True, waiting_seat__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="match_finished_has_time",
+                condition=~Q(status="finished") | Q(finished_at__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="match_running_was_claimed",
+                condition=Q(status__in=["queued", "error"]) | Q(attempts__gte=1),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game})"
+
+
+class SeatOutcome(models.TextChoices):
+    OK = "ok"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL_ACTION = "illegal_action"
+    PROTOCOL_ERROR = "protocol_error"
+    INIT_FAILURE = "init_failure"
+    FORFEIT = "forfeit"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="seats")
+    strikes = models.PositiveSmallIntegerField(
+        default=0, help_text="Missed deadlines of a person (the fallback action was played)."
+    )
+    replaced = models.BooleanField(
+        default=False, help_text="A built-in bot plays the seat for the rest of the match."
+    )
+    outcome = models.CharField(max_length=20, choices=SeatOutcome.choices, default=SeatOutcome.OK)
+    faults = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("match_id", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=["match", "seat"], name="match_seat_filled_once"),
+            models.CheckConstraint(
+                name="match_seat_outcome_valid",
+                condition=Q(outcome__in=[o.value for o in SeatOutcome]),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}: {self.competitor}"
+
+
+class MatchEvent(models.Model):
+    """One entry of a match's event log: a player's action or a chance event (a deal).
+
+    ``index`` is the position in the engine state's log, so the events replay in order.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    index = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=40, blank=True)
+    chance = models.JSONField(null=True, blank=True)
+    ms = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("match_id", "index")
+        constraints = (
+            models.UniqueConstraint(fields=["match", "index"], name="match_event_order_unique"),
+            models.CheckConstraint(
+                name="match_event_action_xor_chance",
+                condition=Q(seat__isnull=False, chance__isnull=True, action__gt="")
+                | Q(seat__isnull=True, chance__isnull=False, action=""),
+            ),
+            models.CheckConstraint(
+                name="match_event_ms_not_negative", condition=Q(ms__isnull=True) | Q(ms__gte=0)
+            ),
+        )
+
+    def __str__(self) -> str:
+        what = self.action if self.seat is not None else "chance"
+        return f"match {self.match_id} #{self.index}: {what}"
+
+
+class MatchResult(models.Model):
+    """The one result of a finished match, written with the seats' outcomes in one
+    transaction; the unique match makes a second completion impossible."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="result")
+    scores = models.JSONField()
+    outcomes = models.JSONField(help_text="Per seat: ok, timeout, crash, ..., forfeit.")
+    faults = models.JSONField(default=list, blank=True)
+    standings_input = models.JSONField(
+        help_text="What standings need: per seat the competitor, score and outcome."
+    )
+    record = models.JSONField(help_text="The complete game record (docs/record-format.md).")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("match_id",)
+
+    def __str__(self) -> str:
+        return f"result of match {self.match_id}: {self.scores}"

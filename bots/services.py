@@ -1,0 +1,159 @@
+"""Writes of the bots app: bots, uploaded versions and their validation, built-in versions.
+
+An upload is checked at once (bots.bundle: size, a .py or a .zip with main.py); it is
+stored as a ``pending`` version and a validation game in the sandbox against built-in
+bots decides whether it becomes ``active`` (no fault) or ``rejected`` (the report says
+why). Built-in versions (``builtin:NAME`` with options) are created on demand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
+from bots.models import Bot, BotVersion
+from bots.seats import builtin_names
+from engine.errors import InvalidGameError
+from engine.variants import FAMILIES
+
+VALIDATION_GAMES = {
+    "kingen": "kingen",
+    "dubbelkingen": "dubbelkingen",
+    "king": "king(quick_game=true)",
+}
+"""The game a new version of a family plays to be validated (a short one where possible)."""
+VALIDATION_SEED = 1
+
+
+class BotServiceError(ValueError):
+    """A request about bots that cannot be carried out; the message says why."""
+
+
+def bot_create(*, owner: User, name: str, family: str = "") -> Bot:
+    name = name.strip()
+    if not name:
+        raise BotServiceError("name: may not be blank")
+    if family and family not in FAMILIES:
+        raise BotServiceError(
+            f"family: unknown game family {family!r} (known: {', '.join(sorted(FAMILIES))})"
+        )
+    if Bot.objects.filter(owner=owner, name=name).exists():
+        raise BotServiceError(f"you have a bot named {name!r} already")
+    bot = Bot(owner=owner, name=name, family=family, kind=Bot.Kind.UPLOADED)
+    bot.full_clean()
+    bot.save()
+    return bot
+
+
+def bot_version_upload(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
+    """Store a checked upload as the bot's next version (pending) and ask for its
+    validation game once the transaction commits."""
+    if bot.owner_id != owner.pk:
+        raise BotServiceError("only the bot's owner may upload its versions")
+    try:
+        bundle = bot_bundle_check(filename, data)
+    except BotBundleError as exc:
+        raise BotServiceError(str(exc)) from None
+    with transaction.atomic():
+        Bot.objects.select_for_update().filter(pk=bot.pk).first()
+        number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
+        version = BotVersion.objects.create(
+            bot=bot,
+            number=number,
+            filename=bundle.filename,
+            code=bundle.data,
+            sha256=hashlib.sha256(bundle.data).hexdigest(),
+            size=len(bundle.data),
+            status=BotVersion.Status.PENDING,
+            report={"structure": "ok", "game": "pending"},
+        )
+        from bots.tasks import bot_version_validate as bot_version_validate_task
+
+        bot_version_validate_task.delay_on_commit(version.pk)
+    return version
+
+
+def bot_version_bundle(version: BotVersion) -> BotBundle:
+    if version.is_builtin:
+        raise BotServiceError(f"{version} is a built-in bot")
+    return BotBundle(
+        version.filename,
+        "zip" if version.filename.lower().endswith(".zip") else "py",
+        bytes(version.code),
+    )
+
+
+def bot_version_validate(*, version_id: int) -> BotVersion | None:
+    """Play the validation game of a pending version and activate or reject it.
+
+    Idempotent: a version that is no longer pending is left as it is.
+    """
+    from bots.match import BotSpec, match_play
+    from bots.runner.sandbox import SandboxUnavailableError
+
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    if version is None or version.status != BotVersion.Status.PENDING:
+        return version
+    family = version.bot.family or "kingen"
+    game = VALIDATION_GAMES.get(family, family)
+    report: dict[str, Any] = {"structure": "ok", "game": game}
+    try:
+        result = match_play(
+            game,
+            [BotSpec.uploaded(bot_version_bundle(version), label=version.label)]
+            + [BotSpec.builtin("greedy")] * 3,
+            seed=VALIDATION_SEED,
+        )
+    except (SandboxUnavailableError, InvalidGameError, ValueError) as exc:
+        report["problem"] = str(exc)
+        status = BotVersion.Status.REJECTED
+    else:
+        seat = result.seats[0]
+        report["outcome"] = seat.outcome.value
+        report["faults"] = [fault.to_json() for fault in seat.faults]
+        report["log"] = seat.log[-4000:]
+        report["scores"] = result.scores
+        status = (
+            BotVersion.Status.ACTIVE if seat.outcome.value == "ok" else BotVersion.Status.REJECTED
+        )
+        if status == BotVersion.Status.REJECTED:
+            report["problem"] = f"the validation game ended with {seat.outcome.value}"
+    json.dumps(report)  # the report must be JSON
+    BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.PENDING).update(
+        status=status, report=report, validated_at=timezone.now()
+    )
+    version.refresh_from_db()
+    return version
+
+
+@transaction.atomic
+def builtin_version_get_or_create(
+    *, name: str, options: dict[str, Any] | None = None, bot_name: str | None = None
+) -> BotVersion:
+    """The built-in bot ``bot_name`` (default ``name``) playing ``bots.builtin`` player
+    ``name`` with ``options``: one bot, one version, created on first use."""
+    if name not in builtin_names():
+        known = ", ".join(f"builtin:{n}" for n in builtin_names())
+        raise BotServiceError(f"unknown built-in bot {name!r} (known: {known})")
+    bot, _ = Bot.objects.get_or_create(
+        name=bot_name or name, kind=Bot.Kind.BUILTIN, defaults={"owner": None}
+    )
+    version = bot.versions.order_by("number").first()
+    if version is None:
+        version = BotVersion.objects.create(
+            bot=bot,
+            number=1,
+            kind=BotVersion.Kind.BUILTIN,
+            builtin_name=name,
+            options=options or {},
+            status=BotVersion.Status.ACTIVE,
+            report={"builtin": True},
+        )
+    return version

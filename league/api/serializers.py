@@ -1,0 +1,246 @@
+"""Output serializers shared by several APIs, and the error shape (docs/api.md).
+
+Input serializers live next to their API in league.api.views (HackSoft style).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from bots.models import Bot, BotVersion
+from league.models import Club, Competitor, Match, Membership, Round, Tournament
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    member_count = serializers.IntegerField(read_only=True, default=0)
+
+    class Meta:
+        model = Club
+        fields = ("id", "name", "description", "member_count", "created_at")
+
+
+class MemberSerializer(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("id", "user", "username", "role", "created_at")
+
+
+class CompetitorSerializer(serializers.ModelSerializer[Competitor]):
+    kind = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Competitor
+        fields = ("id", "name", "kind", "user", "bot_version", "created_at")
+
+
+class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    competitor = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BotVersion
+        fields: tuple[str, ...] = (
+            "id",
+            "bot",
+            "bot_name",
+            "number",
+            "kind",
+            "builtin_name",
+            "options",
+            "filename",
+            "sha256",
+            "size",
+            "status",
+            "report",
+            "created_at",
+            "validated_at",
+            "competitor",
+        )
+
+    def get_competitor(self, version: BotVersion) -> int | None:
+        competitor = getattr(version, "competitor", None)
+        return competitor.pk if competitor is not None else None
+
+
+class BotSerializer(serializers.ModelSerializer[Bot]):
+    owner_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bot
+        fields: tuple[str, ...] = (
+            "id",
+            "name",
+            "family",
+            "kind",
+            "owner",
+            "owner_name",
+            "created_at",
+        )
+
+    def get_owner_name(self, bot: Bot) -> str | None:
+        return bot.owner.get_username() if bot.owner is not None else None
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    entrant_count = serializers.IntegerField(read_only=True, default=0)
+    rounds_started = serializers.IntegerField(read_only=True, default=0)
+
+    class Meta:
+        model = Tournament
+        fields: tuple[str, ...] = (
+            "id",
+            "name",
+            "club",
+            "game",
+            "format",
+            "rounds",
+            "deals",
+            "move_seconds",
+            "time_bank_seconds",
+            "status",
+            "entrant_count",
+            "rounds_started",
+            "created_at",
+        )
+
+
+class EntrantSerializer(serializers.Serializer[Any]):
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    entrants = EntrantSerializer(many=True, read_only=True)
+    finished = serializers.IntegerField(read_only=True)
+    total = serializers.IntegerField(read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = (*TournamentSerializer.Meta.fields, "entrants", "finished", "total")
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    match_count = serializers.IntegerField(read_only=True, default=0)
+    finished_count = serializers.IntegerField(read_only=True, default=0)
+
+    class Meta:
+        model = Round
+        fields = ("id", "tournament", "number", "match_count", "finished_count", "created_at")
+
+
+class MatchSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    outcome = serializers.CharField(allow_null=True)
+
+
+class ProgressSerializer(serializers.Serializer[Any]):
+    deals_done = serializers.IntegerField()
+    events = serializers.IntegerField()
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    seats = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+    scores = serializers.SerializerMethodField()
+    outcomes = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = (
+            "id",
+            "tournament",
+            "round",
+            "table",
+            "game",
+            "status",
+            "attempts",
+            "seats",
+            "progress",
+            "scores",
+            "outcomes",
+            "seed",
+            "waiting_seat",
+            "deadline",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        )
+
+    @staticmethod
+    def _finished(match: Match) -> bool:
+        return match.status == "finished" and hasattr(match, "result")
+
+    def get_seats(self, match: Match) -> list[dict[str, Any]]:
+        finished = self._finished(match)
+        return list(
+            MatchSeatSerializer(
+                [
+                    {
+                        "seat": s.seat,
+                        "competitor": s.competitor_id,
+                        "name": s.competitor.name,
+                        "kind": s.competitor.kind,
+                        "outcome": s.outcome if finished else None,
+                    }
+                    for s in match.seats.all()
+                ],
+                many=True,
+            ).data
+        )
+
+    def get_progress(self, match: Match) -> dict[str, int]:
+        return {"deals_done": match.deals_done, "events": match.events_stored}
+
+    def get_scores(self, match: Match) -> list[int] | None:
+        return list(match.result.scores) if self._finished(match) else None
+
+    def get_outcomes(self, match: Match) -> list[str] | None:
+        return list(match.result.outcomes) if self._finished(match) else None
+
+    def get_seed(self, match: Match) -> int | None:
+        """The seed decides every deal: it is shown only once the match is over."""
+        return match.seed if self._finished(match) else None
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(allow_null=True)
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    total = serializers.IntegerField()
+    average = serializers.FloatField()
+    wins = serializers.FloatField()
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    total = serializers.IntegerField()
+    rows = StandingRowSerializer(many=True)
+
+
+class SeatViewSerializer(serializers.Serializer[Any]):
+    view = serializers.DictField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    your_turn = serializers.BooleanField()
+
+
+class SpectatorViewSerializer(serializers.Serializer[Any]):
+    view = serializers.DictField()

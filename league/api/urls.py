@@ -1,0 +1,92 @@
+"""The API's paths, exactly as in the contract (docs/api.md)."""
+
+from django.urls import path
+
+from league.api import views
+
+urlpatterns = [
+    path("auth/token/", views.TokenCreateApi.as_view(), name="api-token"),
+    path("clubs/", views.ClubListApi.as_view(), name="api-clubs"),
+    path("clubs/<int:club_id>/", views.ClubDetailApi.as_view(), name="api-club"),
+    path("clubs/<int:club_id>/members/", views.ClubMemberListApi.as_view(), name="api-members"),
+    path(
+        "clubs/<int:club_id>/invitations/",
+        views.ClubInvitationCreateApi.as_view(),
+        name="api-invitations",
+    ),
+    path(
+        "invitations/<str:code>/accept/",
+        views.InvitationAcceptApi.as_view(),
+        name="api-invitation-accept",
+    ),
+    path("competitors/", views.CompetitorListApi.as_view(), name="api-competitors"),
+    path("bots/", views.BotListApi.as_view(), name="api-bots"),
+    path("bots/<int:bot_id>/", views.BotDetailApi.as_view(), name="api-bot"),
+    path("bots/<int:bot_id>/versions/", views.BotVersionListApi.as_view(), name="api-bot-versions"),
+    path(
+        "bot-versions/<int:version_id>/",
+        views.BotVersionDetailApi.as_view(),
+        name="api-bot-version",
+    ),
+    path("tournaments/", views.TournamentListApi.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        views.TournamentDetailApi.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/entries/",
+        views.TournamentEntryCreateApi.as_view(),
+        name="api-tournament-entries",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start-round/",
+        views.TournamentRoundStartApi.as_view(),
+        name="api-tournament-start-round",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/pause/",
+        views.TournamentPauseApi.as_view(),
+        name="api-tournament-pause",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/resume/",
+        views.TournamentResumeApi.as_view(),
+        name="api-tournament-resume",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/finish/",
+        views.TournamentFinishApi.as_view(),
+        name="api-tournament-finish",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings/",
+        views.TournamentStandingsApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/records.ndjson",
+        views.TournamentRecordsApi.as_view(),
+        name="api-tournament-records",
+    ),
+    path("rounds/", views.RoundListApi.as_view(), name="api-rounds"),
+    path("matches/", views.MatchListApi.as_view(), name="api-matches"),
+    path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/<int:match_id>/record/", views.MatchRecordApi.as_view(), name="api-match-record"),
+    path(
+        "matches/<int:match_id>/seats/<int:seat>/view/",
+        views.MatchSeatViewApi.as_view(),
+        name="api-match-seat-view",
+    ),
+    path(
+        "matches/<int:match_id>/seats/<int:seat>/actions/",
+        views.MatchSeatActionApi.as_view(),
+        name="api-match-seat-actions",
+    ),
+    path(
+        "matches/<int:match_id>/spectate/",
+        views.MatchSpectateApi.as_view(),
+        name="api-match-spectate",
+    ),
+    path("tables/", views.TableCreateApi.as_view(), name="api-tables"),
+]

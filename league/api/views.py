@@ -1,0 +1,637 @@
+"""The REST API: one thin view per operation (docs/api.md has the contract and examples).
+
+A view parses its input with its nested ``InputSerializer``, calls a service or a
+selector, and renders an output serializer. Errors are raised as league.errors and become
+JSON through league.api.exceptions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model
+from django.db.models import Count
+from django.http import StreamingHttpResponse
+from rest_framework import serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+
+from bots.models import Bot, BotFault, BotVersion
+from bots.services import bot_create, bot_version_upload
+from engine.view import spectator_view
+from league.api.serializers import (
+    BotSerializer,
+    BotVersionSerializer,
+    ClubSerializer,
+    CompetitorSerializer,
+    ErrorSerializer,
+    MatchSerializer,
+    MemberSerializer,
+    RoundSerializer,
+    SeatViewSerializer,
+    SpectatorViewSerializer,
+    StandingsSerializer,
+    TournamentDetailSerializer,
+    TournamentSerializer,
+)
+from league.errors import InvalidInputError, NotAllowedError, NotFoundError
+from league.models import (
+    Club,
+    Competitor,
+    MatchResult,
+    MatchStatus,
+    Membership,
+    Role,
+    Tournament,
+    TournamentFormat,
+)
+from league.selectors import (
+    club_get,
+    club_list,
+    match_get,
+    match_list,
+    match_record,
+    match_seat_get_for_owner,
+    match_seat_of_viewer,
+    round_list,
+    tournament_get,
+    tournament_list,
+    tournament_progress,
+    tournament_standings,
+)
+from league.services.clubs import club_create, club_member_add, invitation_accept, invitation_create
+from league.services.competitors import competitor_create
+from league.services.matches import match_person_act, match_replay
+from league.services.tournaments import (
+    table_open,
+    tournament_create,
+    tournament_enter,
+    tournament_finish,
+    tournament_pause,
+    tournament_resume,
+    tournament_round_start,
+)
+
+ERRORS: dict[int | tuple[int, str], Any] = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input; the message names it."),
+    401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not allowed."),
+    404: OpenApiResponse(ErrorSerializer, description="Not found."),
+    409: OpenApiResponse(ErrorSerializer, description="Not in a state that allows it."),
+}
+
+
+def responses(ok: Any, status: int = 200) -> dict[int | tuple[int, str], Any]:
+    return {status: ok, **ERRORS}
+
+
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def positive_query_int(request: Request, name: str) -> int | None:
+    value = request.query_params.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise InvalidInputError(f"{name}: {value!r} is not a whole number") from None
+    if not 0 < number < 2**63:
+        raise InvalidInputError(f"{name}: must be a positive whole number")
+    return number
+
+
+def _object_or_404(queryset: Any, pk: int, what: str) -> Any:
+    found = queryset.filter(pk=pk).first()
+    if found is None:
+        raise NotFoundError(f"no {what} {pk}")
+    return found
+
+
+# ---------------------------------------------------------------- auth
+
+
+class TokenCreateApi(APIView):
+    """A token for API clients: ``Authorization: Token <token>``."""
+
+    permission_classes = (AllowAny,)
+    authentication_classes = ()
+
+    class InputSerializer(serializers.Serializer[Any]):
+        username = serializers.CharField()
+        password = serializers.CharField(trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        token = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise InvalidInputError("wrong username or password")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# ---------------------------------------------------------------- clubs
+
+
+class ClubListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=100)
+        description = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(responses=responses(ClubSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        return Response(ClubSerializer(club_list(), many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(ClubSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        club = club_create(user=request.user, **data)
+        return Response(ClubSerializer(club_get(club_id=club.pk)).data, status=201)
+
+
+class ClubDetailApi(APIView):
+    @extend_schema(responses=responses(ClubSerializer))
+    def get(self, request: Request, club_id: int) -> Response:
+        return Response(ClubSerializer(club_get(club_id=club_id)).data)
+
+
+class ClubMemberListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        user = serializers.IntegerField(required=False, min_value=1)
+        username = serializers.CharField(required=False)
+        role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if ("user" in attrs) == ("username" in attrs):
+                raise serializers.ValidationError("give exactly one of 'user' or 'username'")
+            return attrs
+
+    @extend_schema(responses=responses(MemberSerializer(many=True)))
+    def get(self, request: Request, club_id: int) -> Response:
+        club = club_get(club_id=club_id)
+        members = Membership.objects.filter(club=club).select_related("user").order_by("id")
+        return Response(MemberSerializer(members, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(MemberSerializer, 201))
+    def post(self, request: Request, club_id: int) -> Response:
+        club = club_get(club_id=club_id)
+        data = validated(self.InputSerializer, request.data)
+        users = get_user_model().objects
+        member = (
+            users.filter(pk=data["user"]).first()
+            if "user" in data
+            else users.filter(username=data["username"]).first()
+        )
+        if member is None:
+            raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
+        membership = club_member_add(
+            actor=request.user, club=club, member=member, role=data["role"]
+        )
+        return Response(MemberSerializer(membership).data, status=201)
+
+
+class ClubInvitationCreateApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        code = serializers.CharField()
+        role = serializers.CharField()
+        expires_at = serializers.DateTimeField()
+
+    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer, 201))
+    def post(self, request: Request, club_id: int) -> Response:
+        club = club_get(club_id=club_id)
+        data = validated(self.InputSerializer, request.data)
+        invitation = invitation_create(actor=request.user, club=club, role=data["role"])
+        return Response(self.OutputSerializer(invitation).data, status=201)
+
+
+class InvitationAcceptApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=None, responses=responses(MemberSerializer))
+    def post(self, request: Request, code: str) -> Response:
+        membership = invitation_accept(user=request.user, code=code)
+        return Response(MemberSerializer(membership).data)
+
+
+# ---------------------------------------------------------------- competitors and bots
+
+
+class CompetitorListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        user = serializers.IntegerField(required=False, min_value=1)
+        bot_version = serializers.IntegerField(required=False, min_value=1)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("kind", str, enum=["person", "bot"], required=False)],
+        responses=responses(CompetitorSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        competitors = Competitor.objects.order_by("name", "id")
+        kind = request.query_params.get("kind")
+        if kind == "person":
+            competitors = competitors.filter(user__isnull=False)
+        elif kind == "bot":
+            competitors = competitors.filter(bot_version__isnull=False)
+        elif kind:
+            raise InvalidInputError("kind: 'person' or 'bot'")
+        return Response(CompetitorSerializer(competitors, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(CompetitorSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        competitor = competitor_create(
+            actor=request.user, user_id=data.get("user"), bot_version_id=data.get("bot_version")
+        )
+        return Response(CompetitorSerializer(competitor).data, status=201)
+
+
+class BotListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=80)
+        family = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+
+    @extend_schema(responses=responses(BotSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        bots = Bot.objects.select_related("owner").order_by("kind", "name", "id")
+        return Response(BotSerializer(bots, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(BotSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        bot = bot_create(owner=request.user, name=data["name"], family=data["family"])  # type: ignore[arg-type]
+        return Response(BotSerializer(bot).data, status=201)
+
+
+class BotDetailApi(APIView):
+    class OutputSerializer(BotSerializer):
+        versions = BotVersionSerializer(many=True, read_only=True)
+
+        class Meta(BotSerializer.Meta):
+            fields = (*BotSerializer.Meta.fields, "versions")
+
+    @extend_schema(responses=responses(OutputSerializer))
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = _object_or_404(Bot.objects.prefetch_related("versions__competitor"), bot_id, "bot")
+        return Response(self.OutputSerializer(bot).data)
+
+
+class BotVersionListApi(APIView):
+    parser_classes = (MultiPartParser, FormParser, JSONParser)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        file = serializers.FileField()
+
+    @extend_schema(responses=responses(BotVersionSerializer(many=True)))
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = _object_or_404(Bot.objects.all(), bot_id, "bot")
+        versions = bot.versions.select_related("bot", "competitor").order_by("number")
+        return Response(BotVersionSerializer(versions, many=True).data)
+
+    @extend_schema(
+        request={"multipart/form-data": InputSerializer},
+        responses=responses(BotVersionSerializer, 201),
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = _object_or_404(Bot.objects.all(), bot_id, "bot")
+        if bot.owner_id != request.user.pk:
+            raise NotAllowedError("only the bot's owner may upload its versions")
+        data = validated(self.InputSerializer, request.data)
+        upload = data["file"]
+        version = bot_version_upload(
+            owner=request.user,  # type: ignore[arg-type]
+            bot=bot,
+            filename=upload.name or "bot.py",
+            data=upload.read(),
+        )
+        return Response(BotVersionSerializer(version).data, status=201)
+
+
+class FaultListSerializer(serializers.ModelSerializer[BotFault]):
+    class Meta:
+        model = BotFault
+        fields = ("id", "match_id", "seat", "cause", "message", "created_at")
+
+
+class BotVersionDetailApi(APIView):
+    class OutputSerializer(BotVersionSerializer):
+        faults = serializers.SerializerMethodField()
+
+        class Meta(BotVersionSerializer.Meta):
+            fields = (*BotVersionSerializer.Meta.fields, "faults")
+
+        @extend_schema_field(FaultListSerializer(many=True))
+        def get_faults(self, version: BotVersion) -> list[dict[str, Any]]:
+            faults = version.faults.order_by("-created_at", "-id")[:50]
+            return list(FaultListSerializer(faults, many=True).data)
+
+    @extend_schema(responses=responses(OutputSerializer))
+    def get(self, request: Request, version_id: int) -> Response:
+        version = _object_or_404(
+            BotVersion.objects.select_related("bot", "competitor"), version_id, "bot version"
+        )
+        return Response(self.OutputSerializer(version).data)
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def _tournament_detail(tournament: Tournament) -> dict[str, Any]:
+    entries = tournament.entries.select_related("competitor").order_by("id")
+    data = dict(TournamentSerializer(tournament).data)
+    data["entrant_count"] = len(entries)
+    data["rounds_started"] = tournament.round_set.count()
+    data["entrants"] = [
+        {"competitor": e.competitor_id, "name": e.competitor.name, "kind": e.competitor.kind}
+        for e in entries
+    ]
+    data.update(tournament_progress(tournament_id=tournament.pk))
+    return data
+
+
+class TournamentListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=120)
+        club = serializers.IntegerField(min_value=1)
+        game = serializers.CharField(max_length=200)
+        format = serializers.ChoiceField(
+            choices=[f for f in TournamentFormat.values if f != TournamentFormat.TABLE],
+            default=TournamentFormat.ROUND_ROBIN,
+        )
+        rounds = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+        deals = serializers.IntegerField(
+            min_value=1, max_value=1000, required=False, allow_null=True
+        )
+        move_seconds = serializers.FloatField(min_value=0.1, max_value=3600, default=30.0)
+        time_bank_seconds = serializers.FloatField(min_value=0, max_value=36000, default=60.0)
+        entrants = serializers.ListField(
+            child=serializers.IntegerField(min_value=1), required=False, default=list
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("club", int, required=False)],
+        responses=responses(TournamentSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        tournaments = tournament_list(club_id=positive_query_int(request, "club")).annotate(
+            rounds_started=Count("round_set", distinct=True)
+        )
+        return Response(TournamentSerializer(tournaments, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(TournamentDetailSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        club = Club.objects.filter(pk=data.pop("club")).first()
+        if club is None:
+            raise InvalidInputError("club: no such club", errors={"club": ["no such club"]})
+        wanted = data.pop("entrants")
+        entrants = list(Competitor.objects.filter(pk__in=wanted))
+        missing = sorted(set(wanted) - {c.pk for c in entrants})
+        if missing:
+            raise InvalidInputError(
+                f"entrants: no competitor {missing[0]}", errors={"entrants": ["unknown competitor"]}
+            )
+        tournament = tournament_create(actor=request.user, club=club, entrants=entrants, **data)
+        return Response(_tournament_detail(tournament), status=201)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(responses=responses(TournamentDetailSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(_tournament_detail(tournament_get(tournament_id=tournament_id)))
+
+
+class TournamentEntryCreateApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        competitor = serializers.IntegerField(min_value=1)
+
+    @extend_schema(request=InputSerializer, responses=responses(TournamentDetailSerializer, 201))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        data = validated(self.InputSerializer, request.data)
+        competitor = (
+            Competitor.objects.select_related("bot_version__bot")
+            .filter(pk=data["competitor"])
+            .first()
+        )
+        if competitor is None:
+            raise InvalidInputError(
+                "competitor: no such competitor", errors={"competitor": ["not found"]}
+            )
+        tournament_enter(actor=request.user, tournament=tournament, competitor=competitor)
+        return Response(_tournament_detail(tournament), status=201)
+
+
+class TournamentRoundStartApi(APIView):
+    @extend_schema(request=None, responses=responses(RoundSerializer, 201))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        round_ = tournament_round_start(actor=request.user, tournament=tournament)
+        return Response(RoundSerializer(round_list().get(pk=round_.pk)).data, status=201)
+
+
+class TournamentPauseApi(APIView):
+    @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_pause(
+            actor=request.user, tournament=tournament_get(tournament_id=tournament_id)
+        )
+        return Response(_tournament_detail(tournament))
+
+
+class TournamentResumeApi(APIView):
+    @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_resume(
+            actor=request.user, tournament=tournament_get(tournament_id=tournament_id)
+        )
+        return Response(_tournament_detail(tournament))
+
+
+class TournamentFinishApi(APIView):
+    @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_finish(
+            actor=request.user, tournament=tournament_get(tournament_id=tournament_id)
+        )
+        return Response(_tournament_detail(tournament))
+
+
+class TournamentStandingsApi(APIView):
+    @extend_schema(responses=responses(StandingsSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return Response(tournament_standings(tournament=tournament))
+
+
+class NDJSONRenderer(BaseRenderer):
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return (json.dumps(data) + "\n").encode()
+
+
+class TournamentRecordsApi(APIView):
+    """Every finished match's game record, one JSON document per line."""
+
+    renderer_classes = (NDJSONRenderer, JSONRenderer)
+
+    @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR, 404: ERRORS[404]})
+    def get(self, request: Request, tournament_id: int) -> StreamingHttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+
+        def lines() -> Iterator[str]:
+            records = (
+                MatchResult.objects.filter(match__tournament=tournament)
+                .order_by("match_id")
+                .values_list("record", flat=True)
+            )
+            for record in records.iterator(chunk_size=100):
+                yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+        response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+        response["Content-Disposition"] = (
+            f'attachment; filename="tournament-{tournament.pk}-records.ndjson"'
+        )
+        return response
+
+
+# ---------------------------------------------------------------- rounds and matches
+
+
+class RoundListApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("tournament", int, required=False)],
+        responses=responses(RoundSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        rounds = round_list(tournament_id=positive_query_int(request, "tournament"))
+        return Response(RoundSerializer(rounds, many=True).data)
+
+
+class MatchListApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("tournament", int, required=False),
+            OpenApiParameter("round", int, required=False),
+            OpenApiParameter("competitor", int, required=False),
+            OpenApiParameter("status", str, enum=MatchStatus.values, required=False),
+        ],
+        responses=responses(MatchSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        status = request.query_params.get("status") or None
+        if status is not None and status not in MatchStatus.values:
+            raise InvalidInputError(f"status: one of {', '.join(MatchStatus.values)}")
+        matches = match_list(
+            tournament_id=positive_query_int(request, "tournament"),
+            round_number=positive_query_int(request, "round"),
+            competitor_id=positive_query_int(request, "competitor"),
+            status=status,
+        )
+        return Response(MatchSerializer(matches, many=True).data)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(responses=responses(MatchSerializer))
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(MatchSerializer(match_get(match_id=match_id)).data)
+
+
+class MatchRecordApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        viewer = match_seat_of_viewer(match=match, user=request.user)
+        return Response(match_record(match=match, viewer_seat=viewer))
+
+
+class MatchSeatViewApi(APIView):
+    @extend_schema(responses=responses(SeatViewSerializer))
+    def get(self, request: Request, match_id: int, seat: int) -> Response:
+        match = match_get(match_id=match_id)
+        match_seat_get_for_owner(match=match, seat=seat, user=request.user)
+        state = match_replay(match).state
+        your_turn = (
+            match.status == MatchStatus.RUNNING
+            and match.waiting_seat == seat
+            and not state.is_terminal()
+        )
+        return Response(
+            {
+                "view": state.view_for(seat).to_json(),
+                "deadline": match.deadline if your_turn else None,
+                "your_turn": your_turn,
+            }
+        )
+
+
+class MatchSeatActionApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        action = serializers.CharField(max_length=40)
+
+    @extend_schema(request=InputSerializer, responses=responses(SeatViewSerializer))
+    def post(self, request: Request, match_id: int, seat: int) -> Response:
+        match = match_get(match_id=match_id)
+        match_seat_get_for_owner(match=match, seat=seat, user=request.user)
+        data = validated(self.InputSerializer, request.data)
+        view = match_person_act(match=match, seat=seat, action=data["action"])
+        match.refresh_from_db(fields=["status", "waiting_seat", "deadline"])
+        your_turn = match.status == MatchStatus.RUNNING and match.waiting_seat == seat
+        return Response(
+            {
+                "view": view.to_json(),
+                "deadline": match.deadline if your_turn else None,
+                "your_turn": your_turn,
+            }
+        )
+
+
+class MatchSpectateApi(APIView):
+    @extend_schema(responses=responses(SpectatorViewSerializer))
+    def get(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        state = match_replay(match).state
+        return Response({"view": spectator_view(state.view_for(0)).to_json()})
+
+
+class TableCreateApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        game = serializers.CharField(max_length=200)
+        seats = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=8)
+
+    @extend_schema(request=InputSerializer, responses=responses(MatchSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        match = table_open(actor=request.user, game=data["game"], seats=data["seats"])
+        return Response(MatchSerializer(match_get(match_id=match.pk)).data, status=201)

@@ -1,0 +1,788 @@
+"""Match execution: claim, replay, play, store every event, finish once.
+
+The database is the truth (docs/league.md):
+
+1. ``match_run`` (the ``run_match`` task) claims a queued match with one conditional
+   UPDATE (queued -> running, ``attempts + 1``, a lease); a duplicate task finds nothing
+   to claim and returns.
+2. It rebuilds the engine state from the game string and the seed and replays the
+   stored events: they are authoritative, so a re-run after a lost worker continues the
+   same game (chance events are checked against the seed's).
+3. It asks each seat for its action (a built-in bot in process, an uploaded bot in its
+   sandbox) and stores the events in small batches (``FLUSH_SECONDS``) inside
+   transactions that renew the lease only while ``attempts`` still equals its claim: a
+   worker that lost its lease stops at its next write.
+4. When a person is to act, it stores what it has and releases the match (running, no
+   lease, a ``deadline``); the person's move (``match_person_act``) or the fallback at
+   the deadline (``matches_sweep``) applies it and queues the continuation.
+5. ``match_finish`` writes the result, the seats' outcomes and the standings input in
+   one transaction under a row lock; a second completion finds the match finished and
+   does nothing (and the one-to-one result could not be stored twice anyway).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from bots.builtin import BUILTIN_PLAYERS
+from bots.match import deciding_seat
+from bots.models import BotFault, BotVersion
+from bots.protocol import TimeControl
+from bots.runner.sandbox import sandbox_unavailable_reason
+from bots.runner.seat import UploadedSeat
+from bots.seats import (
+    BuiltinSeat,
+    GuardedSeat,
+    Hello,
+    Outcome,
+    ReplacementPlayer,
+    SeatReport,
+    seat_seed,
+)
+from bots.services import bot_version_bundle
+from engine.chance import Chance
+from engine.errors import IllegalActionError
+from engine.game import State
+from engine.record import record_from_state
+from engine.variants import load_game
+from engine.view import PlayerView
+from league.errors import InvalidInputError
+from league.models import (
+    Match,
+    MatchEvent,
+    MatchResult,
+    MatchSeat,
+    MatchStatus,
+    SeatOutcome,
+    TournamentStatus,
+)
+from league.notifications import match_updated, tournament_progressed
+from league.tasks import run_match as run_match_task
+
+logger = logging.getLogger(__name__)
+
+MATCH_LEASE_SECONDS = 60.0
+"""A worker's lease on a match, renewed at every write; plus the longest a move may take."""
+MAX_LEASE_EXPIRIES = 3
+"""A match whose lease ran out this many times (its worker died each time) is an error."""
+FLUSH_SECONDS = 0.25
+"""Events are written at least this often while a match plays (and at every hand-over)."""
+PERSON_MAX_STRIKES = 3
+"""A person who misses this many deadlines forfeits: a built-in bot plays on for them."""
+REQUEUE_AFTER_SECONDS = 300.0
+"""A match still queued this long after its task was sent gets its task sent again."""
+
+
+class LeaseLostError(Exception):
+    """This worker no longer holds the match (its lease ran out and another claimed it)."""
+
+
+class MatchLogError(Exception):
+    """The stored events do not replay (a bug, or rows changed by hand)."""
+
+
+# ---------------------------------------------------------------- replay
+
+
+@dataclass
+class Replay:
+    state: State[Any]
+    times: dict[int, float]
+    """Milliseconds taken per index of ``state.log``."""
+    stored: int
+    """How many events are stored (``state.log[:stored]``)."""
+
+
+def match_replay(match: Match) -> Replay:
+    """The engine state of ``match`` from its seed and its stored events."""
+    game = load_game(match.game)
+    state = game.new_initial_state(seed=match.seed)
+    times: dict[int, float] = {}
+    rows = (
+        MatchEvent.objects.filter(match_id=match.pk)
+        .order_by("index")
+        .values_list("index", "seat", "action", "chance", "ms")
+    )
+    stored = 0
+    for index, seat, action, chance, ms in rows.iterator(chunk_size=2000):
+        if index != stored:
+            raise MatchLogError(f"match {match.pk}: event {stored} is missing")
+        stored += 1
+        if seat is None:
+            logged = state.log[index] if index < len(state.log) else None
+            if not isinstance(logged, Chance) or logged.to_json() != chance:
+                raise MatchLogError(f"match {match.pk}: event {index} is not the seed's deal")
+            continue
+        if index != len(state.log) or seat != state.current_seat:
+            raise MatchLogError(f"match {match.pk}: event {index} is out of order")
+        try:
+            state.apply_action(state.parse_action(action))
+        except IllegalActionError as exc:
+            raise MatchLogError(f"match {match.pk}: event {index}: {exc}") from None
+        if ms is not None:
+            times[index] = ms
+    return Replay(state=state, times=times, stored=stored)
+
+
+def _event_rows(
+    match_id: int, state: State[Any], start: int, times: dict[int, float]
+) -> list[MatchEvent]:
+    game = state.game
+    rows = []
+    now = timezone.now()
+    for index in range(start, len(state.log)):
+        entry = state.log[index]
+        if isinstance(entry, Chance):
+            rows.append(
+                MatchEvent(match_id=match_id, index=index, chance=entry.to_json(), created_at=now)
+            )
+        else:
+            rows.append(
+                MatchEvent(
+                    match_id=match_id,
+                    index=index,
+                    seat=entry >> 10,
+                    action=game.action_to_string(entry & 1023),
+                    ms=times.get(index),
+                    created_at=now,
+                )
+            )
+    return rows
+
+
+# ---------------------------------------------------------------- claim and lease
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _lease_seconds(match: Match) -> float:
+    tournament = match.tournament
+    return MATCH_LEASE_SECONDS + tournament.move_seconds + tournament.time_bank_seconds
+
+
+def match_claim(*, match_id: int, worker: str, now: datetime | None = None) -> int | None:
+    """Claim a queued match: queued -> running with a lease. Returns the claim's number
+    (``attempts``), or None when there is nothing to claim (a duplicate task, a match
+    already finished, or its tournament paused)."""
+    now = now or timezone.now()
+    match = Match.objects.select_related("tournament").filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.QUEUED:
+        return None
+    with transaction.atomic():
+        claimed = (
+            Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED)
+            .exclude(tournament__status=TournamentStatus.PAUSED)
+            .update(
+                status=MatchStatus.RUNNING,
+                attempts=F("attempts") + 1,
+                lease_until=now + timedelta(seconds=_lease_seconds(match)),
+                worker=worker,
+                started_at=match.started_at or now,
+                deadline=None,
+                waiting_seat=None,
+            )
+        )
+        if claimed != 1:
+            return None
+        # The UPDATE holds the row lock until commit: nobody changed attempts since.
+        return Match.objects.values_list("attempts", flat=True).get(pk=match_id)
+
+
+# ---------------------------------------------------------------- seats
+
+
+class LeagueBuiltinSeat(BuiltinSeat):
+    """A built-in bot version: ``bots.builtin`` player by name, with its options."""
+
+    def __init__(self, name: str, seed: int | None, options: dict[str, Any]) -> None:
+        super().__init__(name, seed)
+        if options:
+            factory = cast(Any, BUILTIN_PLAYERS[name])
+            self.player = factory(seed, **options)
+
+
+class ReplacementSeat(BuiltinSeat):
+    """Plays for a person who forfeited (missed too many deadlines)."""
+
+    def __init__(self, seed: int | None) -> None:
+        super().__init__("greedy", seed)
+        self.player = ReplacementPlayer(seed)
+
+
+class UnavailableSeat(GuardedSeat):
+    """An uploaded bot on a machine without the sandbox: it fails to start and the
+    replacement bot plays its seat (the fault policy of bots.seats)."""
+
+    kind = "uploaded"
+
+    def __init__(self, label: str, seed: int | None, reason: str) -> None:
+        super().__init__(label, seed)
+        self.reason = reason
+
+    def start(self, hello: Hello) -> None:
+        self.crash(None, Outcome.INIT_FAILURE, f"uploaded bots cannot run here: {self.reason}")
+
+    def wait_ready(self) -> None:
+        return None
+
+    def finish(self, scores: list[int]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _seat_player(match: Match, row: MatchSeat) -> GuardedSeat | None:
+    """What plays a seat in the worker; None for a person (who moves through the API)."""
+    seed = seat_seed(match.seed, row.seat)
+    version: BotVersion | None = row.competitor.bot_version
+    if version is None:
+        return ReplacementSeat(seed) if row.replaced else None
+    if version.is_builtin:
+        return LeagueBuiltinSeat(version.builtin_name, seed, version.builtin_options())
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        return UnavailableSeat(version.label, seed, reason)
+    return UploadedSeat(bot_version_bundle(version), seed=seed, label=version.label)
+
+
+def _time_control(match: Match) -> TimeControl:
+    tournament = match.tournament
+    return TimeControl(
+        move_ms=max(1, round(tournament.move_seconds * 1000)),
+        bank_ms=max(0, round(tournament.time_bank_seconds * 1000)),
+    )
+
+
+# ---------------------------------------------------------------- writing events
+
+
+@dataclass
+class PlayStats:
+    """What a worker's run of a match cost (bench/league.py reads it)."""
+
+    outcome: str = ""
+    events: int = 0
+    engine_seconds: float = 0.0
+    store_seconds: float = 0.0
+    flushes: int = 0
+
+
+@dataclass
+class EventWriter:
+    """Stores a running match's new events in batches, renewing the lease each time."""
+
+    match: Match
+    attempt: int
+    state: State[Any]
+    times: dict[int, float]
+    stored: int
+    stats: PlayStats
+    last_flush: float = field(default_factory=time.perf_counter)
+
+    def flush_due(self) -> bool:
+        return time.perf_counter() - self.last_flush >= FLUSH_SECONDS
+
+    def flush(self) -> None:
+        began = time.perf_counter()
+        state = self.state
+        rows = _event_rows(self.match.pk, state, self.stored, self.times)
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                renewed = Match.objects.filter(
+                    pk=self.match.pk, attempts=self.attempt, status=MatchStatus.RUNNING
+                ).update(
+                    lease_until=now + timedelta(seconds=_lease_seconds(self.match)),
+                    events_stored=len(state.log),
+                    deals_done=len(state.deal_scores),
+                )
+                if renewed != 1:
+                    raise LeaseLostError(f"match {self.match.pk}: claim {self.attempt} is over")
+                if rows:
+                    MatchEvent.objects.bulk_create(rows)
+                    match_updated(self.match.pk, len(state.log) - 1)
+        except IntegrityError as exc:
+            raise LeaseLostError(f"match {self.match.pk}: another worker wrote first") from exc
+        self.stored = len(state.log)
+        self.last_flush = time.perf_counter()
+        self.stats.flushes += 1
+        self.stats.events += len(rows)
+        self.stats.store_seconds += self.last_flush - began
+
+
+# ---------------------------------------------------------------- playing
+
+
+def match_run(*, match_id: int, worker: str | None = None) -> PlayStats:
+    """The body of the ``run_match`` task: claim, replay, play the bot seats, store."""
+    worker = worker or worker_name()
+    attempt = match_claim(match_id=match_id, worker=worker)
+    if attempt is None:
+        return PlayStats(outcome="not claimed")
+    try:
+        return _match_play(match_id=match_id, attempt=attempt)
+    except LeaseLostError as exc:
+        logger.warning("%s", exc)
+        return PlayStats(outcome="lease lost")
+    except Exception:
+        # A bug or a lost database: let the lease run out now, so that the sweep
+        # re-queues the match (and gives up after MAX_LEASE_EXPIRIES).
+        logger.exception("match %s failed in claim %s", match_id, attempt)
+        Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.RUNNING).update(
+            lease_until=timezone.now(), error=traceback.format_exc(limit=5)[-4000:]
+        )
+        return PlayStats(outcome="failed")
+
+
+def _match_play(*, match_id: int, attempt: int) -> PlayStats:
+    match = Match.objects.select_related("tournament").get(pk=match_id)
+    rows = list(match.seats.select_related("competitor__bot_version__bot").order_by("seat"))
+    replay = match_replay(match)
+    state, times = replay.state, replay.times
+    stats = PlayStats()
+    writer = EventWriter(match, attempt, state, times, replay.stored, stats)
+    players = [_seat_player(match, row) for row in rows]
+    hello_control = _time_control(match)
+    clock = time.perf_counter
+    try:
+        for index, player in enumerate(players):
+            if player is not None:
+                player.start(Hello(state.game, index, hello_control))
+        for player in players:
+            if player is not None:
+                player.wait_ready()
+        while not state.is_terminal():
+            seat = deciding_seat(state)
+            player = players[seat]
+            if player is None:
+                writer.flush()
+                _seat_reports_store(match, rows, players)
+                _match_wait_for_person(match=match, attempt=attempt, seat=seat)
+                stats.outcome = "waiting for a person"
+                return stats
+            began = clock()
+            view = state.view_for(seat)
+            action = player.choose(view)
+            index = len(state.log)
+            state.apply_action(action)
+            ended = clock()
+            times[index] = (ended - began) * 1000
+            stats.engine_seconds += ended - began
+            if ended - writer.last_flush >= FLUSH_SECONDS:
+                writer.flush()
+        scores = state.scores()
+        for player in players:
+            if player is not None:
+                player.finish(scores)
+    finally:
+        for player in players:
+            if player is not None:
+                player.close()
+    began = clock()
+    reports = [player.report() if player is not None else None for player in players]
+    finished = match_finish(
+        match_id=match_id,
+        attempt=attempt,
+        state=state,
+        times=times,
+        stored=writer.stored,
+        reports=reports,
+    )
+    stats.store_seconds += clock() - began
+    stats.events += len(state.log) - writer.stored
+    stats.outcome = "finished" if finished else "finished already"
+    return stats
+
+
+def _report_outcome(report: SeatReport) -> str:
+    return str(report.outcome.value)
+
+
+def _seat_reports_store(
+    match: Match, rows: Sequence[MatchSeat], players: Sequence[GuardedSeat | None]
+) -> None:
+    """Keep the bots' faults so far on their seats (a person's hand-over ends the run)."""
+    for row, player in zip(rows, players, strict=True):
+        if player is None or row.competitor.bot_version is None:
+            continue
+        report = player.report()
+        if report.faults:
+            faults = list(row.faults) + [f.to_json() for f in report.faults]
+            outcome = row.outcome if row.outcome != SeatOutcome.OK else _report_outcome(report)
+            MatchSeat.objects.filter(pk=row.pk).update(outcome=outcome, faults=faults)
+
+
+def _match_wait_for_person(*, match: Match, attempt: int, seat: int) -> None:
+    now = timezone.now()
+    updated = Match.objects.filter(
+        pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING
+    ).update(
+        lease_until=None,
+        worker="",
+        waiting_seat=seat,
+        deadline=now + timedelta(seconds=match.tournament.move_seconds),
+    )
+    if updated != 1:
+        raise LeaseLostError(f"match {match.pk}: claim {attempt} is over")
+
+
+# ---------------------------------------------------------------- finishing
+
+
+def match_finish(
+    *,
+    match_id: int,
+    attempt: int | None,
+    state: State[Any],
+    times: dict[int, float],
+    stored: int,
+    reports: Sequence[SeatReport | None],
+) -> bool:
+    """Write the result, the seats' outcomes and the standings input in one transaction.
+
+    Returns False (and writes nothing) when the match is finished already: a second
+    completion is a no-op. ``attempt`` None means the caller holds the row lock already
+    (a person's last move)."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update().select_related("tournament", "round").get(pk=match_id)
+        )
+        if (
+            match.status == MatchStatus.FINISHED
+            or MatchResult.objects.filter(match_id=match_id).exists()
+        ):
+            return False
+        if attempt is not None and (
+            match.attempts != attempt or match.status != MatchStatus.RUNNING
+        ):
+            raise LeaseLostError(f"match {match_id}: claim {attempt} is over")
+        _result_write(match=match, state=state, times=times, stored=stored, reports=reports)
+    return True
+
+
+def _result_write(
+    *,
+    match: Match,
+    state: State[Any],
+    times: dict[int, float],
+    stored: int,
+    reports: Sequence[SeatReport | None],
+) -> None:
+    now = timezone.now()
+    MatchEvent.objects.bulk_create(_event_rows(match.pk, state, stored, times))
+    rows = list(match.seats.select_related("competitor__bot_version__bot").order_by("seat"))
+    scores = state.scores()
+    outcomes: list[str] = []
+    faults: list[dict[str, Any]] = []
+    record_seats: list[dict[str, Any]] = []
+    standings: list[dict[str, Any]] = []
+    bot_faults: list[BotFault] = []
+    for row in rows:
+        report = reports[row.seat] if row.seat < len(reports) else None
+        outcome = row.outcome
+        seat_faults = list(row.faults)
+        if report is not None and row.competitor.bot_version is not None:
+            seat_faults += [f.to_json() for f in report.faults]
+            if outcome == SeatOutcome.OK:
+                outcome = _report_outcome(report)
+        outcomes.append(outcome)
+        faults += [{"seat": row.seat, **f} for f in seat_faults]
+        version = row.competitor.bot_version
+        if version is not None and not version.is_builtin:
+            bot_faults += [
+                BotFault(
+                    version=version,
+                    match_id=match.pk,
+                    seat=row.seat,
+                    cause=str(f.get("cause", "")),
+                    message=str(f.get("message", "")),
+                    log=(report.log if report is not None else "")[-8000:],
+                )
+                for f in seat_faults
+            ]
+        if outcome != row.outcome or seat_faults != row.faults:
+            MatchSeat.objects.filter(pk=row.pk).update(outcome=outcome, faults=seat_faults)
+        record_seats.append(
+            {
+                "name": row.competitor.name,
+                "player": version.label if version is not None else "person",
+                "competitor": row.competitor_id,
+                "outcome": outcome,
+            }
+        )
+        standings.append(
+            {
+                "seat": row.seat,
+                "competitor": row.competitor_id,
+                "score": scores[row.seat],
+                "outcome": outcome,
+            }
+        )
+    meta = {
+        "match": match.pk,
+        "tournament": match.tournament_id,
+        "round": match.round.number,
+        "table": match.table,
+        "finished": now.isoformat(),
+    }
+    if faults:
+        meta["faults"] = faults
+    record = record_from_state(state, seats=record_seats, times=times, meta=meta)
+    MatchResult.objects.create(
+        match=match,
+        scores=scores,
+        outcomes=outcomes,
+        faults=faults,
+        standings_input={
+            "tournament": match.tournament_id,
+            "round": match.round.number,
+            "table": match.table,
+            "game": match.game,
+            "seats": standings,
+        },
+        record=record,
+        created_at=now,
+    )
+    if bot_faults:
+        BotFault.objects.bulk_create(bot_faults)
+    match.status = MatchStatus.FINISHED
+    match.finished_at = now
+    match.lease_until = None
+    match.deadline = None
+    match.waiting_seat = None
+    match.worker = ""
+    match.events_stored = len(state.log)
+    match.deals_done = len(state.deal_scores)
+    match.save(
+        update_fields=[
+            "status",
+            "finished_at",
+            "lease_until",
+            "deadline",
+            "waiting_seat",
+            "worker",
+            "events_stored",
+            "deals_done",
+        ]
+    )
+    match_updated(match.pk, len(state.log) - 1)
+    tournament_progressed(match.tournament_id)
+
+
+# ---------------------------------------------------------------- people
+
+
+def _person_moved(
+    *, match: Match, replay: Replay, rows: Sequence[MatchSeat], now: datetime
+) -> None:
+    """After a person's action (or its fallback) was applied to ``replay.state``, with the
+    row locked: store it and decide what comes next."""
+    state = replay.state
+    if state.is_terminal():
+        _result_write(
+            match=match,
+            state=state,
+            times=replay.times,
+            stored=replay.stored,
+            reports=[None] * len(rows),
+        )
+        return
+    MatchEvent.objects.bulk_create(_event_rows(match.pk, state, replay.stored, replay.times))
+    match.events_stored = len(state.log)
+    match.deals_done = len(state.deal_scores)
+    seat = deciding_seat(state)
+    row = next(r for r in rows if r.seat == seat)
+    if row.competitor.user_id is not None and not row.replaced:
+        match.waiting_seat = seat
+        match.deadline = now + timedelta(seconds=match.tournament.move_seconds)
+    else:
+        match.status = MatchStatus.QUEUED
+        match.waiting_seat = None
+        match.deadline = None
+        match.queued_at = now
+        run_match_task.delay_on_commit(match.pk)
+    match.save(
+        update_fields=[
+            "events_stored",
+            "deals_done",
+            "waiting_seat",
+            "deadline",
+            "status",
+            "queued_at",
+        ]
+    )
+    match_updated(match.pk, len(state.log) - 1)
+
+
+def match_person_act(
+    *, match: Match, seat: int, action: str, now: datetime | None = None
+) -> PlayerView:
+    """Apply a person's action at ``seat`` (the caller checked that the seat is theirs).
+
+    InvalidInputError naming the rule for an illegal action or one out of turn; nothing
+    is stored then. Returns the seat's new view."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+        if locked.status == MatchStatus.FINISHED:
+            raise InvalidInputError("the match is over")
+        if locked.status == MatchStatus.ERROR:
+            raise InvalidInputError("the match was stopped by an error")
+        replay = match_replay(locked)
+        state = replay.state
+        if state.is_terminal():
+            raise InvalidInputError("the match is over")
+        to_act = deciding_seat(state)
+        if locked.waiting_seat != seat or to_act != seat:
+            raise InvalidInputError(f"not your turn: seat {to_act} is to act")
+        try:
+            code = state.parse_action(action)
+            index = len(state.log)
+            state.apply_action(code, seat=seat)
+        except IllegalActionError as exc:
+            raise InvalidInputError(str(exc)) from None
+        if locked.deadline is not None:
+            budget_ms = locked.tournament.move_seconds * 1000
+            left_ms = (locked.deadline - now).total_seconds() * 1000
+            replay.times[index] = min(budget_ms, max(0.0, budget_ms - left_ms))
+        rows = list(locked.seats.select_related("competitor__bot_version").order_by("seat"))
+        _person_moved(match=locked, replay=replay, rows=rows, now=now)
+    return state.view_for(seat)
+
+
+def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
+    """Play the fallback (the first legal action) for a person whose deadline passed and
+    count a strike; at PERSON_MAX_STRIKES the seat is forfeited to a built-in bot."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .select_related("tournament")
+            .filter(pk=match_id, status=MatchStatus.RUNNING, deadline__lt=now)
+            .first()
+        )
+        if match is None or match.waiting_seat is None:
+            return False
+        replay = match_replay(match)
+        state = replay.state
+        seat = match.waiting_seat
+        if state.is_terminal() or deciding_seat(state) != seat:
+            raise MatchLogError(f"match {match_id}: waiting for seat {seat}, who is not to act")
+        rows = list(match.seats.select_related("competitor__bot_version").order_by("seat"))
+        row = next(r for r in rows if r.seat == seat)
+        fallback = state.view_for(seat).legal[0]
+        index = len(state.log)
+        state.apply_action(fallback, seat=seat)
+        replay.times[index] = match.tournament.move_seconds * 1000
+        row.strikes += 1
+        fault = {
+            "cause": "timeout",
+            "message": f"no move within {match.tournament.move_seconds:g} s",
+            "decision": index,
+            "deal": state.deal_number,
+            "fallback": state.game.action_to_string(fallback),
+        }
+        row.faults = [*row.faults, fault]
+        row.outcome = SeatOutcome.TIMEOUT if row.outcome == SeatOutcome.OK else row.outcome
+        if row.strikes >= PERSON_MAX_STRIKES:
+            row.replaced = True
+            row.outcome = SeatOutcome.FORFEIT
+        row.save(update_fields=["strikes", "faults", "outcome", "replaced"])
+        _person_moved(match=match, replay=replay, rows=rows, now=now)
+    return True
+
+
+# ---------------------------------------------------------------- the sweep (beat)
+
+
+@dataclass
+class SweepReport:
+    requeued: list[int] = field(default_factory=list)
+    errored: list[int] = field(default_factory=list)
+    fallbacks: list[int] = field(default_factory=list)
+    resent: list[int] = field(default_factory=list)
+
+
+def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
+    """Re-queue a running match whose lease ran out, or mark it an error after
+    MAX_LEASE_EXPIRIES; None if its lease is in fact alive."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match_id, status=MatchStatus.RUNNING, lease_until__lt=now)
+            .first()
+        )
+        if match is None:
+            return None
+        match.lease_expiries += 1
+        match.lease_until = None
+        match.worker = ""
+        if match.lease_expiries >= MAX_LEASE_EXPIRIES:
+            match.status = MatchStatus.ERROR
+            match.error = (
+                f"its worker was lost {match.lease_expiries} times; last: "
+                f"{match.error or 'no message'}"
+            )[:4000]
+        else:
+            match.status = MatchStatus.QUEUED
+            match.queued_at = now
+            run_match_task.delay_on_commit(match.pk)
+        match.save(
+            update_fields=[
+                "lease_expiries",
+                "lease_until",
+                "worker",
+                "status",
+                "error",
+                "queued_at",
+            ]
+        )
+        if match.status == MatchStatus.ERROR:
+            match_updated(match.pk, match.events_stored - 1)
+            tournament_progressed(match.tournament_id)
+        return str(match.status)
+
+
+def matches_sweep(*, now: datetime | None = None) -> SweepReport:
+    """What beat runs every few seconds: expired leases, passed deadlines, lost tasks."""
+    now = now or timezone.now()
+    report = SweepReport()
+    for match_id in Match.objects.filter(
+        status=MatchStatus.RUNNING, lease_until__lt=now
+    ).values_list("id", flat=True):
+        outcome = match_lease_expire(match_id=match_id, now=now)
+        if outcome == MatchStatus.QUEUED:
+            report.requeued.append(match_id)
+        elif outcome == MatchStatus.ERROR:
+            report.errored.append(match_id)
+    for match_id in Match.objects.filter(status=MatchStatus.RUNNING, deadline__lt=now).values_list(
+        "id", flat=True
+    ):
+        try:
+            if match_deadline_expire(match_id=match_id, now=now):
+                report.fallbacks.append(match_id)
+        except MatchLogError:
+            logger.exception("match %s: cannot apply the fallback", match_id)
+    stale = Match.objects.filter(
+        status=MatchStatus.QUEUED,
+        queued_at__lt=now - timedelta(seconds=REQUEUE_AFTER_SECONDS),
+    ).exclude(tournament__status=TournamentStatus.PAUSED)
+    for match_id in stale.values_list("id", flat=True):
+        Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(queued_at=now)
+        run_match_task.delay(match_id)
+        report.resent.append(match_id)
+    return report

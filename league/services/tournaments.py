@@ -1,0 +1,329 @@
+"""Tournaments: creation, entries, rounds, pause/resume/finish, and casual tables.
+
+Only a club's owners and organisers change its tournaments. Starting a round asks the
+schedule for tables (``round_tables``), stores the round, its matches and their seats in
+one transaction, and sends one ``run_match`` task per match when it commits.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from engine.errors import InvalidGameError
+from engine.options import format_game_string, parse_game_string
+from engine.variants import load_game
+from league.errors import ConflictError, InvalidInputError, NotAllowedError
+from league.models import (
+    Club,
+    Competitor,
+    Entry,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Round,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from league.rotation import rotation_tables
+from league.selectors import club_role_of
+from league.services.clubs import club_organiser_require
+from league.services.competitors import competitor_builtin, competitor_for_user
+from league.tasks import run_match as run_match_task
+
+User = Account | AnonymousUser
+
+DEAL_OPTIONS = {"kung_och_adel": "deals", "priffe": "rubbers_per_game"}
+"""The game-string option that sets the length of a match, for the families that have
+one; in the others (Kingen, Dubbelkingen, King) a match is one whole game."""
+FILLER_BOT = "greedy"
+"""The built-in bot that fills a table the schedule leaves short."""
+TABLE_MOVE_SECONDS = 120.0
+
+
+def seed_draw() -> int:
+    return secrets.randbits(62)
+
+
+def match_game_string(game: str, deals: int | None) -> str:
+    """The canonical game string of a tournament's matches: ``game`` with its length
+    option set to ``deals``. InvalidInputError naming the problem otherwise."""
+    try:
+        loaded = load_game(game)
+        if deals is None:
+            return str(loaded)
+        option = DEAL_OPTIONS.get(loaded.family)
+        if option is None:
+            raise InvalidInputError(
+                f"deals: {loaded.family} has no length option; a match is one whole game",
+                errors={"deals": [f"{loaded.family} has no length option"]},
+            )
+        family, options = parse_game_string(str(loaded))
+        options[option] = str(deals)
+        return str(load_game(format_game_string(family, options)))
+    except InvalidGameError as exc:
+        field = "deals" if deals is not None and "option" in str(exc) else "game"
+        raise InvalidInputError(f"{field}: {exc}", errors={field: [str(exc)]}) from None
+
+
+def tournament_organiser_require(*, user: User, tournament: Tournament) -> None:
+    if tournament.club is None:
+        if not user.is_authenticated or user.pk != tournament.created_by_id:
+            raise NotAllowedError("only the person who opened this table may change it")
+        return
+    club_organiser_require(user=user, club=tournament.club)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    actor: User,
+    club: Club,
+    name: str,
+    game: str,
+    format: str = TournamentFormat.ROUND_ROBIN,
+    rounds: int = 1,
+    deals: int | None = None,
+    move_seconds: float = 30.0,
+    time_bank_seconds: float = 60.0,
+    entrants: Sequence[Competitor] = (),
+) -> Tournament:
+    club_organiser_require(user=actor, club=club)
+    if format == TournamentFormat.TABLE:
+        raise InvalidInputError("format: a table is opened with POST /api/tables/")
+    if format not in TournamentFormat.values:
+        raise InvalidInputError(f"format: unknown format {format!r}")
+    tournament = Tournament(
+        name=name.strip(),
+        club=club,
+        game=match_game_string(game, deals),
+        format=format,
+        rounds=rounds,
+        deals=deals,
+        move_seconds=move_seconds,
+        time_bank_seconds=time_bank_seconds,
+        status=TournamentStatus.OPEN,
+        seed=seed_draw(),
+        created_by=actor if actor.is_authenticated else None,
+    )
+    tournament.full_clean()
+    tournament.save()
+    for competitor in dict.fromkeys(entrants):
+        Entry.objects.create(tournament=tournament, competitor=competitor)
+    return tournament
+
+
+@transaction.atomic
+def tournament_enter(*, actor: User, tournament: Tournament, competitor: Competitor) -> Entry:
+    """Enter ``competitor``: an organiser enters anyone; a club member enters themself or
+    their own bot versions."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ConflictError("the tournament is finished")
+    if tournament.format == TournamentFormat.TABLE:
+        raise ConflictError("a table's seats are chosen when it is opened")
+    is_organiser = tournament.club is not None and club_role_of(
+        user=actor, club=tournament.club
+    ) in ("owner", "organiser")
+    if not is_organiser:
+        if not actor.is_authenticated or tournament.club is None:
+            raise NotAllowedError("log in as an organiser or a member of the club")
+        if club_role_of(user=actor, club=tournament.club) is None:
+            raise NotAllowedError(f"join {tournament.club.name!r} to enter its tournaments")
+        owner_id = (
+            competitor.user_id
+            if competitor.user_id is not None
+            else competitor.bot_version.bot.owner_id  # type: ignore[union-attr]
+        )
+        if owner_id != actor.pk:
+            raise NotAllowedError("members enter themselves or their own bots; ask an organiser")
+    entry, created = Entry.objects.get_or_create(tournament=tournament, competitor=competitor)
+    if not created:
+        raise ConflictError(f"{competitor.name} is entered already")
+    return entry
+
+
+def round_tables(
+    *, tournament: Tournament, number: int, entrants: Sequence[int], seats: int
+) -> list[list[int | None]]:
+    """The tables of a round: competitor ids per seat, ``None`` for a filler bot.
+
+    The seam for league/scheduling (issue 9): every format uses the simple rotation of
+    league.rotation until the scheduling engineer's pure functions are wired in here.
+    """
+    return rotation_tables(entrants, round_number=number, seats=seats)
+
+
+def _matches_create(
+    *, tournament: Tournament, round_: Round, tables: Sequence[Sequence[int | None]]
+) -> list[Match]:
+    game = load_game(tournament.game)
+    filler: Competitor | None = None
+    duplicate_seed = seed_draw()
+    matches: list[Match] = []
+    now = timezone.now()
+    for table_number, table in enumerate(tables, start=1):
+        seed = duplicate_seed if tournament.format == TournamentFormat.DUPLICATE else seed_draw()
+        match = Match.objects.create(
+            tournament=tournament,
+            round=round_,
+            table=table_number,
+            game=str(game),
+            seed=seed,
+            queued_at=now,
+        )
+        seats = []
+        for seat, competitor_id in enumerate(table):
+            if competitor_id is None:
+                filler = filler or competitor_builtin(name=FILLER_BOT)
+                competitor_id = filler.pk
+            seats.append(MatchSeat(match=match, seat=seat, competitor_id=competitor_id))
+        MatchSeat.objects.bulk_create(seats)
+        run_match_task.delay_on_commit(match.pk)
+        matches.append(match)
+    return matches
+
+
+@transaction.atomic
+def tournament_round_start(*, actor: User, tournament: Tournament) -> Round:
+    """Schedule and enqueue the next round. The previous round must be over."""
+    tournament_organiser_require(user=actor, tournament=tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # one writer
+    if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
+        raise ConflictError(f"cannot start a round of a {tournament.status} tournament")
+    played = tournament.round_set.aggregate(top=Max("number"))["top"] or 0
+    if played >= tournament.rounds:
+        raise ConflictError(f"all {tournament.rounds} rounds have been started")
+    unfinished = Match.objects.filter(
+        tournament=tournament, status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]
+    ).count()
+    if unfinished:
+        raise ConflictError(f"round {played} still has {unfinished} match(es) to play")
+    entrants = list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("id")
+        .values_list("competitor_id", flat=True)
+    )
+    if len(entrants) < 2:
+        raise ConflictError(f"a round needs at least 2 entrants; there are {len(entrants)}")
+    seats = load_game(tournament.game).num_seats
+    round_ = Round.objects.create(tournament=tournament, number=played + 1)
+    tables = round_tables(
+        tournament=tournament, number=round_.number, entrants=entrants, seats=seats
+    )
+    _matches_create(tournament=tournament, round_=round_, tables=tables)
+    if tournament.status != TournamentStatus.RUNNING:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def tournament_pause(*, actor: User, tournament: Tournament) -> Tournament:
+    """Queued matches wait (a worker leaves them queued); running ones finish."""
+    tournament_organiser_require(user=actor, tournament=tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
+        raise ConflictError(f"cannot pause a {tournament.status} tournament")
+    tournament.status = TournamentStatus.PAUSED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_resume(*, actor: User, tournament: Tournament) -> Tournament:
+    tournament_organiser_require(user=actor, tournament=tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != TournamentStatus.PAUSED:
+        raise ConflictError(f"cannot resume a {tournament.status} tournament")
+    started = tournament.round_set.exists()
+    tournament.status = TournamentStatus.RUNNING if started else TournamentStatus.OPEN
+    tournament.save(update_fields=["status"])
+    for match_id in Match.objects.filter(
+        tournament=tournament, status=MatchStatus.QUEUED
+    ).values_list("id", flat=True):
+        run_match_task.delay_on_commit(match_id)
+    return tournament
+
+
+@transaction.atomic
+def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
+    """Close the tournament: matches not yet started are cancelled (status error);
+    running ones play to their end."""
+    tournament_organiser_require(user=actor, tournament=tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ConflictError("the tournament is finished already")
+    Match.objects.filter(tournament=tournament, status=MatchStatus.QUEUED).update(
+        status=MatchStatus.ERROR, error="cancelled: the tournament was finished before it started"
+    )
+    tournament.status = TournamentStatus.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+def table_seat_parse(*, actor: Account, spec: Any) -> Competitor:
+    """``me``, ``builtin:NAME`` or a competitor id."""
+    if spec == "me":
+        return competitor_for_user(user=actor)
+    if isinstance(spec, str) and spec.startswith("builtin:"):
+        return competitor_builtin(name=spec.removeprefix("builtin:"))
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        competitor = Competitor.objects.select_related("bot_version").filter(pk=spec).first()
+        if competitor is None:
+            raise InvalidInputError(f"seats: no competitor {spec}")
+        if competitor.bot_version is not None and competitor.bot_version.status != "active":
+            raise InvalidInputError(f"seats: {competitor.name} is not an active bot version")
+        return competitor
+    raise InvalidInputError(
+        f"seats: {spec!r} is not 'me', 'builtin:NAME' or a competitor id",
+        errors={"seats": ["each seat is 'me', 'builtin:NAME' or a competitor id"]},
+    )
+
+
+@transaction.atomic
+def table_open(*, actor: User, game: str, seats: Sequence[Any]) -> Match:
+    """A casual table: a one-match tournament of format ``table`` without a club."""
+    if not actor.is_authenticated:
+        raise NotAllowedError("log in to open a table")
+    assert isinstance(actor, Account)
+    canonical = match_game_string(game, None)
+    num_seats = load_game(canonical).num_seats
+    if len(seats) != num_seats:
+        raise InvalidInputError(
+            f"seats: {canonical} has {num_seats} seats; {len(seats)} given",
+            errors={"seats": [f"give {num_seats} seats"]},
+        )
+    if sum(1 for s in seats if s == "me") > 1:
+        raise InvalidInputError("seats: 'me' may take one seat only")
+    competitors = [table_seat_parse(actor=actor, spec=spec) for spec in seats]
+    people = [c for c in competitors if c.user_id is not None]
+    if len({c.pk for c in people}) != len(people):
+        raise InvalidInputError("seats: a person may take one seat only")
+    tournament = Tournament.objects.create(
+        name=f"Table of {actor.get_username()}",
+        club=None,
+        game=canonical,
+        format=TournamentFormat.TABLE,
+        rounds=1,
+        move_seconds=TABLE_MOVE_SECONDS,
+        time_bank_seconds=0,
+        status=TournamentStatus.RUNNING,
+        seed=seed_draw(),
+        created_by=actor,
+    )
+    for competitor in dict.fromkeys(competitors):
+        Entry.objects.create(tournament=tournament, competitor=competitor)
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    (match,) = _matches_create(
+        tournament=tournament, round_=round_, tables=[[c.pk for c in competitors]]
+    )
+    return match

@@ -1,0 +1,41 @@
+"""Small builders for league tests: users, a club with an organiser, built-in competitors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from league.models import Club, Competitor, Tournament
+from league.services.clubs import club_create
+from league.services.competitors import competitor_builtin
+from league.services.tournaments import tournament_create
+
+
+def user_create(username: str, password: str = "a long password 1") -> User:
+    return User.objects.create_user(username=username, password=password)
+
+
+def club_with_organiser(
+    name: str = "Club", organiser: str = "olga"
+) -> tuple[Club, User]:
+    user = user_create(organiser)
+    return club_create(user=user, name=name), user
+
+
+def builtin_competitors(count: int, name: str = "random") -> list[Competitor]:
+    """``count`` distinct competitors playing the built-in ``name``."""
+    return [competitor_builtin(name=name, bot_name=f"{name}-{index}") for index in range(count)]
+
+
+def bot_tournament(
+    *, game: str = "kingen", entrants: int = 4, rounds: int = 1, bot: str = "random"
+) -> tuple[Tournament, User]:
+    club, organiser = club_with_organiser()
+    tournament = tournament_create(
+        actor=organiser,
+        club=club,
+        name="Test league",
+        game=game,
+        rounds=rounds,
+        entrants=builtin_competitors(entrants, bot),
+    )
+    return tournament, organiser

@@ -157,6 +157,10 @@ class TournamentFormat(models.TextChoices):
     """A casual table: a one-match tournament without a club."""
 
 
+LEAGUE_FORMATS = [f.value for f in TournamentFormat if f != TournamentFormat.TABLE]
+"""The formats a club's tournament may have (a table is opened on its own)."""
+
+
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft"
     OPEN = "open"

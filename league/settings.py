@@ -119,6 +119,13 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",
     "VERSION": "0.1.0",
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "league.models.MatchStatus",
+        "TournamentStatusEnum": "league.models.TournamentStatus",
+        "BotVersionStatusEnum": "bots.models.BotVersion.Status",
+        "TournamentFormatEnum": "league.models.TournamentFormat",
+        "LeagueFormatEnum": "league.models.LEAGUE_FORMATS",
+    },
 }
 
 # ---------------------------------------------------------------- Celery and Channels

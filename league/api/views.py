@@ -51,6 +51,7 @@ from league.api.serializers import (
 )
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
+    LEAGUE_FORMATS,
     Club,
     Competitor,
     MatchResult,
@@ -379,7 +380,7 @@ class TournamentListApi(APIView):
         club = serializers.IntegerField(min_value=1)
         game = serializers.CharField(max_length=200)
         format = serializers.ChoiceField(
-            choices=[f for f in TournamentFormat.values if f != TournamentFormat.TABLE],
+            choices=LEAGUE_FORMATS,
             default=TournamentFormat.ROUND_ROBIN,
         )
         rounds = serializers.IntegerField(min_value=1, max_value=1000, default=1)
@@ -635,3 +636,19 @@ class TableCreateApi(APIView):
         data = validated(self.InputSerializer, request.data)
         match = table_open(actor=request.user, game=data["game"], seats=data["seats"])
         return Response(MatchSerializer(match_get(match_id=match.pk)).data, status=201)
+
+
+def _serializer_names_unique(view: type[APIView]) -> None:
+    """Name each API's nested serializers after the API (``TokenCreateInput``...), so that
+    the OpenAPI components do not collide."""
+    base = view.__name__.removesuffix("Api")
+    for kind in ("InputSerializer", "OutputSerializer"):
+        nested = view.__dict__.get(kind)
+        if nested is not None:
+            nested.__name__ = f"{base}{kind}"
+
+
+for _view in [
+    v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, APIView)
+]:
+    _serializer_names_unique(_view)

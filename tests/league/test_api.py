@@ -12,9 +12,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Model
+from rest_framework.test import APIClient
 
 import pytest
-from rest_framework.test import APIClient
 
 from engine.record import verify_record
 from league.models import (
@@ -51,7 +51,8 @@ def ok(response: Any, status: int = 200) -> Any:
 def refused(response: Any, status: int) -> str:
     assert response.status_code == status, response.content
     body = response.json()
-    assert isinstance(body["detail"], str) and body["detail"], body
+    assert isinstance(body["detail"], str), body
+    assert body["detail"], body
     return str(body["detail"])
 
 
@@ -195,17 +196,20 @@ def test_a_persons_seat_belongs_to_that_person_and_a_running_match_hides_every_h
     # Nobody sees a hidden card of a running match: not the record, not the spectator view.
     for client, own in ((client_for(eve), None), (APIClient(), None), (client_for(ann), 0)):
         record = ok(client.get(f"/api/matches/{match_id}/record/"))
-        assert record["redacted"] is True and "seed" not in record
+        assert record["redacted"] is True
+        assert "seed" not in record
         for cards in hidden_cards(record):
             assert [seat for seat, held in enumerate(cards) if held is not None] == (
                 [] if own is None else [0]
             )
         assert ok(client.get(f"/api/matches/{match_id}/"))["seed"] is None
     spectator = ok(client_for(eve).get(f"/api/matches/{match_id}/spectate/"))["view"]
-    assert spectator["hand"] == [] and spectator["legal"] == []
+    assert spectator["hand"] == []
+    assert spectator["legal"] == []
 
     seat_view = ok(client_for(ann).get(f"/api/matches/{match_id}/seats/0/view/"))
-    assert seat_view["your_turn"] is True and seat_view["deadline"] is not None
+    assert seat_view["your_turn"] is True
+    assert seat_view["deadline"] is not None
     assert len(seat_view["view"]["hand"]) == 13
     events = MatchEvent.objects.filter(match_id=match_id).count()
     detail = refused(

@@ -14,9 +14,7 @@ def user_create(username: str, password: str = "a long password 1") -> User:
     return User.objects.create_user(username=username, password=password)
 
 
-def club_with_organiser(
-    name: str = "Club", organiser: str = "olga"
-) -> tuple[Club, User]:
+def club_with_organiser(name: str = "Club", organiser: str = "olga") -> tuple[Club, User]:
     user = user_create(organiser)
     return club_create(user=user, name=name), user
 

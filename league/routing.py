@@ -2,4 +2,6 @@
 
 from channels.routing import URLRouter
 
-websocket_router = URLRouter([])
+from web.routing import websocket_urlpatterns as web_websocket_urlpatterns
+
+websocket_router = URLRouter([*web_websocket_urlpatterns])

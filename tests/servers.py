@@ -89,11 +89,19 @@ def sandbox_unavailable_reason() -> str | None:
     return reason()
 
 
+def browser_unavailable_reason() -> str | None:
+    """Headless Chromium: Debian's chromium and chromium-driver, and the selenium package."""
+    from tests.web.browser import browser_unavailable_reason as reason
+
+    return reason()
+
+
 PROBES: dict[str, Callable[[], str | None]] = {
     "postgres": postgres_unavailable_reason,
     "redis": redis_unavailable_reason,
     "worker": worker_unavailable_reason,
     "sandbox": sandbox_unavailable_reason,
+    "browser": browser_unavailable_reason,
 }
 
 

@@ -224,7 +224,7 @@ function renderFacts(state) {
     ["Deal", `${deal.number} of ${record.complete ? deals.length : `${deals.length} so far`}`],
   ];
   if (facts.dealer !== undefined && facts.dealer >= 0) rows.push(["Dealer", seatNames[facts.dealer]]);
-  if (facts.contract) rows.push(["Contract", prettyAction(facts.contract)]);
+  if (facts.contract) rows.push(["Contract", prettyAction(facts.contract).replaceAll("_", " ")]);
   rows.push(["Trumps", facts.trump ? suitSymbol(facts.trump) + " " + ({ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[facts.trump] ?? "") : "none"]);
   if (facts.to_act !== undefined && facts.to_act >= 0) rows.push(["To act", seatNames[facts.to_act]]);
   if (facts.partners) rows.push(["Partners", facts.partners.map((pair) => pair.map((s) => seatNames[s]).join(" & ")).join(" vs ")]);
@@ -285,7 +285,7 @@ function renderScores() {
     if (!deal.scores || !over) return;
     deal.scores.forEach((s, seat) => { totals[seat] += s; });
     rows.push(el("tr", { class: index === position.deal ? "current" : null },
-      el("th", { scope: "row" }, `Deal ${deal.number}`),
+      el("th", { scope: "row" }, deal.number),
       ...deal.scores.map((s) => el("td", { class: "num" }, s))));
   });
   const table = el("table", { class: "data" },
@@ -429,6 +429,7 @@ async function start() {
   }
   const fromHash = positionFromHash();
   if (fromHash) go(fromHash.deal, fromHash.event);
+  else if (!record.complete) go(deals.length - 1, deals[deals.length - 1].events.length); // live
   else go(0, 1);
   statusForRecord();
   root.dataset.ready = "true";

@@ -162,7 +162,7 @@ function render(data) {
 function renderFacts(view) {
   const rows = [["Game", view.game]];
   if (view.deal) rows.push(["Deal", view.deals ? `${view.deal} of ${view.deals}` : String(view.deal)]);
-  if (view.contract) rows.push(["Contract", prettyAction(view.contract)]);
+  if (view.contract) rows.push(["Contract", prettyAction(view.contract).replaceAll("_", " ")]);
   rows.push(["Trumps", view.trump ? suitSymbol(view.trump) : "none"]);
   const pub = view.public ?? {};
   if (Array.isArray(pub.bids) && pub.bids.length) {

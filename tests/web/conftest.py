@@ -1,0 +1,55 @@
+"""Fixtures of the web tests: a headless browser and a live server with the sample pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.web.browser import chromium_start
+
+if TYPE_CHECKING:
+    from pytest_django.fixtures import SettingsWrapper
+    from pytest_django.live_server_helper import LiveServer
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
+
+@pytest.fixture
+def samples_on(settings: SettingsWrapper) -> None:
+    """Serve the sample replays and table (web.samples), as a development server does."""
+    settings.WEB_SAMPLES = True
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    """A headless Chromium, closed afterwards; the test fails on a JavaScript error."""
+    driver = chromium_start(tmp_path / "chromium-profile")
+    try:
+        yield driver
+        errors = [
+            entry
+            for entry in driver.get_log("browser")
+            if entry.get("level") == "SEVERE" and entry.get("source") == "javascript"
+        ]
+        assert not errors, f"JavaScript errors: {errors}"
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def open_page(browser: WebDriver, live_server: LiveServer) -> Callable[[str], WebDriver]:
+    """Open a path of the live server in the browser."""
+
+    def go(path: str) -> WebDriver:
+        browser.get(f"{live_server.url}{path}")
+        return browser
+
+    return go
+
+
+def wait_for(driver: WebDriver, condition: Callable[[Any], Any], timeout: float = 10) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)

@@ -1,0 +1,68 @@
+"""WebSocket consumers: the browser side of the league's live updates.
+
+The league announces changes through the channel layer: ``group_send("match-{id}", {"type":
+"league.update", ...})`` when a match event is stored or a match finishes, and
+``group_send("tournament-{id}", {"type": "league.update", ...})`` when a match of the
+tournament finishes. These consumers join those groups and forward each message to the
+browser as JSON: the message's own fields without the channel-layer ``type``, with the
+browser-side ``type`` ("update" for a match, "progress" for a tournament) unless the
+league sent one in a ``message`` field (``{"type": "league.update", "message": {...}}``).
+
+Messages carry no hidden information (ids and counts only), so anyone may listen; the
+page then refetches what it may see through the HTTP API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+
+class LeagueGroupConsumer(AsyncJsonWebsocketConsumer):
+    """Joins the group "<prefix>-<id>" of the URL's id and forwards "league.update"."""
+
+    group_prefix: ClassVar[str] = ""
+    browser_type: ClassVar[str] = "update"
+    group_name: str = ""
+
+    async def connect(self) -> None:
+        object_id = self.scope["url_route"]["kwargs"]["object_id"]
+        self.group_name = f"{self.group_prefix}-{int(object_id)}"
+        await self.channel_layer.group_add(self.group_name, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group_name:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """The browser only listens; anything it sends is ignored."""
+
+    async def league_update(self, event: dict[str, Any]) -> None:
+        await self.send_json(browser_message(event, self.browser_type))
+
+
+def browser_message(event: dict[str, Any], default_type: str) -> dict[str, Any]:
+    """What the browser receives for a channel-layer ``league.update`` event."""
+    inner = event.get("message")
+    payload = dict(inner) if isinstance(inner, dict) else {
+        key: value for key, value in event.items() if key != "type"
+    }
+    if payload.get("type") in (None, "league.update"):
+        payload["type"] = default_type
+    return payload
+
+
+class MatchConsumer(LeagueGroupConsumer):
+    """/ws/matches/{id}/: {"type": "update", "match": id, "event_index": n}."""
+
+    group_prefix = "match"
+    browser_type = "update"
+
+
+class TournamentConsumer(LeagueGroupConsumer):
+    """/ws/tournaments/{id}/: {"type": "progress", "finished": n, "total": m}."""
+
+    group_prefix = "tournament"
+    browser_type = "progress"

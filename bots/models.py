@@ -120,8 +120,23 @@ class BotVersion(models.Model):
             ),
         )
 
+    VALIDATION_FIELDS = frozenset({"status", "report", "validated_at"})
+    """What may change in a stored version: its validation, once (bots.services)."""
+
     def __str__(self) -> str:
         return f"{self.bot.name} v{self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Store a new version; a stored one is immutable but for ``VALIDATION_FIELDS``,
+        which must then be named in ``update_fields``."""
+        if not self._state.adding:
+            fields = kwargs.get("update_fields")
+            if fields is None or not set(fields) <= self.VALIDATION_FIELDS:
+                raise ValueError(
+                    "a stored BotVersion is immutable: save(update_fields=...) may change "
+                    f"only {', '.join(sorted(self.VALIDATION_FIELDS))}"
+                )
+        super().save(*args, **kwargs)
 
     @property
     def is_builtin(self) -> bool:

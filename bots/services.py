@@ -18,10 +18,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotFault, BotVersion
 from bots.seats import builtin_names
 from engine.errors import InvalidGameError
-from engine.variants import FAMILIES
+from engine.variants import FAMILIES, load_game
 
 VALIDATION_GAMES = {
     "kingen": "kingen",
@@ -30,6 +30,8 @@ VALIDATION_GAMES = {
 }
 """The game a new version of a family plays to be validated (a short one where possible)."""
 VALIDATION_SEED = 1
+BOT_FAULT_LOG_CHARS = 64 * 1024
+"""How much of a bot's stderr a fault of its validation game keeps (the end)."""
 
 
 class BotServiceError(ValueError):
@@ -93,7 +95,11 @@ def bot_version_bundle(version: BotVersion) -> BotBundle:
 def bot_version_validate(*, version_id: int) -> BotVersion | None:
     """Play the validation game of a pending version and activate or reject it.
 
-    Idempotent: a version that is no longer pending is left as it is.
+    The uploaded bot plays seat 0 in the sandbox against built-in greedy bots; it becomes
+    active when it finishes without any fault, else rejected, with a BotFault (no match
+    id) for each fault. Where the sandbox is missing the version stays pending and its
+    report says what to install. Idempotent: a version that is no longer pending is left
+    as it is.
     """
     from bots.match import BotSpec, match_play
     from bots.runner.sandbox import SandboxUnavailableError
@@ -105,15 +111,25 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
     game = VALIDATION_GAMES.get(family, family)
     report: dict[str, Any] = {"structure": "ok", "game": game}
     try:
+        seats = load_game(game).num_seats
         result = match_play(
             game,
             [BotSpec.uploaded(bot_version_bundle(version), label=version.label)]
-            + [BotSpec.builtin("greedy")] * 3,
+            + [BotSpec.builtin("greedy")] * (seats - 1),
             seed=VALIDATION_SEED,
         )
-    except (SandboxUnavailableError, InvalidGameError, ValueError) as exc:
+    except SandboxUnavailableError as exc:
+        # not the bot's fault: it stays pending, and a later run of the task validates it
+        report["problem"] = str(exc)
+        BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.PENDING).update(
+            report=report
+        )
+        version.refresh_from_db()
+        return version
+    except (InvalidGameError, ValueError) as exc:
         report["problem"] = str(exc)
         status = BotVersion.Status.REJECTED
+        faults: list[BotFault] = []
     else:
         seat = result.seats[0]
         report["outcome"] = seat.outcome.value
@@ -125,10 +141,24 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
         )
         if status == BotVersion.Status.REJECTED:
             report["problem"] = f"the validation game ended with {seat.outcome.value}"
+        faults = [
+            BotFault(
+                version=version,
+                match_id=None,
+                seat=0,
+                cause=fault.cause.value,
+                message=fault.message,
+                log=seat.log[-BOT_FAULT_LOG_CHARS:],
+            )
+            for fault in seat.faults
+        ]
     json.dumps(report)  # the report must be JSON
-    BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.PENDING).update(
-        status=status, report=report, validated_at=timezone.now()
-    )
+    with transaction.atomic():
+        updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.PENDING).update(
+            status=status, report=report, validated_at=timezone.now()
+        )
+        if updated and faults:
+            BotFault.objects.bulk_create(faults)
     version.refresh_from_db()
     return version
 

@@ -182,19 +182,20 @@ def match_claim(*, match_id: int, worker: str, now: datetime | None = None) -> i
     match = Match.objects.select_related("tournament").filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.QUEUED:
         return None
+    if match.tournament.status == TournamentStatus.PAUSED:
+        return None  # resume sends its task again
     with transaction.atomic():
-        claimed = (
-            Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED)
-            .exclude(tournament__status=TournamentStatus.PAUSED)
-            .update(
-                status=MatchStatus.RUNNING,
-                attempts=F("attempts") + 1,
-                lease_until=now + timedelta(seconds=_lease_seconds(match)),
-                worker=worker,
-                started_at=match.started_at or now,
-                deadline=None,
-                waiting_seat=None,
-            )
+        # Conditions on the match row only: PostgreSQL re-checks them after waiting for a
+        # concurrent claim's lock, so exactly one of two racing claims updates the row
+        # (a condition through a join would be a subquery, checked on the old snapshot).
+        claimed = Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(
+            status=MatchStatus.RUNNING,
+            attempts=F("attempts") + 1,
+            lease_until=now + timedelta(seconds=_lease_seconds(match)),
+            worker=worker,
+            started_at=match.started_at or now,
+            deadline=None,
+            waiting_seat=None,
         )
         if claimed != 1:
             return None

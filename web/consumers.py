@@ -4,9 +4,8 @@ The league announces changes through the channel layer: ``group_send("match-{id}
 "league.update", ...})`` when a match event is stored or a match finishes, and
 ``group_send("tournament-{id}", {"type": "league.update", ...})`` when a match of the
 tournament finishes. These consumers join those groups and forward each message to the
-browser as JSON: the message's own fields without the channel-layer ``type``, with the
-browser-side ``type`` ("update" for a match, "progress" for a tournament) unless the
-league sent one in a ``message`` field (``{"type": "league.update", "message": {...}}``).
+browser as JSON: the message's own fields, its ``event`` ("update", "progress") becoming
+the browser-side ``type`` (see ``browser_message``).
 
 Messages carry no hidden information (ids and counts only), so anyone may listen; the
 page then refetches what it may see through the HTTP API.
@@ -44,11 +43,19 @@ class LeagueGroupConsumer(AsyncJsonWebsocketConsumer):
 
 
 def browser_message(event: dict[str, Any], default_type: str) -> dict[str, Any]:
-    """What the browser receives for a channel-layer ``league.update`` event."""
+    """What the browser receives for a channel-layer ``league.update`` event.
+
+    The league names the browser-side type in ``event`` (league/notifications.py):
+    ``{"type": "league.update", "event": "update", "match": 7, "event_index": 12}`` becomes
+    ``{"type": "update", "match": 7, "event_index": 12}``.
+    """
     inner = event.get("message")
-    payload = dict(inner) if isinstance(inner, dict) else {
-        key: value for key, value in event.items() if key != "type"
-    }
+    if isinstance(inner, dict):
+        payload = dict(inner)
+    else:
+        payload = {key: value for key, value in event.items() if key not in ("type", "event")}
+        if isinstance(event.get("event"), str):
+            payload["type"] = event["event"]
     if payload.get("type") in (None, "league.update"):
         payload["type"] = default_type
     return payload

@@ -11,13 +11,13 @@ import pytest
 from tests.web.browser import chromium_start
 
 if TYPE_CHECKING:
-    from pytest_django.fixtures import SettingsWrapper
+    from pytest_django.fixtures import Settings
     from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
 
 
 @pytest.fixture
-def samples_on(settings: SettingsWrapper) -> None:
+def samples_on(settings: Settings) -> None:
     """Serve the sample replays and table (web.samples), as a development server does."""
     settings.WEB_SAMPLES = True
 
@@ -28,9 +28,10 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     driver = chromium_start(tmp_path / "chromium-profile")
     try:
         yield driver
+        log: list[dict[str, Any]] = driver.get_log("browser")  # type: ignore[no-untyped-call]
         errors = [
             entry
-            for entry in driver.get_log("browser")
+            for entry in log
             if entry.get("level") == "SEVERE" and entry.get("source") == "javascript"
         ]
         assert not errors, f"JavaScript errors: {errors}"

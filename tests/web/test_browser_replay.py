@@ -50,6 +50,11 @@ def hand_of(driver: WebDriver, seat: int) -> list[str]:
     return sorted(str(card.get_attribute("data-card")) for card in cards)
 
 
+def at_step(label: str) -> Callable[[WebDriver], bool]:
+    """A wait condition: the step label starts with ``label``."""
+    return lambda driver: step_label(driver).startswith(label)
+
+
 def trick_ends(game: str, seed: int, deal: int) -> list[int]:
     """1-based event numbers of deal ``deal`` after which a trick is complete."""
     steps = record_timeline(sample_record(game, seed))["deals"][deal - 1]
@@ -76,7 +81,7 @@ def test_steps_forward_back_and_by_trick_and_the_step_url_reloads(
     # Card by card: each play takes the card from its player's hand.
     for count in (2, 3, 4):
         click(driver, "forward")
-        wait_for(driver, lambda d, c=count: step_label(d).startswith(f"Deal 1 · event {c} "))
+        wait_for(driver, at_step(f"Deal 1 · event {count} "))
         event = deal["actions"][count - 1]
         card = event["action"].split()[1]
         assert card not in hand_of(driver, event["seat"])
@@ -128,7 +133,8 @@ def test_steps_forward_back_and_by_trick_and_the_step_url_reloads(
 
     # The record link is the JSON record itself.
     link = driver.find_element("css selector", "[data-role=record-link]").get_attribute("href")
-    assert link is not None and "/samples/record.json?" in link
+    assert link is not None
+    assert "/samples/record.json?" in link
 
 
 @pytest.mark.parametrize("game", SAMPLE_GAMES)
@@ -141,12 +147,14 @@ def test_every_family_replays_to_its_last_step(
     driver = ready(open_page(replay_path(game, 2)))
     click(driver, "trick-forward")
     note = driver.find_element("css selector", ".trick-note").text
-    assert note.startswith("Trick 1: ") and note.endswith(" wins")
+    assert note.startswith("Trick 1: ")
+    assert note.endswith(" wins")
     driver.get(f"{driver.current_url.split('#')[0]}#deal={record['deals'][-1]['deal']}&event=1")
     driver.refresh()
     ready(driver)
     click(driver, "deal-end")
-    wait_for(driver, lambda d: step_label(d).startswith(f"Deal {last} · event {events} of {events}"))
+    final_step = f"Deal {last} · event {events} of {events}"
+    wait_for(driver, lambda d: step_label(d).startswith(final_step))
     assert driver.find_element("css selector", "[data-step=forward]").get_attribute("disabled")
     totals = driver.find_elements("css selector", "[data-role=scores] tfoot td")
     assert [int(t.text) for t in totals] == record["scores"]

@@ -3,11 +3,12 @@
 from collections.abc import Iterator
 from typing import Any
 
+from django.test import override_settings
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.test import override_settings
 
 from league.asgi import application
 from web.consumers import browser_message
@@ -23,7 +24,9 @@ def in_memory_layer() -> Iterator[None]:
 
 def communicator(path: str) -> WebsocketCommunicator:
     # The origin validator wants a Host header of an allowed host.
-    return WebsocketCommunicator(application, path, headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")])
+    return WebsocketCommunicator(
+        application, path, headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
+    )
 
 
 async def send_to_group(group: str, message: dict[str, Any]) -> None:
@@ -37,7 +40,9 @@ async def _match_socket_forwards_updates_of_its_match_only() -> None:
     connected, _ = await mine.connect()
     assert connected
     assert (await other.connect())[0]
-    await send_to_group("match-7", {"type": "league.update", "match": 7, "event_index": 12})
+    await send_to_group(
+        "match-7", {"type": "league.update", "event": "update", "match": 7, "event_index": 12}
+    )
     assert await mine.receive_json_from(timeout=2) == {
         "type": "update",
         "match": 7,
@@ -55,9 +60,13 @@ def test_match_socket_forwards_updates_of_its_match_only() -> None:
 async def _tournament_socket_forwards_progress() -> None:
     socket = communicator("/ws/tournaments/3/")
     assert (await socket.connect())[0]
-    await send_to_group("tournament-3", {"type": "league.update", "finished": 2, "total": 6})
+    await send_to_group(
+        "tournament-3",
+        {"type": "league.update", "event": "progress", "tournament": 3, "finished": 2, "total": 6},
+    )
     assert await socket.receive_json_from(timeout=2) == {
         "type": "progress",
+        "tournament": 3,
         "finished": 2,
         "total": 6,
     }
@@ -95,4 +104,7 @@ def test_browser_message_keeps_the_fields_and_sets_the_type() -> None:
     assert browser_message({"type": "league.update", "match": 1}, "update") == {
         "type": "update",
         "match": 1,
+    }
+    assert browser_message({"type": "league.update", "event": "progress"}, "update") == {
+        "type": "progress"
     }

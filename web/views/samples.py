@@ -169,7 +169,7 @@ def sample_table_actions(request: HttpRequest) -> JsonResponse:
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
-        return _problem("The body must be JSON: {\"action\": \"play QS\"}.")
+        return _problem('The body must be JSON: {"action": "play QS"}.')
     action = body.get("action") if isinstance(body, dict) else None
     if not isinstance(action, str) or not action.strip():
         return _problem("Missing field 'action' (a string such as \"play QS\").")

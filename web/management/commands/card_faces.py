@@ -27,7 +27,14 @@ RANK_NAMES = {
     "Q": "queen",
     "K": "king",
     "A": "ace",
-    **{r: w for r, w in zip("23456789", "two three four five six seven eight nine".split())},
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
 }
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED = "#c0262d"
@@ -78,7 +85,7 @@ def _index(label: str, suit: str) -> str:
         f'letter-spacing="-3">{label}</text>'
         f"{_suit(suit, 24, 72, 30)}"
     )
-    return f"<g>{corner}</g><g transform=\"rotate(180 {WIDTH / 2:g} {HEIGHT / 2:g})\">{corner}</g>"
+    return f'<g>{corner}</g><g transform="rotate(180 {WIDTH / 2:g} {HEIGHT / 2:g})">{corner}</g>'
 
 
 def card_svg(card: str) -> str:
@@ -98,9 +105,7 @@ def card_svg(card: str) -> str:
             f"{_suit(suit, 100, 190, 40)}"
         )
     else:
-        middle = "".join(
-            _suit(suit, x, y, 30, turned=y > HEIGHT / 2) for x, y in _PIPS[label]
-        )
+        middle = "".join(_suit(suit, x, y, 30, turned=y > HEIGHT / 2) for x, y in _PIPS[label])
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{title}">'

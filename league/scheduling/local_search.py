@@ -383,11 +383,11 @@ def plan_rounds(
     history: Sequence[Round] = (),
     weights: Weights | None = None,
     moves: int | None = None,
-    restarts: int = 3,
+    restarts: int = 2,
 ) -> SearchResult:
     """Plan ``rounds`` rounds for ``players`` by local search, continuing ``history``.
 
-    ``moves`` is the budget per restart (default ``30_000 + 3_000 · rounds · tables``); the
+    ``moves`` is the budget per restart (default ``20_000 + 2_000 · rounds · tables``); the
     search stops as soon as it reaches the lower bound. Tables come back oriented and rotated
     for left/right and seat balance (history included).
     """
@@ -437,7 +437,7 @@ def plan_rounds(
         filler_partner_base=[balance.filler_partner[p] for p in roster] + [0] * fillers,
     )
     bound = _lower_bound(ann, fillers=fillers, byes=byes, rounds=rounds, weights=w)
-    budget = moves if moves is not None else 30_000 + 3_000 * rounds * tables
+    budget = moves if moves is not None else 20_000 + 2_000 * rounds * tables
     best: tuple[float, list[list[int]]] | None = None
     tried = 0
     for restart in range(max(1, restarts)):

@@ -8,7 +8,7 @@ earlier rounds as history:
   (weight 1 on ``Σ games-in-seat²``, the seat-wind balancing of the mahjong seating tools,
   notes/scheduling.md §5);
 * **left and right**: every player has each other player about as often as left-hand opponent
-  (playing right after him) as right-hand (weight 1/4 on ``Σ (left - right)²`` over pairs).
+  (playing right after him) as right-hand (weight 1/10 on ``Σ (left - right)²`` over pairs).
 
 In a partnership game the partners stay opposite, so a table has 8 seatings (4 rotations times
 2 directions); in an individual game all 24 are allowed. The search is a coordinate descent
@@ -26,7 +26,7 @@ from league.scheduling.balance import balance_of
 from league.scheduling.model import SEATS, Mode, PlayerId, Round, Table, Trakarl
 
 _MAX_SWEEPS = 50
-LHO_WEIGHT = 0.25
+LHO_WEIGHT = 0.1
 """Weight of the left/right term relative to the dealer-seat term."""
 
 
@@ -84,12 +84,14 @@ def seat_rounds(
     history: Sequence[Round] = (),
     seed: int = 0,
     kicks: int | None = None,
+    repairs: int = 400,
 ) -> tuple[Round, ...]:
     """Permute the seats of every table of ``rounds`` for dealer-seat and left/right balance.
 
     After the descent, ``kicks`` times: reseat three random tables (seeded), descend again, and
     keep the result if the cost fell, else undo (iterated local search). By default 40 kicks
     for a short schedule, fewer for a long one (where the descent alone balances the seats).
+    Then up to ``repairs`` targeted kicks at players whose seat counts still differ by two.
     """
     search = _SeatSearch(rounds, mode=mode, history=history)
     search.descend(search.all_cells())
@@ -113,7 +115,58 @@ def seat_rounds(
                 search.log.clear()
             else:
                 search.undo(mark)
+        _repair_seats(search, rng, repairs)
     return tuple(Round(tuple(row), r.byes) for row, r in zip(search.tables, rounds, strict=True))
+
+
+def _repair_seats(search: _SeatSearch, rng: random.Random, repairs: int) -> None:
+    """Targeted kicks until no player's seat counts differ by more than one (or ``repairs``).
+
+    A player whose counts differ by two or more is moved, at one of his tables where he holds
+    an over-used seat, to an under-used one (the table is reseated); the move is kept if it
+    lowers the total excess spread, or keeps it and does not raise the cost.
+    """
+    players = sorted(search.where)
+
+    def excess() -> int:
+        total = 0
+        for p in players:
+            counts = search.counts.seat.get(p, [0] * SEATS)
+            total += max(0, max(counts) - min(counts) - 1)
+        return total
+
+    current = excess()
+    for _ in range(repairs):
+        if current == 0:
+            return
+        bad = [p for p in players if max(search.counts.seat[p]) - min(search.counts.seat[p]) > 1]
+        x = bad[rng.randrange(len(bad))]
+        counts = search.counts.seat[x]
+        high, low = max(counts), min(counts)
+        cells = [
+            (i, t) for i, t in search.where[x] if counts[search.tables[i][t].seats.index(x)] == high
+        ]
+        seats_of = [search.tables[i][t].seats for i, t in cells]
+        options = [
+            (cell, perm)
+            for cell, seats in zip(cells, seats_of, strict=True)
+            for perm in search.perms
+            if counts[[seats[k] for k in perm].index(x)] == low
+        ]
+        if not options:  # the over-used seat is in the history only
+            players.remove(x)
+            current = excess()
+            continue
+        (i, t), perm = options[rng.randrange(len(options))]
+        seats = search.tables[i][t].seats
+        mark = len(search.log)
+        delta = search.change(i, t, tuple(seats[k] for k in perm))
+        after = excess()
+        if after < current or (after == current and delta <= 1e-9):
+            current = after
+            search.log.clear()
+        else:
+            search.undo(mark)
 
 
 class _SeatSearch:

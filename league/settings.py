@@ -115,6 +115,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "league.api.exceptions.exception_handler",
+    # The API speaks JSON; only a bot upload is multipart (its view says so).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",

@@ -1,8 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from league.api.views import api_not_found
 from league.views import HomeView, healthz
 
 urlpatterns = [
@@ -12,5 +13,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("league.api.urls")),
+    re_path(r"^api/", api_not_found),
     path("", include("web.urls")),
 ]

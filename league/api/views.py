@@ -13,10 +13,11 @@ from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -302,7 +303,7 @@ class BotDetailApi(APIView):
 
 
 class BotVersionListApi(APIView):
-    parser_classes = (MultiPartParser, FormParser, JSONParser)
+    parser_classes = (MultiPartParser,)
 
     class InputSerializer(serializers.Serializer[Any]):
         file = serializers.FileField()
@@ -652,3 +653,9 @@ for _view in [
     v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, APIView)
 ]:
     _serializer_names_unique(_view)
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any other path under /api/: a JSON 404, like every other API error."""
+    return JsonResponse({"detail": f"no API endpoint at {request.path}"}, status=404)

@@ -259,7 +259,7 @@ def counts() -> dict[str, int]:
         Match,
         MatchEvent,
     ]
-    return {model.__name__: model.objects.count() for model in models}
+    return {model.__name__: model._default_manager.count() for model in models}
 
 
 @pytest.mark.django_db

@@ -1,0 +1,645 @@
+"""Standings: cumulative tables for every game, updated one match result at a time.
+
+Pure: plain records in, plain records out; no database, no clock. A service keeps a
+:class:`StandingsAccumulator` per tournament (or rebuilds one with :func:`compute_standings`) and
+applies each stored :class:`MatchResult`; applying results one by one, in any order, gives exactly
+the table a full recomputation gives (all sums are of integers, all comparisons exact).
+
+**What a row shows.** Games played, total score, average per game, table wins, the score of every
+round, and for duplicate play the matchpoints, the top (the matchpoints available) and the
+percentage. In Priffe a player's score is his individual settlement points, so the total is the
+sum over rubbers; the table also carries the partner-pair table and head-to-head records.
+
+**Ranking** (``rules.rank_by``): by average per game (default: fair when attendance differs), by
+total, or by duplicate percentage. Players with fewer than ``rules.min_games`` games are listed
+after the ranked ones, without a rank. Tie-breaks, in order:
+
+1. *head-to-head* among the tied players: the sum of their score differences in the games where
+   two of them sat at one table as opponents;
+2. *strength of opposition*: the mean, over the player's games, of the ranking value (average,
+   total or percentage) of the opponents he met (Sonneborn-Berger in spirit: a tie goes to the
+   one who had the harder field);
+3. *wins*: games with the best score at the table outright (in Priffe: the side's total beat
+   the other side's);
+4. still equal: the same rank (1, 2, 2, 4 ...), listed by player id.
+
+**Confidence** (:class:`Separation`, on each ranked row for the row below it): Welch's t-test
+on the two players' per-game scores (per-board percentages in duplicate play): the difference of
+the means, its two-sided ``rules.confidence`` interval with the Welch-Satterthwaite degrees of
+freedom, and the p-value. ``significant`` means the interval excludes zero, i.e. the order of the
+two is not plausibly luck. It treats games as independent samples, which is approximate (partners
+share a score, tablemates' scores are correlated); with fewer than two games each it says nothing.
+
+**Duplicate play** (results carrying a ``board``): every result is compared with the other
+results of the same cards: the same hand of the same board (individual games) or the same side
+of the same board (partnerships, whose members both get the side's matchpoints). 2 matchpoints
+for each result beaten, 1 for each tie; results that share a competitor are not compared. The
+percentage is matchpoints over top. :func:`duplicate_scores` also offers the Neuberg adjustment
+for boards played fewer times than others.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from statistics import NormalDist
+
+from league.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
+
+Pair = tuple[PlayerId, PlayerId]
+_SEAT_PAIRS = tuple(combinations(range(SEATS), 2))
+_Tie = tuple[Fraction, int, Fraction, int]
+"""Ranking value, head-to-head, strength of opposition, wins."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult:
+    """The outcome of one match (a game, a rubber, or one play of a duplicate board)."""
+
+    match_id: int
+    """Unique per match; applying the same id twice is a no-op."""
+    round_number: int
+    seats: tuple[Occupant, ...]
+    """Who held each seat (seat 0 dealt first; in duplicate play seat ``h`` held hand ``h``)."""
+    scores: tuple[int, ...]
+    """Points per seat, higher is better (Priffe: individual settlement points)."""
+    board: int | None = None
+    """The duplicate board played, or ``None`` for ordinary play."""
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != SEATS or len(self.scores) != SEATS:
+            raise ValueError(f"a result has {SEATS} seats and {SEATS} scores")
+
+
+class RankBy(enum.StrEnum):
+    AVERAGE = "average"
+    TOTAL = "total"
+    PERCENTAGE = "percentage"
+    """Duplicate matchpoint percentage."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingsRules:
+    """How a tournament ranks its players (frozen when the tournament starts)."""
+
+    mode: Mode
+    rank_by: RankBy = RankBy.AVERAGE
+    min_games: int = 1
+    confidence: float = 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class Separation:
+    """Is the upper player of two adjacent rows really ahead? (Welch's t-test.)"""
+
+    difference: float
+    """Upper mean minus lower mean (per game, or percentage points per board)."""
+    low: float | None
+    high: float | None
+    """The confidence interval of the difference (``None`` with too few games)."""
+    p_value: float | None
+    significant: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int | None
+    """``None`` below the minimum number of games."""
+    player: PlayerId
+    games: int
+    total: int
+    average: float
+    wins: int
+    per_round: tuple[tuple[int, int], ...]
+    """(round number, points) for every round played."""
+    opposition: float
+    """Strength of opposition (tie-break 2)."""
+    matchpoints: int | None = None
+    top: int | None = None
+    percentage: float | None = None
+    next_gap: Separation | None = None
+    """Confidence that this row is ahead of the next ranked row."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairRow:
+    """A partnership's record (Priffe): both players' points added."""
+
+    players: Pair
+    games: int
+    points: int
+    average: float
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players' record, seen from ``players[0]``."""
+
+    players: Pair
+    games: int
+    """Games at one table."""
+    as_partners: int
+    as_opponents: int
+    difference: int
+    """Points of ``players[0]`` minus points of ``players[1]`` over their games as opponents."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    rows: tuple[StandingRow, ...]
+    partner_pairs: tuple[PairRow, ...]
+    """Every pair that played together, best average first (partnership games)."""
+    head_to_head: Mapping[Pair, HeadToHead]
+    """Keyed by the sorted pair; see :meth:`head_to_head_of` for either order."""
+
+    def head_to_head_of(self, a: PlayerId, b: PlayerId) -> HeadToHead:
+        key = (a, b) if a < b else (b, a)
+        record = self.head_to_head.get(key, HeadToHead(key, 0, 0, 0, 0))
+        if key[0] == a:
+            return record
+        return HeadToHead(
+            (a, b), record.games, record.as_partners, record.as_opponents, -record.difference
+        )
+
+    def row(self, player: PlayerId) -> StandingRow:
+        return next(r for r in self.rows if r.player == player)
+
+
+# ---------------------------------------------------------------------------- accumulation
+
+
+@dataclass(slots=True)
+class _Sheet:
+    games: int = 0
+    total: int = 0
+    total_sq: int = 0
+    wins: int = 0
+    per_round: dict[int, int] = field(default_factory=dict)
+    opponents: dict[PlayerId, int] = field(default_factory=dict)
+    matchpoints: int = 0
+    top: int = 0
+
+
+@dataclass(slots=True)
+class _Head:
+    games: int = 0
+    as_partners: int = 0
+    as_opponents: int = 0
+    difference: int = 0
+
+
+@dataclass(slots=True)
+class _PairSheet:
+    games: int = 0
+    points: int = 0
+    wins: int = 0
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One result in a duplicate comparison group."""
+
+    holders: tuple[PlayerId, ...]
+    value: int
+    matchpoints: int = 0
+    top: int = 0
+
+
+def _entrant(occupant: Occupant) -> PlayerId | None:
+    if occupant is None or isinstance(occupant, Trakarl):
+        return None
+    return occupant
+
+
+def _groups_of(result: MatchResult, mode: Mode) -> list[tuple[tuple[int, int], _Entry]]:
+    """The duplicate comparison groups a result joins: (board, hand) or (board, side)."""
+    assert result.board is not None
+    board = result.board
+    if mode is Mode.PARTNERSHIP:
+        out = []
+        for side in (0, 1):
+            holders = tuple(
+                p
+                for p in (_entrant(result.seats[side]), _entrant(result.seats[side + 2]))
+                if p is not None
+            )
+            value = result.scores[side] + result.scores[side + 2]
+            out.append(((board, side), _Entry(holders, value)))
+        return out
+    return [
+        (
+            (board, h),
+            _Entry(
+                tuple(p for p in (_entrant(result.seats[h]),) if p is not None), result.scores[h]
+            ),
+        )
+        for h in range(SEATS)
+    ]
+
+
+def _compare(a: _Entry, b: _Entry) -> tuple[int, int] | None:
+    """Matchpoints (a, b) of comparing two results, or None if they share a competitor."""
+    if set(a.holders) & set(b.holders):
+        return None
+    if a.value > b.value:
+        return 2, 0
+    if a.value < b.value:
+        return 0, 2
+    return 1, 1
+
+
+class StandingsAccumulator:
+    """Standings state; :meth:`apply` one result at a time, :meth:`table` any time."""
+
+    def __init__(self, rules: StandingsRules) -> None:
+        self.rules = rules
+        self._applied: set[int] = set()
+        self._sheets: dict[PlayerId, _Sheet] = {}
+        self._heads: dict[Pair, _Head] = {}
+        self._pairs: dict[Pair, _PairSheet] = {}
+        self._groups: dict[tuple[int, int], list[_Entry]] = {}
+
+    def __contains__(self, match_id: int) -> bool:
+        return match_id in self._applied
+
+    def apply(self, result: MatchResult) -> bool:
+        """Add one result; False (and nothing changes) if its ``match_id`` was applied."""
+        if result.match_id in self._applied:
+            return False
+        self._applied.add(result.match_id)
+        partnership = self.rules.mode is Mode.PARTNERSHIP
+        ids = [o if isinstance(o, int) else None for o in result.seats]
+        scores = result.scores
+        side_totals = (scores[0] + scores[2], scores[1] + scores[3])
+        best = max(scores)
+        sole_best = scores.count(best) == 1
+        round_number = result.round_number
+        sheets = self._sheets
+        for s in range(SEATS):
+            p = ids[s]
+            if p is None:
+                continue
+            sheet = sheets.get(p)
+            if sheet is None:
+                sheet = sheets[p] = _Sheet()
+            x = scores[s]
+            others: tuple[PlayerId | None, ...]
+            sheet.games += 1
+            sheet.total += x
+            sheet.total_sq += x * x
+            per_round = sheet.per_round
+            per_round[round_number] = per_round.get(round_number, 0) + x
+            if partnership:
+                if side_totals[s & 1] > side_totals[1 - (s & 1)]:
+                    sheet.wins += 1
+                others = (ids[(s + 1) & 3], ids[(s + 3) & 3])
+            else:
+                if sole_best and x == best:
+                    sheet.wins += 1
+                others = (ids[(s + 1) & 3], ids[(s + 2) & 3], ids[(s + 3) & 3])
+            opponents = sheet.opponents
+            for q in others:
+                if q is not None:
+                    opponents[q] = opponents.get(q, 0) + 1
+        heads = self._heads
+        for a, b in _SEAT_PAIRS:
+            pa, pb = ids[a], ids[b]
+            if pa is None or pb is None:
+                continue
+            if pb < pa:
+                a, b, pa, pb = b, a, pb, pa
+            key = (pa, pb)
+            head = heads.get(key)
+            if head is None:
+                head = heads[key] = _Head()
+            head.games += 1
+            if partnership and (b - a) % 2 == 0:
+                head.as_partners += 1
+                pair_sheet = self._pairs.get(key)
+                if pair_sheet is None:
+                    pair_sheet = self._pairs[key] = _PairSheet()
+                pair_sheet.games += 1
+                pair_sheet.points += scores[a] + scores[b]
+                if side_totals[a & 1] > side_totals[1 - (a & 1)]:
+                    pair_sheet.wins += 1
+            else:
+                head.as_opponents += 1
+                head.difference += scores[a] - scores[b]
+        if result.board is not None:
+            for key_group, entry in _groups_of(result, self.rules.mode):
+                group = self._groups.setdefault(key_group, [])
+                for other in group:
+                    points = _compare(entry, other)
+                    if points is None:
+                        continue
+                    entry.matchpoints += points[0]
+                    entry.top += 2
+                    other.matchpoints += points[1]
+                    other.top += 2
+                    for p in other.holders:
+                        self._sheets[p].matchpoints += points[1]
+                        self._sheets[p].top += 2
+                group.append(entry)
+                for p in entry.holders:
+                    self._sheets[p].matchpoints += entry.matchpoints
+                    self._sheets[p].top += entry.top
+        return True
+
+    def apply_all(self, results: Iterable[MatchResult]) -> StandingsAccumulator:
+        for result in results:
+            self.apply(result)
+        return self
+
+    # ------------------------------------------------------------------------ the table
+    def _key(self, sheet: _Sheet) -> Fraction:
+        if self.rules.rank_by is RankBy.TOTAL:
+            return Fraction(sheet.total)
+        if self.rules.rank_by is RankBy.PERCENTAGE:
+            return Fraction(sheet.matchpoints, sheet.top) if sheet.top else Fraction(1, 2)
+        return Fraction(sheet.total, sheet.games)
+
+    def _samples(self) -> dict[PlayerId, tuple[int, float, float]]:
+        """(n, mean, sample variance) of each player's per-game values."""
+        out: dict[PlayerId, tuple[int, float, float]] = {}
+        if self.rules.rank_by is RankBy.PERCENTAGE:
+            values: dict[PlayerId, list[float]] = {}
+            for group in self._groups.values():
+                for entry in group:
+                    if entry.top:
+                        for p in entry.holders:
+                            values.setdefault(p, []).append(100.0 * entry.matchpoints / entry.top)
+            for p, xs in values.items():
+                n = len(xs)
+                mean = math.fsum(xs) / n
+                var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+                out[p] = (n, mean, var)
+            return out
+        for p, sheet in self._sheets.items():
+            n = sheet.games
+            mean = sheet.total / n
+            exact = (sheet.total_sq - Fraction(sheet.total**2, n)) / (n - 1) if n > 1 else 0
+            out[p] = (n, mean, float(exact))
+        return out
+
+    def table(self) -> Standings:
+        rules = self.rules
+        keys = {p: self._key(s) for p, s in self._sheets.items()}
+        opposition: dict[PlayerId, Fraction] = {}
+        for p, sheet in self._sheets.items():
+            met = sum(sheet.opponents.values())
+            opposition[p] = (
+                sum((keys[q] * c for q, c in sheet.opponents.items()), Fraction(0)) / met
+                if met
+                else Fraction(0)
+            )
+
+        def head_to_head_score(p: PlayerId, group: Sequence[PlayerId]) -> int:
+            total = 0
+            for q in group:
+                if q == p:
+                    continue
+                head = self._heads.get((p, q) if p < q else (q, p))
+                if head is not None:
+                    total += head.difference if p < q else -head.difference
+            return total
+
+        ranked = [p for p, s in self._sheets.items() if s.games >= rules.min_games]
+        unranked = [p for p, s in self._sheets.items() if s.games < rules.min_games]
+
+        def order(players: list[PlayerId]) -> list[tuple[PlayerId, _Tie]]:
+            by_key: dict[Fraction, list[PlayerId]] = {}
+            for p in players:
+                by_key.setdefault(keys[p], []).append(p)
+            result: list[tuple[PlayerId, _Tie]] = []
+            for key in sorted(by_key, reverse=True):
+                group = by_key[key]
+                tie = {
+                    p: (
+                        key,
+                        head_to_head_score(p, group),
+                        opposition[p],
+                        self._sheets[p].wins,
+                    )
+                    for p in group
+                }
+                result.extend(
+                    (p, tie[p]) for p in sorted(group, key=lambda q: (*(-v for v in tie[q]), q))
+                )
+            return result
+
+        samples = self._samples()
+        ordered = order(ranked)
+        rows: list[StandingRow] = []
+        rank = 0
+        previous: _Tie | None = None
+        for position, (p, tie) in enumerate(ordered, start=1):
+            if tie != previous:
+                rank = position
+            previous = tie
+            gap = None
+            if position < len(ordered):
+                gap = welch(samples.get(p), samples.get(ordered[position][0]), rules.confidence)
+            rows.append(self._row(p, rank, opposition[p], gap))
+        rows.extend(self._row(p, None, opposition[p], None) for p, _ in order(unranked))
+        pairs = tuple(
+            sorted(
+                (
+                    PairRow(key, s.games, s.points, s.points / s.games, s.wins)
+                    for key, s in self._pairs.items()
+                ),
+                key=lambda r: (-Fraction(r.points, r.games), r.players),
+            )
+        )
+        heads = {
+            key: HeadToHead(key, h.games, h.as_partners, h.as_opponents, h.difference)
+            for key, h in sorted(self._heads.items())
+        }
+        return Standings(tuple(rows), pairs, heads)
+
+    def _row(
+        self, p: PlayerId, rank: int | None, opposition: Fraction, gap: Separation | None
+    ) -> StandingRow:
+        s = self._sheets[p]
+        duplicate = bool(self._groups)
+        return StandingRow(
+            rank=rank,
+            player=p,
+            games=s.games,
+            total=s.total,
+            average=s.total / s.games,
+            wins=s.wins,
+            per_round=tuple(sorted(s.per_round.items())),
+            opposition=float(opposition),
+            matchpoints=s.matchpoints if duplicate else None,
+            top=s.top if duplicate else None,
+            percentage=(100.0 * s.matchpoints / s.top if s.top else 50.0) if duplicate else None,
+            next_gap=gap,
+        )
+
+
+def compute_standings(results: Iterable[MatchResult], rules: StandingsRules) -> Standings:
+    """The full recomputation: a fresh accumulator over every result."""
+    return StandingsAccumulator(rules).apply_all(results).table()
+
+
+# ---------------------------------------------------------------------------- duplicate
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateScore:
+    player: PlayerId
+    results: int
+    """Results (hands or sides of boards) that were compared."""
+    matchpoints: float
+    top: float
+    percentage: float
+
+
+def duplicate_scores(
+    results: Iterable[MatchResult], *, mode: Mode, neuberg: bool = False
+) -> tuple[DuplicateScore, ...]:
+    """Matchpoints and percentage per competitor over duplicate results, best first.
+
+    With ``neuberg`` a result compared with ``n - 1`` others, where the fullest comparison of the
+    event had ``N`` results (the number every board should have had), is scaled to
+    ``(mp + 1)·N/n - 1`` out of ``2(N - 1)`` (the Neuberg formula; a result with nobody to
+    compare with then counts 50 %).
+    """
+    groups: dict[tuple[int, int], list[_Entry]] = {}
+    for result in results:
+        if result.board is None:
+            raise ValueError(f"match {result.match_id} is not a duplicate board")
+        for key, entry in _groups_of(result, mode):
+            groups.setdefault(key, []).append(entry)
+    for group in groups.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                points = _compare(a, b)
+                if points is not None:
+                    a.matchpoints += points[0]
+                    b.matchpoints += points[1]
+                    a.top += 2
+                    b.top += 2
+    fullest = max((e.top // 2 + 1 for group in groups.values() for e in group), default=1)
+    totals: dict[PlayerId, list[float]] = {}
+    for group in groups.values():
+        for entry in group:
+            mp, top = float(entry.matchpoints), float(entry.top)
+            if neuberg:
+                n = entry.top // 2 + 1
+                mp, top = (mp + 1) * fullest / n - 1, 2.0 * (fullest - 1)
+            if top == 0:
+                continue
+            for p in entry.holders:
+                t = totals.setdefault(p, [0, 0.0, 0.0])
+                t[0] += 1
+                t[1] += mp
+                t[2] += top
+    scores = [
+        DuplicateScore(p, int(t[0]), t[1], t[2], 100.0 * t[1] / t[2]) for p, t in totals.items()
+    ]
+    return tuple(sorted(scores, key=lambda s: (-s.percentage, s.player)))
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+def welch(
+    upper: tuple[int, float, float] | None,
+    lower: tuple[int, float, float] | None,
+    confidence: float = 0.95,
+) -> Separation | None:
+    """Welch's t-test for (n, mean, variance) samples: upper mean minus lower mean."""
+    if upper is None or lower is None:
+        return None
+    n1, m1, v1 = upper
+    n2, m2, v2 = lower
+    diff = m1 - m2
+    if n1 < 2 or n2 < 2:
+        return Separation(diff, None, None, None, False)
+    a, b = v1 / n1, v2 / n2
+    se2 = a + b
+    if se2 <= 0:
+        return Separation(diff, None, None, None, False)
+    se = math.sqrt(se2)
+    df = se2 * se2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
+    t = diff / se
+    p = 2.0 * (1.0 - student_t_cdf(abs(t), df))
+    half = student_t_quantile(0.5 + confidence / 2, df) * se
+    low, high = diff - half, diff + half
+    return Separation(diff, low, high, p, low > 0 or high < 0)
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def regularized_beta(x: float, a: float, b: float) -> float:
+    """I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    front = math.exp(log_front)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def student_t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with ``df`` (real) degrees of freedom."""
+    tail = 0.5 * regularized_beta(df / (df + t * t), df / 2.0, 0.5)
+    return 1.0 - tail if t >= 0 else tail
+
+
+def student_t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t, ``0.5 < p < 1`` (Newton from the normal quantile)."""
+    if not 0.5 < p < 1.0:
+        raise ValueError("p must be in (0.5, 1)")
+    log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    t = NormalDist().inv_cdf(p)
+    lo, hi = 0.0, math.inf
+    for _ in range(60):
+        err = student_t_cdf(t, df) - p
+        if abs(err) < 1e-13:
+            break
+        if err < 0:
+            lo = t
+        else:
+            hi = t
+        density = math.exp(log_norm - (df + 1) / 2 * math.log1p(t * t / df))
+        step = t - err / density if density > 0 else math.inf
+        # keep Newton inside the bracket; bisect (or double) when it would leave it
+        if not lo < step < hi:
+            step = (lo + hi) / 2 if hi < math.inf else 2 * t + 1
+        t = step
+    return t

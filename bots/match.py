@@ -23,7 +23,7 @@ from typing import Any
 
 from bots.bundle import BotBundle, bot_bundle_from_path
 from bots.protocol import TimeControl
-from bots.runner.sandbox import Limits, sandbox_require
+from bots.runner.sandbox import Limits, sandbox_require, sandbox_users_released_together
 from bots.runner.seat import Transcript, UploadedSeat
 from bots.seats import BuiltinSeat, GuardedSeat, Hello, SeatReport, builtin_player, seat_seed
 from engine.game import Game, State
@@ -162,8 +162,9 @@ def match_play(
         for seat in seats:
             seat.finish(scores)
     finally:
-        for seat in seats:
-            seat.close()
+        with sandbox_users_released_together():
+            for seat in seats:
+                seat.close()
     reports = [seat.report() for seat in seats]
     for report, spec in zip(reports, bots, strict=True):
         report.label = spec.name

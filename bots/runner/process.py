@@ -255,9 +255,15 @@ class BotProcess:
         self._process = None
 
     def _wait_output(self, deadline: float) -> None:
-        """Wait (at most until ``deadline``) for output, keeping stderr and dropping stdout."""
+        """Wait (at most until ``deadline``) for output, keeping stderr and dropping stdout;
+        once both are closed, for the process to exit."""
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
+            return
+        if self._out_fd < 0 and self._err_fd < 0:
+            if self._process is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._process.wait(remaining)
             return
         events = self._poll.poll(min(50, math.ceil(remaining * 1000)))
         for fd, _ in events:

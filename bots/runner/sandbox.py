@@ -38,9 +38,12 @@ import os
 import pwd
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -247,12 +250,47 @@ class SandboxUser:
     lock_fd: int
 
     def release(self) -> None:
-        """Kill whatever still runs as this user, then give it back to the pool."""
+        """Kill whatever still runs as this user, then give it back to the pool (at the
+        end of ``sandbox_users_released_together`` when inside one)."""
         if self.lock_fd < 0:
             return
-        user_processes_kill(self.uid)
-        os.close(self.lock_fd)
-        self.lock_fd = -1
+        deferred = getattr(_release_batch, "users", None)
+        if deferred is not None:
+            deferred.append(self)
+            return
+        self._release_now()
+
+    def _release_now(self) -> None:
+        user_processes_kill({self.uid})
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self.lock_fd >= 0:
+            os.close(self.lock_fd)
+            self.lock_fd = -1
+
+
+_release_batch = threading.local()
+
+
+@contextlib.contextmanager
+def sandbox_users_released_together() -> Iterator[None]:
+    """Release the users freed inside this block together, with one look at /proc
+    (a match closes its four seats at once)."""
+    if getattr(_release_batch, "users", None) is not None:
+        yield
+        return
+    users: list[SandboxUser] = []
+    _release_batch.users = users
+    try:
+        yield
+    finally:
+        _release_batch.users = None
+        try:
+            user_processes_kill({user.uid for user in users})
+        finally:
+            for user in users:
+                user._unlock()
 
 
 def running_as_root() -> bool:
@@ -338,13 +376,14 @@ def sandbox_user_acquire() -> SandboxUser | None:
     )
 
 
-def user_processes(uid: int) -> list[int]:
-    """Pids of the live (not zombie) processes whose real or effective user is ``uid``.
+def user_processes(uids: int | set[int]) -> list[int]:
+    """Pids of the live (not zombie) processes whose real or effective user is one of
+    ``uids``.
 
     Read from /proc/PID/status: the owner of /proc/PID is not enough, as a process that
     makes itself non-dumpable shows as root's there."""
     pids = []
-    wanted = str(uid).encode()
+    wanted = {str(uid).encode() for uid in ({uids} if isinstance(uids, int) else uids)}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -360,18 +399,19 @@ def user_processes(uid: int) -> list[int]:
         if start < 0:
             continue
         real, effective, *_ = text[start + 5 : text.find(b"\n", start + 5)].split()
-        if wanted in (real, effective):
+        if real in wanted or effective in wanted:
             pids.append(int(entry.name))
     return pids
 
 
-def user_processes_kill(uid: int, timeout: float = 2.0) -> None:
-    """SIGKILL every process of ``uid`` and wait (up to ``timeout``) until none is left."""
-    if uid == 0 or uid == os.geteuid():
+def user_processes_kill(uids: set[int], timeout: float = 2.0) -> None:
+    """SIGKILL every process of ``uids`` and wait (up to ``timeout``) until none is left."""
+    uids = uids - {0, os.geteuid()}
+    if not uids:
         return
     deadline = time.monotonic() + timeout
     while True:
-        pids = user_processes(uid)
+        pids = user_processes(uids)
         if not pids or time.monotonic() > deadline:
             return
         for pid in pids:
@@ -383,6 +423,21 @@ def user_processes_kill(uid: int, timeout: float = 2.0) -> None:
 # ---------------------------------------------------------------- files and command
 
 
+@functools.cache
+def staging_dir() -> str | None:
+    """Where bots' files are laid out: /dev/shm (memory: creating and removing them costs
+    microseconds, not the milliseconds of a busy disk) when it is a writable sticky
+    folder, else the default temporary folder."""
+    shm = "/dev/shm"
+    try:
+        mode = os.stat(shm).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode) and mode & stat.S_ISVTX and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None
+
+
 _lib_dir: Path | None = None
 
 
@@ -392,7 +447,7 @@ def shared_lib_dir() -> Path:
     global _lib_dir
     if _lib_dir is not None and all((_lib_dir / name).is_file() for name in LIB_FILES):
         return _lib_dir
-    directory = Path(tempfile.mkdtemp(prefix="king-league-kl-"))
+    directory = Path(tempfile.mkdtemp(prefix="king-league-kl-", dir=staging_dir()))
     directory.chmod(0o755)
     for name, source in LIB_FILES.items():
         target = directory / name
@@ -415,7 +470,7 @@ class BotFiles:
 
     @classmethod
     def for_bundle(cls, bundle: BotBundle) -> BotFiles:
-        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-")))
+        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-", dir=staging_dir())))
         try:
             files.root.chmod(0o711)
             files.bot_dir.mkdir(mode=0o755)

@@ -215,6 +215,7 @@ def test_no_other_bots_files(tmp_path: Path) -> None:
     body = f"""
 import glob
 paths = [{str(victim_path)!r}] + glob.glob("/tmp/king-league-bot-*/bot/main.py")
+paths += glob.glob("/dev/shm/king-league-bot-*/bot/main.py")
 paths += glob.glob("/tmp/*/bot/main.py") + ["/proc/3/root/bot/main.py", "/proc/4/cwd/main.py"]
 for path in paths:
     try:

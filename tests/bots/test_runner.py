@@ -83,10 +83,11 @@ def test_late_answer_is_a_timeout_then_dropped() -> None:
 import time
 def hook(number, request):
     if number == 1:
-        time.sleep(0.75)  # move 300 ms + bank 300 ms: 150 ms too late
+        time.sleep(0.75)  # 250 ms too late; dropped before request 2 (read within 500 ms)
     return None
 """
-    result = match_against_builtins(body, sandbox=False)
+    control = TimeControl(move_ms=500, bank_ms=0, startup_ms=5000)
+    result = match_against_builtins(body, sandbox=False, time_control=control)
     report = result.seats[0]
     assert report.outcome is Outcome.TIMEOUT
     assert report.strikes == 1
@@ -105,11 +106,14 @@ def test_time_bank_absorbs_one_slow_answer_but_not_two() -> None:
     body = """
 import time
 def hook(number, request):
-    if number in (1, 2):
-        time.sleep(0.5)   # 200 ms over the move's 300: from the 300 ms bank
+    if number == 1:
+        time.sleep(0.6)   # 200 ms over the move's 400: the bank keeps 400 of its 600 ms
+    if number == 2:
+        time.sleep(1.0)   # 600 ms over the move's 400: more than the 400 ms left
     return None
 """
-    result = match_against_builtins(body, sandbox=False)
+    control = TimeControl(move_ms=400, bank_ms=600, startup_ms=5000)
+    result = match_against_builtins(body, sandbox=False, time_control=control)
     report = result.seats[0]
     assert [f.decision for f in report.faults] == [2]
     assert report.outcome is Outcome.TIMEOUT

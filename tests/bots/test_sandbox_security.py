@@ -15,6 +15,7 @@ import pytest
 
 from bots.bundle import BotBundle
 from bots.match import BotSpec
+from bots.protocol import TimeControl
 from bots.runner.process import BotProcess
 from bots.runner.sandbox import (
     BotFiles,
@@ -419,10 +420,11 @@ def test_sleeping_past_the_deadline_is_a_timeout() -> None:
 import time
 def hook(number, request):
     if number == 1:
-        time.sleep(0.75)   # 300 ms per move and a 300 ms bank
+        time.sleep(0.75)   # 500 ms per move, no bank: 250 ms too late
     return None
 """
-    result = match_against_builtins(body)
+    control = TimeControl(move_ms=500, bank_ms=0, startup_ms=5000)
+    result = match_against_builtins(body, time_control=control)
     report = result.seats[0]
     assert report.outcome is Outcome.TIMEOUT
     assert report.strikes == 1

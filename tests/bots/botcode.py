@@ -46,7 +46,7 @@ def play():
         sys.stdout.flush()
 """
 
-FAST = TimeControl(move_ms=300, bank_ms=300, startup_ms=5000)
+FAST = TimeControl(move_ms=300, bank_ms=1000, startup_ms=5000)
 """Short deadlines so that timeouts cost little test time."""
 
 

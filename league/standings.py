@@ -389,14 +389,23 @@ class StandingsAccumulator:
     def table(self) -> Standings:
         rules = self.rules
         keys = {p: self._key(s) for p, s in self._sheets.items()}
-        opposition: dict[PlayerId, Fraction] = {}
+        float_keys = {p: float(k) for p, k in keys.items()}
+        shown: dict[PlayerId, float] = {}  # for display: fsum is exact whatever the order
         for p, sheet in self._sheets.items():
             met = sum(sheet.opponents.values())
-            opposition[p] = (
-                sum((keys[q] * c for q, c in sheet.opponents.items()), Fraction(0)) / met
+            shown[p] = (
+                math.fsum(float_keys[q] * c for q, c in sheet.opponents.items()) / met
                 if met
-                else Fraction(0)
+                else 0.0
             )
+
+        def opposition(p: PlayerId) -> Fraction:
+            """Exact, for breaking ties (computed for tied players only)."""
+            sheet = self._sheets[p]
+            met = sum(sheet.opponents.values())
+            if not met:
+                return Fraction(0)
+            return sum((keys[q] * c for q, c in sheet.opponents.items()), Fraction(0)) / met
 
         def head_to_head_score(p: PlayerId, group: Sequence[PlayerId]) -> int:
             total = 0
@@ -422,7 +431,7 @@ class StandingsAccumulator:
                     p: (
                         key,
                         head_to_head_score(p, group),
-                        opposition[p],
+                        opposition(p) if len(group) > 1 else Fraction(0),
                         self._sheets[p].wins,
                     )
                     for p in group
@@ -444,8 +453,8 @@ class StandingsAccumulator:
             gap = None
             if position < len(ordered):
                 gap = welch(samples.get(p), samples.get(ordered[position][0]), rules.confidence)
-            rows.append(self._row(p, rank, opposition[p], gap))
-        rows.extend(self._row(p, None, opposition[p], None) for p, _ in order(unranked))
+            rows.append(self._row(p, rank, shown[p], gap))
+        rows.extend(self._row(p, None, shown[p], None) for p, _ in order(unranked))
         pairs = tuple(
             sorted(
                 (
@@ -462,7 +471,7 @@ class StandingsAccumulator:
         return Standings(tuple(rows), pairs, heads)
 
     def _row(
-        self, p: PlayerId, rank: int | None, opposition: Fraction, gap: Separation | None
+        self, p: PlayerId, rank: int | None, opposition: float, gap: Separation | None
     ) -> StandingRow:
         s = self._sheets[p]
         duplicate = bool(self._groups)
@@ -474,7 +483,7 @@ class StandingsAccumulator:
             average=s.total / s.games,
             wins=s.wins,
             per_round=tuple(sorted(s.per_round.items())),
-            opposition=float(opposition),
+            opposition=opposition,
             matchpoints=s.matchpoints if duplicate else None,
             top=s.top if duplicate else None,
             percentage=(100.0 * s.matchpoints / s.top if s.top else 50.0) if duplicate else None,
@@ -625,8 +634,18 @@ def student_t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t, ``0.5 < p < 1`` (Newton from the normal quantile)."""
     if not 0.5 < p < 1.0:
         raise ValueError("p must be in (0.5, 1)")
+    z = NormalDist().inv_cdf(p)
+    if df >= 100:  # Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5), error < 1e-8 here
+        z2 = z * z
+        return (
+            z
+            + z * (z2 + 1) / (4 * df)
+            + z * (5 * z2 * z2 + 16 * z2 + 3) / (96 * df**2)
+            + z * (3 * z2**3 + 19 * z2 * z2 + 17 * z2 - 15) / (384 * df**3)
+            + z * (79 * z2**4 + 776 * z2**3 + 1482 * z2 * z2 - 1920 * z2 - 945) / (92160 * df**4)
+        )
     log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-    t = NormalDist().inv_cdf(p)
+    t = z
     lo, hi = 0.0, math.inf
     for _ in range(60):
         err = student_t_cdf(t, df) - p

@@ -387,9 +387,9 @@ def plan_rounds(
 ) -> SearchResult:
     """Plan ``rounds`` rounds for ``players`` by local search, continuing ``history``.
 
-    ``moves`` is the budget per restart (default ``20_000 + 2_000 · rounds · tables``); the
-    search stops as soon as it reaches the lower bound. Tables come back oriented and rotated
-    for left/right and seat balance (history included).
+    ``moves`` is the budget per restart (default ``20_000 + 2_000 · rounds · tables``, at most
+    400 000); the search stops as soon as it reaches the lower bound. Tables come back
+    oriented and rotated for left/right and seat balance (history included).
     """
     roster = list(dict.fromkeys(players))
     if len(roster) != len(players):
@@ -437,7 +437,7 @@ def plan_rounds(
         filler_partner_base=[balance.filler_partner[p] for p in roster] + [0] * fillers,
     )
     bound = _lower_bound(ann, fillers=fillers, byes=byes, rounds=rounds, weights=w)
-    budget = moves if moves is not None else 20_000 + 2_000 * rounds * tables
+    budget = moves if moves is not None else min(400_000, 20_000 + 2_000 * rounds * tables)
     best: tuple[float, list[list[int]]] | None = None
     tried = 0
     for restart in range(max(1, restarts)):

@@ -60,7 +60,7 @@ def test_ridge_corrects_for_partners_where_totals_cannot() -> None:
     rng = random.Random(4)
     neutral = [20, 21, 22, 23, 24, 25]
     skill = {1: 0.0, 2: 0.0, 9: 5.0, 10: -5.0} | dict.fromkeys(neutral, 0.0)
-    results = []
+    results: list[MatchResult] = []
 
     def play(a: int, b: int, c: int, d: int) -> None:
         d_ = round(skill[a] + skill[c] - skill[b] - skill[d] + rng.gauss(0, 2))
@@ -89,15 +89,15 @@ def test_on_a_whist_design_raw_totals_and_ridge_agree() -> None:
     players = [P(i) for i in range(12)]
     skill = {p: float(p) for p in players}
     rounds = rotating_partners(players, seed=3).rounds
-    results = []
+    results: list[MatchResult] = []
     for round_ in rounds:
         for table in round_.tables:
             a, b, c, d = (skill[p] for p in table.players)
             m = round(a + c - b - d)
             results.append(result(len(results), table.seats, (m, -m, m, -m)))
-    table = compute_standings(results, StandingsRules(mode=Mode.PARTNERSHIP))
+    standings = compute_standings(results, StandingsRules(mode=Mode.PARTNERSHIP))
     fit = margin_ratings(results, mode=Mode.PARTNERSHIP, ridge=0.01)
-    assert [r.player for r in table.rows] == [p for p, _ in fit.ranked()] == players[::-1]
+    assert [r.player for r in standings.rows] == [p for p, _ in fit.ranked()] == players[::-1]
 
 
 def test_trakarl_gets_a_strength_of_its_own() -> None:
@@ -169,6 +169,7 @@ def league(count: int, seed: int, mode: Mode) -> tuple[list[MatchResult], dict[P
     results = []
     for i in range(count):
         seats = rng.sample(players, 4)
+        scores: tuple[int, ...]
         if mode is Mode.PARTNERSHIP:
             a, b, c, d = (skill[p] for p in seats)
             m = round(2 * (a + c - b - d) + rng.gauss(0, 8))

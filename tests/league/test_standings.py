@@ -242,6 +242,7 @@ def random_results(count: int, *, seed: int, mode: Mode, boards: bool = False) -
         seats: list[Occupant] = list(rng.sample(players, 4))
         if rng.random() < 0.05:
             seats[rng.randrange(4)] = TRAKARL if mode is Mode.PARTNERSHIP else None
+        scores: tuple[int, ...]
         if mode is Mode.PARTNERSHIP:
             d = rng.randint(-12, 12)
             scores = (d, -d, d, -d)

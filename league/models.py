@@ -376,10 +376,16 @@ class MatchSeat(models.Model):
 class MatchEvent(models.Model):
     """One entry of a match's event log: a player's action or a chance event (a deal).
 
-    ``index`` is the position in the engine state's log, so the events replay in order.
+    ``index`` is the position in the engine state's log, so the events replay in order;
+    ``(match, index)`` is the primary key, so an index is stored once (and a worker that
+    lost its lease cannot write over another's events). A key of its own and a separate
+    index on ``match`` would only make every insert dearer (bench/league.py).
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    pk = models.CompositePrimaryKey("match", "index")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     index = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
     action = models.CharField(max_length=40, blank=True)
@@ -390,7 +396,6 @@ class MatchEvent(models.Model):
     class Meta:
         ordering = ("match_id", "index")
         constraints = (
-            models.UniqueConstraint(fields=["match", "index"], name="match_event_order_unique"),
             models.CheckConstraint(
                 name="match_event_action_xor_chance",
                 condition=Q(seat__isnull=False, chance__isnull=True, action__gt="")

@@ -17,7 +17,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -136,6 +136,7 @@ class TokenCreateApi(APIView):
 
     permission_classes = (AllowAny,)
     authentication_classes = ()
+    parser_classes = (JSONParser, FormParser)  # curl -d username=...&password=... works
 
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()

@@ -65,8 +65,17 @@ def play_queued() -> None:
 def test_token_auth_and_the_schema() -> None:
     user_create("ann", PASSWORD)
     anonymous = APIClient()
-    token = ok(anonymous.post("/api/auth/token/", {"username": "ann", "password": PASSWORD}))
-    refused(anonymous.post("/api/auth/token/", {"username": "ann", "password": "no"}), 400)
+    token = ok(
+        anonymous.post(
+            "/api/auth/token/",
+            f"username=ann&password={PASSWORD.replace(' ', '+')}",
+            content_type="application/x-www-form-urlencoded",
+        )
+    )
+    refused(
+        anonymous.post("/api/auth/token/", {"username": "ann", "password": "no"}, format="json"),
+        400,
+    )
     refused(anonymous.post("/api/clubs/", {"name": "X"}, format="json"), 403)
     anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token['token']}")
     assert ok(anonymous.post("/api/clubs/", {"name": "X"}, format="json"), 201)["name"] == "X"

@@ -97,7 +97,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_schemathesis_finds_no_server_error_and_no_response_that_breaks_the_schema(
-    live_server_url: str,
+    live_server_url: str, tmp_path: Path
 ) -> None:
     tournament, organiser = bot_tournament()
     assert tournament.club is not None
@@ -113,13 +113,13 @@ def test_schemathesis_finds_no_server_error_and_no_response_that_breaks_the_sche
     # before Django sees it: the upload is checked for server errors only.
     the_upload = ["--checks", "not_a_server_error", "--include-path-regex", UPLOAD_PATH]
     for selection in (everything_but_the_upload, the_upload):
-        schemathesis_run(live_server_url, token.key, selection)
+        schemathesis_run(live_server_url, token.key, selection, cwd=tmp_path)
 
 
 UPLOAD_PATH = r"^/api/bots/\{bot_id\}/versions/$"
 
 
-def schemathesis_run(url: str, token: str, selection: list[str]) -> None:
+def schemathesis_run(url: str, token: str, selection: list[str], *, cwd: Path) -> None:
     command = [
         str(Path(sys.executable).parent / "schemathesis"),
         "run",
@@ -141,7 +141,7 @@ def schemathesis_run(url: str, token: str, selection: list[str]) -> None:
     ]
     run = subprocess.run(
         command,
-        cwd=REPOSITORY_ROOT,
+        cwd=cwd,  # its example database (.schemathesis/) goes there
         capture_output=True,
         text=True,
         timeout=SCHEMATHESIS_SECONDS,

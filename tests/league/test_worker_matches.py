@@ -194,9 +194,11 @@ def test_a_tournament_from_creation_to_final_standings_through_the_api(
     organiser = user_create("olga")
     bots = builtin_competitors(6, "greedy")
     api = APIClient()
-    token = ok(api.post("/api/auth/token/", {"username": "olga", "password": "a long password 1"}))[
-        "token"
-    ]
+    token = ok(
+        api.post(
+            "/api/auth/token/", {"username": "olga", "password": "a long password 1"}, format="json"
+        )
+    )["token"]
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert organiser.pk
     club = ok(api.post("/api/clubs/", {"name": "Priffe Club"}, format="json"), 201)

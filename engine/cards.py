@@ -91,8 +91,12 @@ def winning_card(trick: Sequence[int], trump: int) -> int:
     return best
 
 
+CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+"""``CARD_NAMES[c]`` is ``card_name(c)``, for hot paths."""
+
+
 def card_name(c: int) -> str:
-    return RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13]
+    return CARD_NAMES[c]
 
 
 def card_symbol(c: int) -> str:

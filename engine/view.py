@@ -3,20 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.cards import SUIT_LETTERS, card_name, cards_of
+from engine.cards import CARD_NAMES, SUIT_CARDS, SUIT_LETTERS
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-@dataclass(frozen=True, slots=True)
-class TrickView:
+class TrickView(NamedTuple):
+    """A completed trick (a named tuple: views are built at every decision)."""
+
     leader: int
     cards: tuple[int, ...]
     """The cards in play order, the first from ``leader``."""
     winner: int
+
+
+_PLAY_STRINGS = tuple("play " + name for name in CARD_NAMES)
+
+
+def _names(mask: int) -> list[str]:
+    names = CARD_NAMES
+    c, d, h, s = SUIT_CARDS
+    return [
+        names[x]
+        for x in (
+            *c[mask & 0x1FFF],
+            *d[mask >> 13 & 0x1FFF],
+            *h[mask >> 26 & 0x1FFF],
+            *s[mask >> 39],
+        )
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +87,8 @@ class PlayerView:
     def to_json(self) -> dict[str, Any]:
         """The view as the bot protocol and the web send it: cards and actions as strings."""
         action = self.game.action_to_string
+        names = CARD_NAMES
+        plays = _PLAY_STRINGS
         return {
             "game": str(self.game),
             "seat": self.seat,
@@ -77,20 +97,20 @@ class PlayerView:
             "deal": self.deal_number,
             "deals": self.deal_count,
             "dealer": self.dealer,
-            "hand": [card_name(c) for c in cards_of(self.hand)],
+            "hand": _names(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "contract": self.contract,
             "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
             "leader": self.leader,
-            "trick": [card_name(c) for c in self.trick],
+            "trick": [names[c] for c in self.trick],
             "tricks": [
-                {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner}
-                for t in self.tricks
+                {"leader": leader, "cards": [names[c] for c in cards], "winner": winner}
+                for leader, cards, winner in self.tricks
             ],
             "tricks_won": list(self.tricks_won),
             "scores": list(self.scores),
             "deal_scores": [list(s) for s in self.deal_scores],
-            "legal": [action(a) for a in self.legal],
+            "legal": [plays[a] if a < 52 else action(a) for a in self.legal],
             "public": self.public,
             "private": self.private,
         }

@@ -167,8 +167,8 @@ class State(ABC, Generic[GameT]):
         "phase",
         "rng",
         "seed",
-        "totals",
         "stop_after_deal",
+        "totals",
     )
 
     def __init__(self, game: GameT, seed: int | None) -> None:
@@ -341,6 +341,9 @@ def _slot_names(cls: type) -> tuple[str, ...]:
 
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
+_SUIT_END = tuple(13 * (c // 13 + 1) for c in range(52))
+"""For each card, the first card id above its suit."""
+
 
 class TrickTakingState(State[GameT]):
     """Dealing, following suit, tricks and trumps, shared by every family.
@@ -469,73 +472,79 @@ class TrickTakingState(State[GameT]):
         return "not allowed by the rules of this contract"
 
     def legal_actions(self) -> list[int]:
-        if self.phase == "play":
-            mask = self._legal_cache
-            if mask < 0:
-                if self.plain_play:
-                    mask = self.hands[self.current_seat]
-                    if self.trick:
-                        mask = mask & SUIT_MASKS[self.led_suit] or mask
-                else:
-                    mask = self._play_rule()[0]
-                self._legal_cache = mask
-            if self.trick:
+        # Written for speed (it runs before every card): the legal mask is computed once
+        # per decision and cached for apply_action; following suit returns the tuple of a
+        # per-suit lookup table as it is (ascending, like every other answer).
+        mask = self._legal_cache
+        if mask < 0:
+            if self.phase != "play":
+                return self._bidding_actions()
+            if not self.plain_play:
+                mask = self._play_rule()[0]
+            elif self.trick:
+                hand = self.hands[self.current_seat]
                 led = self.led_suit
-                if not mask & ~SUIT_MASKS[led]:  # following suit: one table lookup
+                mask = hand & SUIT_MASKS[led]
+                if mask:
+                    self._legal_cache = mask
                     return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
-            c, d, h, s = SUIT_CARDS
-            return [
-                *c[mask & 0x1FFF],
-                *d[mask >> 13 & 0x1FFF],
-                *h[mask >> 26 & 0x1FFF],
-                *s[mask >> 39],
-            ]
-        return self._bidding_actions()
+                mask = hand
+            else:
+                mask = self.hands[self.current_seat]
+            self._legal_cache = mask
+        if self.trick:
+            led = self.led_suit
+            if not mask & ~SUIT_MASKS[led]:  # following suit: one table lookup
+                return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
+        c, d, h, s = SUIT_CARDS
+        return [*c[mask & 0x1FFF], *d[mask >> 13 & 0x1FFF], *h[mask >> 26 & 0x1FFF], *s[mask >> 39]]
 
     def _bidding_actions(self) -> list[int]:
         """Legal actions outside card play (bids, trump choices, ...); families override."""
         return []
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
+        # The hot path of every game, kept in one function and written for speed: a card
+        # played by the seat to play. ``_legal_cache`` is only ever set in card play (by
+        # legal_actions or legal_play_mask), so a cached mask also answers "is this card
+        # play?" without comparing the phase.
         current = self.current_seat
-        if self.phase != "play" or (seat is not None and seat != current):
-            super().apply_action(action, seat)
-            return
-        # The hot path of every game, kept in one function: a card played by the seat
-        # to play (see docs/benchmarks.md for why it is written out like this).
         mask = self._legal_cache
-        if mask < 0:
-            mask = self._play_rule()[0]
+        if mask < 0 or seat is not None:
+            if self.phase != "play" or (seat is not None and seat != current):
+                super().apply_action(action, seat)
+                return
+            if mask < 0:
+                mask = self._play_rule()[0]
         try:
-            bit = 1 << action
-        except (TypeError, ValueError):
-            bit = 0
-        if not mask & bit:
+            legal = mask >> action & 1
+        except (TypeError, ValueError):  # not an int, or a negative one
+            legal = 0
+        if not legal:
             raise self._refuse_play(action)
         self._legal_cache = -1
-        self.hands[current] ^= bit
+        self.hands[current] ^= 1 << action
         self.log.append(current << 10 | action)
         trick = self.trick
         trick.append(action)
-        suit = action // 13
-        if len(trick) == 1:
-            self.led_suit = suit
+        played = len(trick)
+        if played == 1:
+            self.led_suit = action // 13
             self.win_card = action
             self.win_seat = current
             self.trumped = False
-        elif self.trumped:
-            if suit == self.trump and action > self.win_card:
+        else:
+            # Cards are suit * 13 + rank: a higher card of the winning card's suit lies
+            # between it and the end of its suit.
+            win = self.win_card
+            if win < action < _SUIT_END[win]:
                 self.win_card = action
                 self.win_seat = current
-        elif suit == self.led_suit:
-            if action > self.win_card:
+            elif action // 13 == self.trump != win // 13:
                 self.win_card = action
                 self.win_seat = current
-        elif suit == self.trump:
-            self.win_card = action
-            self.win_seat = current
-            self.trumped = True
-        if len(trick) < self.num_seats:
+                self.trumped = True
+        if played < self.num_seats:
             self.current_seat = self.left_of[current]
             return
         winner = self.win_seat
@@ -561,7 +570,9 @@ class TrickTakingState(State[GameT]):
     def legal_play_mask(self) -> int:
         mask = self._legal_cache
         if mask < 0:
-            mask = self._legal_cache = self._play_rule()[0]
+            mask = self._play_rule()[0]
+            if self.phase == "play":  # the cache means card play (see apply_action)
+                self._legal_cache = mask
         return mask
 
     def _refuse_play(self, card: object) -> IllegalActionError:

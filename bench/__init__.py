@@ -1,0 +1,1 @@
+"""Benchmarks: printed figures, no thresholds (see docs/benchmarks.md)."""

@@ -99,7 +99,8 @@ class MatchAdmin(admin.ModelAdmin[Match]):
             if event.seat is not None:
                 lines.append(f"{event.index}: seat {event.seat} {event.action} ({event.ms} ms)")
             elif hide_cards:
-                lines.append(f"{event.index}: {event.chance['chance']} (hidden until the end)")
+                kind = (event.chance or {}).get("chance", "chance")
+                lines.append(f"{event.index}: {kind} (hidden until the end)")
             else:
                 lines.append(f"{event.index}: {json.dumps(event.chance)}")
         return format_html("<pre>{}</pre>", "\n".join(lines))

@@ -147,56 +147,92 @@ def seat_names(seats: Iterable[MatchSeat]) -> list[dict[str, Any]]:
 
 
 def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
-    """Standings from the stored results' standings input: games, total, average and
-    wins (a table's top score; shared on a tie) per entrant, ranked by average, then
-    total. The seam for league/standings.py (issue 9), which brings tie-breaks,
-    partnerships, duplicate scoring and confidence."""
-    from league.models import Entry, MatchResult
+    """The standings of a tournament from its stored results (league/standings.py):
+    games, total, average, wins, per-round points, strength of opposition, duplicate
+    matchpoints and percentage, and for each ranked row whether its lead over the next
+    is statistically meaningful (``next_gap``). Entrants without a game are listed last,
+    unranked; filler bots are not entrants and are not listed.
 
-    entrants = list(
-        Entry.objects.filter(tournament=tournament).select_related("competitor").order_by("id")
+    Every game is ranked as individual play: a Priffe match rotates partners between its
+    rubbers itself, so its seats are not fixed partnerships.
+    """
+    from league.models import Entry, MatchResult
+    from league.scheduling.model import SEATS, Mode, PlayerId
+    from league.standings import MatchResult as StandingsResult
+    from league.standings import RankBy, StandingsRules, compute_standings
+
+    names = dict(
+        Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
     )
-    sheet: dict[int, dict[str, Any]] = {
-        e.competitor_id: {
-            "competitor": e.competitor_id,
-            "name": e.competitor.name,
-            "games": 0,
-            "total": 0,
-            "wins": 0.0,
-        }
-        for e in entrants
-    }
-    for standings_input in MatchResult.objects.filter(match__tournament=tournament).values_list(
-        "standings_input", flat=True
-    ):
-        seats = standings_input["seats"]
-        top = max(s["score"] for s in seats)
-        winners = [s for s in seats if s["score"] == top]
-        for s in seats:
-            row = sheet.get(s["competitor"])
-            if row is None:  # a filler bot, not an entrant
-                continue
-            row["games"] += 1
-            row["total"] += s["score"]
-            if s in winners:
-                row["wins"] += 1 / len(winners)
-    rows = list(sheet.values())
-    for row in rows:
-        row["average"] = round(row["total"] / row["games"], 3) if row["games"] else 0.0
-        row["wins"] = round(row["wins"], 3)
-    rows.sort(key=lambda r: (r["games"] == 0, -r["average"], -r["total"], r["name"]))
-    rank = 0
-    for position, row in enumerate(rows, start=1):
-        if row["games"] == 0:
-            row["rank"] = None
+    duplicate = tournament.format == "duplicate"
+    results = []
+    for match_id, standings_input in MatchResult.objects.filter(
+        match__tournament=tournament
+    ).values_list("match_id", "standings_input"):
+        seats = sorted(standings_input["seats"], key=lambda s: s["seat"])
+        if len(seats) != SEATS:
             continue
-        previous = rows[position - 2] if position > 1 else None
-        if previous is None or (previous["average"], previous["total"]) != (
-            row["average"],
-            row["total"],
-        ):
-            rank = position
-        row["rank"] = rank
+        results.append(
+            StandingsResult(
+                match_id=match_id,
+                round_number=standings_input["round"],
+                seats=tuple(
+                    PlayerId(s["competitor"]) if s["competitor"] in names else None for s in seats
+                ),
+                scores=tuple(s["score"] for s in seats),
+                board=standings_input["round"] if duplicate else None,
+            )
+        )
+    rules = StandingsRules(
+        mode=Mode.SOLO, rank_by=RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE
+    )
+    standings = compute_standings(results, rules)
+    rows: list[dict[str, Any]] = []
+    for row in standings.rows:
+        gap = row.next_gap
+        rows.append(
+            {
+                "rank": row.rank,
+                "competitor": int(row.player),
+                "name": names.get(int(row.player), "?"),
+                "games": row.games,
+                "total": row.total,
+                "average": round(row.average, 3),
+                "wins": row.wins,
+                "per_round": [{"round": r, "points": p} for r, p in row.per_round],
+                "opposition": round(row.opposition, 3),
+                "matchpoints": row.matchpoints,
+                "percentage": None if row.percentage is None else round(row.percentage, 2),
+                "next_gap": None
+                if gap is None
+                else {
+                    "difference": round(gap.difference, 3),
+                    "low": None if gap.low is None else round(gap.low, 3),
+                    "high": None if gap.high is None else round(gap.high, 3),
+                    "p_value": None if gap.p_value is None else round(gap.p_value, 4),
+                    "significant": gap.significant,
+                },
+            }
+        )
+    listed = {r["competitor"] for r in rows}
+    for competitor, name in sorted(names.items(), key=lambda item: (item[1], item[0])):
+        if competitor not in listed:
+            rows.append(
+                {
+                    "rank": None,
+                    "competitor": competitor,
+                    "name": name,
+                    "games": 0,
+                    "total": 0,
+                    "average": 0.0,
+                    "wins": 0,
+                    "per_round": [],
+                    "opposition": 0.0,
+                    "matchpoints": None,
+                    "percentage": None,
+                    "next_gap": None,
+                }
+            )
     progress = tournament_progress(tournament_id=tournament.pk)
     return {"tournament": tournament.pk, **progress, "rows": rows}
 

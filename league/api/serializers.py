@@ -219,6 +219,19 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
         return match.seed if self._finished(match) else None
 
 
+class RoundPointsSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class GapSerializer(serializers.Serializer[Any]):
+    difference = serializers.FloatField()
+    low = serializers.FloatField(allow_null=True)
+    high = serializers.FloatField(allow_null=True)
+    p_value = serializers.FloatField(allow_null=True)
+    significant = serializers.BooleanField()
+
+
 class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(allow_null=True)
     competitor = serializers.IntegerField()
@@ -226,7 +239,12 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     games = serializers.IntegerField()
     total = serializers.IntegerField()
     average = serializers.FloatField()
-    wins = serializers.FloatField()
+    wins = serializers.IntegerField()
+    per_round = RoundPointsSerializer(many=True)
+    opposition = serializers.FloatField()
+    matchpoints = serializers.IntegerField(allow_null=True)
+    percentage = serializers.FloatField(allow_null=True)
+    next_gap = GapSerializer(allow_null=True)
 
 
 class StandingsSerializer(serializers.Serializer[Any]):

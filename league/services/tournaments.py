@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -34,6 +34,12 @@ from league.models import (
     TournamentStatus,
 )
 from league.rotation import rotation_tables
+from league.scheduling.model import SEATS, Fill, Mode, Occupant, PlayerId, is_filler
+from league.scheduling.model import Round as ScheduledRound
+from league.scheduling.model import Table as ScheduledTable
+from league.scheduling.rotating_partners import rotating_partners
+from league.scheduling.round_robin import round_robin
+from league.scheduling.swiss import swiss_round
 from league.selectors import club_role_of
 from league.services.clubs import club_organiser_require
 from league.services.competitors import competitor_builtin, competitor_for_user
@@ -156,10 +162,59 @@ def round_tables(
 ) -> list[list[int | None]]:
     """The tables of a round: competitor ids per seat, ``None`` for a filler bot.
 
-    The seam for league/scheduling (issue 9): every format uses the simple rotation of
-    league.rotation until the scheduling engineer's pure functions are wired in here.
+    Tables of four use the schedulers of league/scheduling with the rounds played so far
+    as history: round robin (opponents and seats balanced), rotating partners (who
+    partners whom), Swiss (grouped by the standings). Duplicate play, and games of three
+    or five, use the simple rotation of league.rotation (the duplicate rounds share one
+    seed: the same deals at every table).
     """
-    return rotation_tables(entrants, round_number=number, seats=seats)
+    if seats != SEATS or tournament.format not in (
+        TournamentFormat.ROUND_ROBIN,
+        TournamentFormat.ROTATING_PARTNERS,
+        TournamentFormat.SWISS,
+    ):
+        return rotation_tables(entrants, round_number=number, seats=seats)
+    players = [PlayerId(e) for e in entrants]
+    history = _schedule_history(tournament=tournament, entrants=set(entrants))
+    seed = (tournament.seed + number) % 2**31
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        planned = round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+    elif tournament.format == TournamentFormat.ROTATING_PARTNERS:
+        planned = rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[
+            0
+        ]
+    else:
+        from league.selectors import tournament_standings
+
+        ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
+        order = [PlayerId(c) for c in ranked if c in set(entrants)]
+        order += [p for p in players if p not in set(order)]
+        try:
+            planned = swiss_round(order, mode=Mode.SOLO, fill=Fill.BOTS, history=history)
+        except ValueError:  # too many fillers for the tables: byes instead
+            planned = swiss_round(order, mode=Mode.SOLO, fill=Fill.BYES, history=history)
+    return [
+        [None if is_filler(occupant) else int(cast(int, occupant)) for occupant in table.seats]
+        for table in planned.tables
+    ]
+
+
+def _schedule_history(*, tournament: Tournament, entrants: set[int]) -> list[ScheduledRound]:
+    """The rounds played so far as the schedulers see them (fillers as ``None``)."""
+    tables: dict[int, dict[int, list[Occupant]]] = {}
+    rows = (
+        MatchSeat.objects.filter(match__tournament=tournament)
+        .order_by("match__round__number", "match_id", "seat")
+        .values_list("match__round__number", "match_id", "competitor_id")
+    )
+    for number, match_id, competitor_id in rows:
+        occupant: Occupant = PlayerId(competitor_id) if competitor_id in entrants else None
+        tables.setdefault(number, {}).setdefault(match_id, []).append(occupant)
+    history = []
+    for number in sorted(tables):
+        seated = [ScheduledTable(tuple(t)) for t in tables[number].values() if len(t) == SEATS]
+        history.append(ScheduledRound(tuple(seated)))
+    return history
 
 
 def _matches_create(

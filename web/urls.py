@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import accounts, samples
+from web.views import accounts, bots, clubs, leagues, matches, samples
 
 app_name = "web"
 
@@ -12,6 +12,36 @@ urlpatterns = [
     path("accounts/logout/", accounts.SiteLogoutView.as_view(), name="logout"),
     path("join/", accounts.join_club, name="join-club"),
     path("join/<str:code>/", accounts.join_club, name="join-club-code"),
+    path("clubs/", clubs.club_index, name="clubs"),
+    path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
+    path("clubs/<int:club_id>/invite/", clubs.club_invite, name="club-invite"),
+    path("clubs/<int:club_id>/leagues/new/", leagues.league_new, name="league-new"),
+    path("leagues/", leagues.league_index, name="leagues"),
+    path("leagues/<int:tournament_id>/", leagues.league_detail, name="league"),
+    path("leagues/<int:tournament_id>/live/", leagues.league_live, name="league-live"),
+    path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/",
+        leagues.round_detail,
+        name="league-round",
+    ),
+    path(
+        "leagues/<int:tournament_id>/<slug:action>/",
+        leagues.league_action,
+        name="league-action",
+    ),
+    path("matches/<int:match_id>/", matches.match_detail, name="match"),
+    path(
+        "matches/<int:match_id>/timeline.json",
+        matches.match_timeline_json,
+        name="match-timeline",
+    ),
+    path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
+    path("play/", matches.table_new, name="table-new"),
+    path("bots/", bots.bot_index, name="bots"),
+    path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/versions/", bots.bot_versions_fragment, name="bot-versions"),
+    path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
     path("samples/", samples.sample_index, name="samples"),
     path("samples/replay/", samples.sample_replay, name="sample-replay"),
     path("samples/record.json", samples.sample_record_json, name="sample-record"),

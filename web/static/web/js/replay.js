@@ -39,7 +39,9 @@ function seatsWithCards(events) {
 function build(newRecord, timeline) {
   record = newRecord;
   numSeats = record.seats.length;
-  seatNames = record.seats.map((s, i) => s.name || s.player || `Seat ${i}`);
+  const names = record.seats.map((s, i) => s.name || s.player || `Seat ${i}`);
+  seatNames = names.map((name, seat) =>
+    names.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name);
   const good = timeline && !timeline.error && Array.isArray(timeline.deals);
   const facts = {};
   if (good) for (const step of timeline.prelude) applySet(facts, step);

@@ -18,7 +18,13 @@ const part = (role) => root.querySelector(`[data-role="${role}"]`);
 const cardBase = root.dataset.cardUrl;
 const mySeat = Number.parseInt(root.dataset.seat ?? "0", 10);
 const seatsElement = document.getElementById("table-seats");
-let seatNames = seatsElement ? JSON.parse(seatsElement.textContent) : null;
+let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
+
+/** Names that say which seat they are when several seats have the same name. */
+function distinctNames(names) {
+  return names.map((name, seat) =>
+    names.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name);
+}
 
 let current = null; // the last response of the view URL
 let sending = false;
@@ -60,7 +66,7 @@ function playOrder(view, leader) {
 function render(data) {
   const view = data.view;
   const n = view.hand_sizes.length;
-  if (!seatNames && Array.isArray(data.seats)) seatNames = data.seats.map((s) => s.name);
+  if (!seatNames && Array.isArray(data.seats)) seatNames = distinctNames(data.seats.map((s) => s.name));
   const where = seatAreas(n, mySeat);
   const legal = new Set(view.legal);
   const myTurn = Boolean(data.your_turn) && !sending;
@@ -242,6 +248,7 @@ async function refresh() {
   } catch (error) {
     part("status").textContent = `Could not load the table: ${error.message}`;
   }
+  poll(); // the next look, sooner while others are to play
 }
 
 async function send(action) {
@@ -258,9 +265,8 @@ async function send(action) {
     if (data && data.view) {
       current = { ...current, ...data };
       render(current);
-    } else {
-      await refresh();
     }
+    await refresh(); // the bots may have played since the move was answered
   } catch (error) {
     sending = false;
     showError(error.message);
@@ -269,11 +275,15 @@ async function send(action) {
 }
 
 function poll() {
+  // The socket makes updates instant where the channel layer reaches the workers; the
+  // poll is the safety net: often while others are to play, seldom on this seat's turn.
   window.clearTimeout(pollTimer);
-  pollTimer = window.setTimeout(async () => {
-    if (!(socket && socket.isOpen && socket.isOpen()) && root.dataset.over !== "true") await refresh();
-    poll();
-  }, 3000);
+  const waiting = !(current && current.your_turn);
+  const socketLive = socket && socket.isOpen && socket.isOpen();
+  const pause = waiting ? (socketLive ? 2500 : 1500) : 10000;
+  pollTimer = window.setTimeout(() => {
+    if (root.dataset.over !== "true") refresh();
+  }, pause);
 }
 
 function connectionState(state) {
@@ -289,4 +299,3 @@ socket = liveSocket(root.dataset.socketUrl, {
   onState: connectionState,
   onOpen: refresh, // catch up on whatever happened while disconnected
 });
-poll();

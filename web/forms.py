@@ -1,0 +1,102 @@
+"""Forms of the web pages. They check what a person typed; the services decide the rest."""
+
+from __future__ import annotations
+
+from django import forms
+
+from bots.seats import builtin_names
+from engine.variants import FAMILIES
+from league.models import LEAGUE_FORMATS
+
+GAME_CHOICES = [
+    ("kingen", "Kingen (basic rules)"),
+    ("kingen(rules=iwwa)", "Kingen (IWWA rules)"),
+    ("dubbelkingen", "Dubbelkingen"),
+    ("king", "King (Brazilian scoring)"),
+    ("king(rules=denexa)", "King (Denexa rules)"),
+    ("kung_och_adel", "Kung och Adel"),
+    ("priffe", "Priffe"),
+]
+FORMAT_LABELS = {
+    "round_robin": "Round robin",
+    "rotating_partners": "Rotating partners",
+    "swiss": "Swiss",
+    "duplicate": "Duplicate",
+}
+BOT_LABELS = {
+    "greedy": "greedy (rules of thumb)",
+    "random": "random (any legal card)",
+    "strong": "strong (searches sampled deals; slow)",
+}
+
+
+def builtin_choices() -> list[tuple[str, str]]:
+    return [(name, BOT_LABELS.get(name, name)) for name in builtin_names()]
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class InvitationCreateForm(forms.Form):
+    role = forms.ChoiceField(
+        choices=[("player", "player"), ("organiser", "organiser")], initial="player"
+    )
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120, initial="Club league")
+    game = forms.ChoiceField(choices=GAME_CHOICES, initial="kingen")
+    format = forms.ChoiceField(
+        choices=[(f, FORMAT_LABELS.get(f, f)) for f in LEAGUE_FORMATS], initial="round_robin"
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=100, initial=3)
+    deals = forms.IntegerField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text="Deals per match for Kung och Adel, rubbers for Priffe; "
+        "leave empty for a whole game (Kingen, Dubbelkingen and King are always whole games).",
+    )
+    move_seconds = forms.FloatField(
+        min_value=1, max_value=3600, initial=30, label="Seconds per move"
+    )
+
+
+class BuiltinEntryForm(forms.Form):
+    bot = forms.ChoiceField(choices=builtin_choices, label="Built-in bot")
+    count = forms.IntegerField(min_value=1, max_value=32, initial=4, label="How many")
+
+
+class CompetitorEntryForm(forms.Form):
+    competitor = forms.TypedChoiceField(coerce=int, label="Competitor")
+
+    def __init__(self, *args: object, choices: list[tuple[int, str]], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        field = self.fields["competitor"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = choices
+
+
+class TableForm(forms.Form):
+    game = forms.ChoiceField(choices=GAME_CHOICES, initial="kingen")
+    opponents = forms.ChoiceField(
+        choices=builtin_choices, initial="greedy", label="The other seats are played by"
+    )
+
+
+class BotForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    family = forms.ChoiceField(
+        choices=[("", "any family")] + [(f, f) for f in FAMILIES],
+        required=False,
+        help_text="The game its validation game is played in.",
+    )
+
+
+class BotUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Bot file",
+        help_text="One .py file, or a .zip with main.py (docs/bot-protocol.md).",
+    )

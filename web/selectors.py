@@ -1,0 +1,147 @@
+"""Reads that the web pages need beyond the league's own selectors: a match's timeline of
+public facts, rating histories for the charts, and what a person may do on a page.
+
+Everything here only reads; writes go through the league's and the bots' services.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
+from django.db.models import QuerySet
+
+from bots.models import Bot, BotVersion
+from engine.record import record_from_state
+from engine.variants import load_game
+from league.models import Club, Competitor, Match, MatchResult, MatchStatus, Membership, Tournament
+from league.ratings import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
+from league.scheduling.model import Mode, PlayerId
+from league.selectors import club_role_of
+from league.services.clubs import ORGANISING_ROLES
+from league.standings import MatchResult as StandingsResult
+from web.timeline import record_timeline
+
+User = Account | AnonymousUser
+
+
+def can_organise(*, user: User, tournament: Tournament) -> bool:
+    """Whether ``user`` may change ``tournament`` (the league's services decide for real)."""
+    if tournament.club is None:
+        return user.is_authenticated and user.pk == tournament.created_by_id
+    return club_role_of(user=user, club=tournament.club) in ORGANISING_ROLES
+
+
+def can_organise_club(*, user: User, club: Club) -> bool:
+    return club_role_of(user=user, club=club) in ORGANISING_ROLES
+
+
+def clubs_of(*, user: User) -> QuerySet[Membership]:
+    if not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(user_id=user.pk).select_related("club").order_by("club__name")
+
+
+def match_timeline(*, match: Match) -> dict[str, Any]:
+    """The public facts after each event of ``match`` (web.timeline), from its full record.
+
+    A running match's record is rebuilt from its stored events on the server; only public
+    facts leave this function, so anyone who may watch the match may have them.
+    """
+    from league.services.matches import match_replay
+
+    result = MatchResult.objects.filter(match_id=match.pk).first()
+    if match.status == MatchStatus.FINISHED and result is not None:
+        return record_timeline(result.record)
+    replay = match_replay(match)
+    return record_timeline(record_from_state(replay.state))
+
+
+@dataclass(frozen=True)
+class RatingSeries:
+    """One competitor's conservative rating (mu - 3 sigma) after each of its matches."""
+
+    competitor: int
+    name: str
+    points: list[tuple[int, float]]
+    """(round, rating after the competitor's match of that round); round 0 is the start."""
+
+
+def _standings_results(tournament: Tournament) -> list[StandingsResult]:
+    rows = (
+        MatchResult.objects.filter(match__tournament=tournament)
+        .order_by("created_at", "match_id")
+        .values_list("match_id", "standings_input")
+    )
+    results = []
+    for match_id, standings_input in rows:
+        seats = sorted(standings_input["seats"], key=lambda s: s["seat"])
+        if len(seats) != 4:  # the rating model rates tables of four
+            continue
+        results.append(
+            StandingsResult(
+                match_id=match_id,
+                round_number=int(standings_input.get("round", 1)),
+                seats=tuple(PlayerId(int(s["competitor"])) for s in seats),
+                scores=tuple(int(s["score"]) for s in seats),
+            )
+        )
+    return results
+
+
+def rating_histories(*, tournament: Tournament) -> list[RatingSeries]:
+    """openskill ratings (league.ratings) of the entrants after each of their finished
+    matches (in the order the matches finished), by round; partnerships for Priffe,
+    individual games otherwise."""
+    results = _standings_results(tournament)
+    if not results:
+        return []
+    family = load_game(tournament.game).family
+    mode = Mode.PARTNERSHIP if family == "priffe" else Mode.SOLO
+    try:
+        ratings = skill_ratings(results, mode=mode)
+    except (ValueError, KeyError):  # results the rating model does not take: no chart
+        return []
+    names = dict(
+        Competitor.objects.filter(entries__tournament=tournament).values_list("id", "name")
+    )
+    rounds = {result.match_id: result.round_number for result in results}
+    start = round(DEFAULT_MU - 3 * DEFAULT_SIGMA, 2)
+    series: dict[int, list[tuple[int, float]]] = {}
+    for change in ratings.history:
+        player = int(change.player)
+        if player in names:
+            series.setdefault(player, [(0, start)]).append(
+                (rounds[change.match_id], round(change.mu - 3 * change.sigma, 2))
+            )
+    return [
+        RatingSeries(competitor=player, name=names[player], points=points)
+        for player, points in sorted(series.items(), key=lambda kv: names[kv[0]])
+    ]
+
+
+def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
+    return bot.versions.order_by("-number").prefetch_related("faults")
+
+
+def bot_competitors(*, bot: Bot) -> QuerySet[Competitor]:
+    return Competitor.objects.filter(bot_version__bot=bot)
+
+
+def bot_tournaments(*, bot: Bot, limit: int = 5) -> list[Tournament]:
+    """The latest tournaments in which a version of ``bot`` finished a match."""
+    ids = (
+        MatchResult.objects.filter(match__seats__competitor__bot_version__bot=bot)
+        .order_by("-created_at")
+        .values_list("match__tournament_id", flat=True)
+    )
+    seen: list[int] = []
+    for tournament_id in ids.iterator():
+        if tournament_id not in seen:
+            seen.append(tournament_id)
+        if len(seen) >= limit:
+            break
+    by_id = Tournament.objects.in_bulk(seen)
+    return [by_id[i] for i in seen if i in by_id]

@@ -1,0 +1,133 @@
+"""Bot pages: a person's bots, one bot's versions (upload, validation, sha256, faults with
+their capped log), its matches and its rating chart."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bots.models import Bot, BotVersion
+from bots.services import BotServiceError, bot_create, bot_version_upload
+from league.models import Match
+from league.selectors import match_list
+from web.charts import line_chart_svg
+from web.forms import BotForm, BotUploadForm
+from web.selectors import bot_competitors, bot_tournaments, bot_versions, rating_histories
+
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MATCHES_SHOWN = 50
+
+
+def _bot(bot_id: int) -> Bot:
+    bot = Bot.objects.select_related("owner").filter(pk=bot_id).first()
+    if bot is None:
+        raise Http404("No such bot.")
+    return bot
+
+
+@require_http_methods(["GET", "POST"])
+def bot_index(request: HttpRequest) -> HttpResponse:
+    form = BotForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect("web:login")
+        if form.is_valid():
+            try:
+                bot = bot_create(
+                    owner=request.user,
+                    name=form.cleaned_data["name"],
+                    family=form.cleaned_data["family"],
+                )
+            except BotServiceError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"{bot.name} is created: upload its first version.")
+                return redirect("web:bot", bot_id=bot.pk)
+    mine = (
+        Bot.objects.filter(owner_id=request.user.pk).order_by("name")
+        if request.user.is_authenticated
+        else Bot.objects.none()
+    )
+    builtin = Bot.objects.filter(kind=Bot.Kind.BUILTIN).order_by("name")
+    others = Bot.objects.filter(kind=Bot.Kind.UPLOADED).exclude(owner_id=request.user.pk)
+    context = {"mine": mine, "builtin": builtin, "others": others.order_by("name"), "form": form}
+    return render(request, "web/bots.html", context)
+
+
+def _versions_context(bot: Bot) -> dict[str, object]:
+    versions = list(bot_versions(bot=bot))
+    return {
+        "bot": bot,
+        "versions": versions,
+        "pending": any(v.status == BotVersion.Status.PENDING for v in versions),
+    }
+
+
+@require_GET
+def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = _bot(bot_id)
+    competitors = list(bot_competitors(bot=bot))
+    by_competitor = {c.pk: c for c in competitors}
+    matches: list[Match] = []
+    for competitor in competitors:
+        matches.extend(match_list(competitor_id=competitor.pk).order_by("-id")[:MATCHES_SHOWN])
+    matches.sort(key=lambda m: -m.pk)
+    series = [
+        (f"{line.name} in {tournament.name}", line.points)
+        for tournament in bot_tournaments(bot=bot)
+        for line in rating_histories(tournament=tournament)
+        if line.competitor in by_competitor
+    ]
+    context = _versions_context(bot)
+    context.update(
+        owner=request.user.is_authenticated and bot.owner_id == request.user.pk,
+        upload_form=BotUploadForm(),
+        matches=matches[:MATCHES_SHOWN],
+        chart=line_chart_svg(
+            series,
+            title=f"Ratings of {bot.name}",
+            x_label="round of the league",
+            y_label="rating (mu - 3 sigma)",
+            chart_id=f"bot-{bot.pk}",
+        ),
+    )
+    return render(request, "web/bot.html", context)
+
+
+@require_GET
+def bot_versions_fragment(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The versions table alone: htmx reloads it while a validation is pending."""
+    return render(request, "web/_bot_versions.html", _versions_context(_bot(bot_id)))
+
+
+@login_required
+@require_POST
+def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = _bot(bot_id)
+    form = BotUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Choose a file to upload: one .py file or a .zip with main.py.")
+        return redirect("web:bot", bot_id=bot.pk)
+    upload = form.cleaned_data["file"]
+    if upload.size > MAX_UPLOAD_BYTES:
+        messages.error(request, f"The file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB.")
+        return redirect("web:bot", bot_id=bot.pk)
+    try:
+        version = bot_version_upload(
+            owner=request.user,  # type: ignore[arg-type]
+            bot=bot,
+            filename=upload.name or "bot.py",
+            data=upload.read(),
+        )
+    except BotServiceError as exc:
+        messages.error(request, f"Upload refused: {exc}")
+    else:
+        messages.success(
+            request,
+            f"Version {version.number} is uploaded (sha256 {version.sha256[:12]}…); "
+            "its validation game is being played.",
+        )
+    return redirect("web:bot", bot_id=bot.pk)

@@ -1,0 +1,82 @@
+"""Clubs: the list, a club's page (members, leagues, invitations), creating a club."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league.errors import LeagueError, NotFoundError
+from league.models import TournamentFormat
+from league.selectors import club_get, club_list, club_role_of, tournament_list
+from league.services.clubs import club_create, invitation_create
+from web.forms import ClubForm, InvitationCreateForm
+from web.selectors import can_organise_club, clubs_of
+
+
+@require_http_methods(["GET", "POST"])
+def club_index(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('web:login')}?next={request.path}")
+        if form.is_valid():
+            try:
+                club = club_create(
+                    user=request.user,
+                    name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                )
+            except LeagueError as exc:
+                form.add_error("name", exc.detail)
+            else:
+                messages.success(request, f"{club.name} is open; you are its owner.")
+                return redirect("web:club", club_id=club.pk)
+    context = {"clubs": club_list(), "memberships": clubs_of(user=request.user), "form": form}
+    return render(request, "web/clubs.html", context)
+
+
+def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+    try:
+        club = club_get(club_id=club_id)
+    except NotFoundError:
+        raise Http404("No such club.") from None
+    leagues = tournament_list(club_id=club.pk).exclude(format=TournamentFormat.TABLE)
+    context = {
+        "club": club,
+        "role": club_role_of(user=request.user, club=club),
+        "organiser": can_organise_club(user=request.user, club=club),
+        "members": club.memberships.select_related("user").order_by("role", "user__username"),
+        "leagues": leagues,
+        "invitation_form": InvitationCreateForm(),
+    }
+    return render(request, "web/club.html", context)
+
+
+@login_required
+@require_POST
+def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
+    try:
+        club = club_get(club_id=club_id)
+    except NotFoundError:
+        raise Http404("No such club.") from None
+    form = InvitationCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation = invitation_create(
+                actor=request.user, club=club, role=form.cleaned_data["role"]
+            )
+        except LeagueError as exc:
+            messages.error(request, exc.detail)
+        else:
+            link = request.build_absolute_uri(reverse("web:join-club-code", args=[invitation.code]))
+            messages.success(
+                request,
+                f"Invitation for a {invitation.role}: code {invitation.code} - "
+                f"or send the link {link} (one use, until "
+                f"{invitation.expires_at:%Y-%m-%d}).",
+            )
+    return redirect("web:club", club_id=club.pk)

@@ -1,0 +1,283 @@
+"""Leagues (the league's tournaments): creating one, its page with live standings and the
+organiser's controls, entering competitors, and the results of a round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bots.models import BotVersion
+from league.errors import LeagueError, NotFoundError
+from league.models import Club, Competitor, Tournament, TournamentFormat, TournamentStatus
+from league.selectors import (
+    club_get,
+    match_list,
+    round_list,
+    tournament_get,
+    tournament_list,
+    tournament_progress,
+    tournament_standings,
+)
+from league.services.competitors import competitor_builtin, competitor_for_user
+from league.services.tournaments import (
+    tournament_create,
+    tournament_enter,
+    tournament_finish,
+    tournament_pause,
+    tournament_resume,
+    tournament_round_start,
+)
+from web.charts import line_chart_svg
+from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
+from web.selectors import can_organise, rating_histories
+
+STANDINGS_COLUMNS = (
+    ("rank", "Rank"),
+    ("name", "Competitor"),
+    ("games", "Games"),
+    ("total", "Total"),
+    ("average", "Average"),
+    ("wins", "Wins"),
+)
+"""The standings columns shown first; other scalar fields the standings carry follow."""
+
+
+def _club(club_id: int) -> Club:
+    try:
+        return club_get(club_id=club_id)
+    except NotFoundError:
+        raise Http404("No such club.") from None
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    try:
+        tournament = tournament_get(tournament_id=tournament_id)
+    except NotFoundError:
+        raise Http404("No such league.") from None
+    return tournament
+
+
+@require_GET
+def league_index(request: HttpRequest) -> HttpResponse:
+    leagues = tournament_list().exclude(format=TournamentFormat.TABLE)[:100]
+    return render(request, "web/leagues.html", {"leagues": leagues})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = tournament_create(
+                actor=request.user,
+                club=club,
+                name=data["name"],
+                game=data["game"],
+                format=data["format"],
+                rounds=data["rounds"],
+                deals=data["deals"],
+                move_seconds=data["move_seconds"],
+            )
+        except LeagueError as exc:
+            for field, errors in (exc.errors or {}).items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+            if not exc.errors:
+                form.add_error(None, exc.detail)
+        else:
+            messages.success(request, f"{tournament.name} is open: enter its competitors.")
+            return redirect("web:league", tournament_id=tournament.pk)
+    return render(request, "web/league_new.html", {"club": club, "form": form})
+
+
+def standings_context(tournament: Tournament) -> dict[str, Any]:
+    """The standings, progress and rating chart: the part of a league page that moves."""
+    standings = tournament_standings(tournament=tournament)
+    rows: list[dict[str, Any]] = list(standings.get("rows", []))
+    known = {key for key, _ in STANDINGS_COLUMNS} | {"competitor"}
+    extra = sorted(
+        {
+            key
+            for row in rows
+            for key, value in row.items()
+            if key not in known and isinstance(value, int | float | str | bool | None)
+        }
+    )
+    columns = [(key, label) for key, label in STANDINGS_COLUMNS if any(key in r for r in rows)]
+    columns += [(key, key.replace("_", " ").capitalize()) for key in extra]
+    tables = [
+        (key.replace("_", " ").capitalize(), _generic_table(value))
+        for key, value in standings.items()
+        if key != "rows" and isinstance(value, list) and value and isinstance(value[0], dict)
+    ]
+    series = rating_histories(tournament=tournament)
+    chart = line_chart_svg(
+        [(s.name, s.points) for s in series],
+        title=f"Ratings in {tournament.name}",
+        x_label="round",
+        y_label="rating (mu - 3 sigma)",
+        chart_id=f"ratings-{tournament.pk}",
+    )
+    progress = tournament_progress(tournament_id=tournament.pk)
+    return {
+        "tournament": tournament,
+        "columns": columns,
+        "rows": [[(key, row.get(key)) for key, _ in columns] for row in rows],
+        "other_tables": tables,
+        "chart": chart,
+        "has_ratings": bool(series),
+        "progress": progress,
+        "percent": round(100 * progress["finished"] / max(1, progress["total"])),
+    }
+
+
+def _generic_table(items: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = [key for key in items[0] if isinstance(items[0][key], int | float | str | None)]
+    return {
+        "headers": [key.replace("_", " ").capitalize() for key in keys],
+        "rows": [[item.get(key) for key in keys] for item in items],
+    }
+
+
+def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[int, str]]:
+    """Competitors a person may enter here: themself, their active bot versions, and for
+    an organiser the club's members and every active uploaded version."""
+    entered = set(tournament.entries.values_list("competitor_id", flat=True))
+    choices: list[tuple[int, str]] = []
+    if not request.user.is_authenticated:
+        return choices
+    me = Competitor.objects.filter(user_id=request.user.pk).first()
+    if me is None or me.pk not in entered:
+        choices.append((0, f"Me ({request.user.get_username()})"))
+    versions = BotVersion.objects.filter(
+        status=BotVersion.Status.ACTIVE, kind=BotVersion.Kind.UPLOADED
+    ).select_related("bot")
+    if not can_organise(user=request.user, tournament=tournament):
+        versions = versions.filter(bot__owner_id=request.user.pk)
+    for version in versions.order_by("bot__name", "number"):
+        competitor = Competitor.objects.filter(bot_version=version).first()
+        if competitor is None or competitor.pk not in entered:
+            choices.append((-version.pk, f"{version.bot.name} v{version.number} (bot)"))
+    return choices
+
+
+@require_GET
+def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    if tournament.format == TournamentFormat.TABLE:
+        first = match_list(tournament_id=tournament.pk).first()
+        if first is not None:
+            return redirect("web:match", match_id=first.pk)
+    organiser = can_organise(user=request.user, tournament=tournament)
+    context = standings_context(tournament)
+    context.update(
+        organiser=organiser,
+        entries=tournament.entries.select_related("competitor").order_by("id"),
+        rounds=round_list(tournament_id=tournament.pk),
+        builtin_form=BuiltinEntryForm(),
+        entry_form=CompetitorEntryForm(choices=_entry_choices(request, tournament)),
+        running=tournament.status == TournamentStatus.RUNNING,
+        finished=tournament.status == TournamentStatus.FINISHED,
+        paused=tournament.status == TournamentStatus.PAUSED,
+    )
+    return render(request, "web/league.html", context)
+
+
+@require_GET
+def league_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The moving part of a league page, for htmx to swap in on each progress message."""
+    tournament = _tournament(tournament_id)
+    return render(request, "web/_standings.html", standings_context(tournament))
+
+
+ACTIONS = {
+    "start-round": (tournament_round_start, "Round started: its matches are queued."),
+    "pause": (tournament_pause, "Paused: queued matches wait, running ones finish."),
+    "resume": (tournament_resume, "Resumed."),
+    "finish": (tournament_finish, "Finished: matches not yet started are cancelled."),
+}
+
+
+@login_required
+@require_POST
+def league_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    if action not in ACTIONS:
+        raise Http404("No such action.")
+    service, done = ACTIONS[action]
+    try:
+        service(actor=request.user, tournament=tournament)
+    except LeagueError as exc:
+        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
+    else:
+        messages.success(request, done)
+    return redirect("web:league", tournament_id=tournament.pk)
+
+
+def _builtin_names_for(tournament: Tournament, kind: str, count: int) -> list[str]:
+    """Bot names for ``count`` built-in competitors of ``kind`` not yet entered here:
+    "greedy 1", "greedy 2", ... (the same names are the same competitors in every league,
+    so their ratings carry over)."""
+    entered = set(tournament.entries.values_list("competitor__name", flat=True))
+    names: list[str] = []
+    number = 1
+    while len(names) < count:
+        if f"{kind} {number}" not in entered:
+            names.append(f"{kind} {number}")
+        number += 1
+    return names
+
+
+@login_required
+@require_POST
+def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    entered: list[str] = []
+    try:
+        if "bot" in request.POST:
+            form = BuiltinEntryForm(request.POST)
+            if not form.is_valid():
+                raise LeagueError("choose a built-in bot and how many (1 to 32)")
+            kind = form.cleaned_data["bot"]
+            names = _builtin_names_for(tournament, kind, form.cleaned_data["count"])
+            competitors = [competitor_builtin(name=kind, bot_name=name) for name in names]
+        else:
+            choice_form = CompetitorEntryForm(
+                request.POST, choices=_entry_choices(request, tournament)
+            )
+            if not choice_form.is_valid():
+                raise LeagueError("choose a competitor from the list")
+            value = choice_form.cleaned_data["competitor"]
+            if value == 0:
+                competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]
+            else:
+                from league.services.competitors import competitor_create
+
+                competitors = [competitor_create(actor=request.user, bot_version_id=-value)]
+        for competitor in competitors:
+            tournament_enter(actor=request.user, tournament=tournament, competitor=competitor)
+            entered.append(competitor.name)
+    except LeagueError as exc:
+        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
+    if entered:
+        messages.success(request, f"Entered: {', '.join(entered)}.")
+    return redirect("web:league", tournament_id=tournament.pk)
+
+
+@require_GET
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    round_ = round_list(tournament_id=tournament.pk).filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round.")
+    matches = match_list(tournament_id=tournament.pk, round_number=number)
+    context = {"tournament": tournament, "round": round_, "matches": matches}
+    return render(request, "web/round.html", context)

@@ -1,0 +1,104 @@
+"""A match: its page (the replay viewer, live while it runs), the timeline of public facts,
+a person's table, and opening a casual table with bots."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from engine.variants import load_game
+from league.errors import LeagueError, NotAllowedError, NotFoundError
+from league.models import Match, MatchStatus
+from league.selectors import match_get, match_seat_get_for_owner, match_seat_of_viewer, seat_names
+from league.services.tournaments import table_open
+from web.forms import TableForm
+from web.selectors import match_timeline
+
+
+def _match(match_id: int) -> Match:
+    try:
+        return match_get(match_id=match_id)
+    except NotFoundError:
+        raise Http404("No such match.") from None
+
+
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(match_id)
+    seats = seat_names(match.seats.order_by("seat"))
+    result = getattr(match, "result", None)
+    if result is not None:
+        for seat in seats:
+            seat["score"] = result.scores[seat["seat"]]
+            seat["outcome"] = result.outcomes[seat["seat"]]
+    my_seat = match_seat_of_viewer(match=match, user=request.user)
+    running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
+    context = {
+        "title": f"Match {match.pk}: {match.game}",
+        "match": match,
+        "seats": seats,
+        "my_seat": my_seat,
+        "running": running,
+        "record_url": reverse("api-match-record", args=[match.pk]),
+        "timeline_url": reverse("web:match-timeline", args=[match.pk]),
+        "socket_url": f"/ws/matches/{match.pk}/",
+        "table_url": reverse("web:table", args=[match.pk, my_seat]) if my_seat is not None else "",
+    }
+    return render(request, "web/match.html", context)
+
+
+@require_GET
+def match_timeline_json(request: HttpRequest, match_id: int) -> JsonResponse:
+    """Public facts after each event of the match (web.timeline); anyone may see them."""
+    try:
+        match = match_get(match_id=match_id)
+    except NotFoundError:
+        return JsonResponse({"detail": f"no match {match_id}"}, status=404)
+    return JsonResponse(match_timeline(match=match))
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    match = _match(match_id)
+    try:
+        match_seat_get_for_owner(match=match, seat=seat, user=request.user)
+    except NotFoundError:
+        raise Http404("No such seat.") from None
+    except NotAllowedError as exc:
+        return render(request, "403.html", {"reason": exc.detail}, status=403)
+    names = [s["name"] for s in seat_names(match.seats.order_by("seat"))]
+    context = {
+        "title": f"Table {match.pk}: {match.game}",
+        "match": match,
+        "seat_names": names,
+        "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),
+        "action_url": reverse("api-match-seat-actions", args=[match.pk, seat]),
+        "socket_url": f"/ws/matches/{match.pk}/",
+        "seat": seat,
+        "record_url": reverse("web:match", args=[match.pk]),
+    }
+    return render(request, "web/table.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = form.cleaned_data["game"]
+        seats = ["me"] + [f"builtin:{form.cleaned_data['opponents']}"] * (
+            load_game(game).num_seats - 1
+        )
+        try:
+            match = table_open(actor=request.user, game=game, seats=seats)
+        except LeagueError as exc:
+            form.add_error(None, exc.detail)
+        else:
+            messages.success(request, "Your table is ready: you sit at seat 0.")
+            return redirect("web:table", match_id=match.pk, seat=0)
+    return render(request, "web/table_new.html", {"form": form})

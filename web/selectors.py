@@ -22,6 +22,7 @@ from league.scheduling.model import Mode, PlayerId
 from league.selectors import club_role_of
 from league.services.clubs import ORGANISING_ROLES
 from league.standings import MatchResult as StandingsResult
+from league.standings import StandingsRules, compute_standings
 from web.timeline import record_timeline
 
 User = Account | AnonymousUser
@@ -75,16 +76,20 @@ def _standings_results(tournament: Tournament) -> list[StandingsResult]:
         .order_by("created_at", "match_id")
         .values_list("match_id", "standings_input")
     )
+    entrants = set(tournament.entries.values_list("competitor_id", flat=True))
     results = []
     for match_id, standings_input in rows:
         seats = sorted(standings_input["seats"], key=lambda s: s["seat"])
-        if len(seats) != 4:  # the rating model rates tables of four
+        if len(seats) != 4:  # ratings and standings take tables of four
             continue
         results.append(
             StandingsResult(
                 match_id=match_id,
                 round_number=int(standings_input.get("round", 1)),
-                seats=tuple(PlayerId(int(s["competitor"])) for s in seats),
+                seats=tuple(
+                    PlayerId(int(s["competitor"])) if s["competitor"] in entrants else None
+                    for s in seats
+                ),
                 scores=tuple(int(s["score"]) for s in seats),
             )
         )
@@ -120,6 +125,45 @@ def rating_histories(*, tournament: Tournament) -> list[RatingSeries]:
         RatingSeries(competitor=player, name=names[player], points=points)
         for player, points in sorted(series.items(), key=lambda kv: names[kv[0]])
     ]
+
+
+@dataclass(frozen=True)
+class HeadToHeadTable:
+    """Each pair of entrants' record at one table: games and the row's point difference
+    over the column as opponents (league.standings)."""
+
+    names: list[str]
+    cells: list[list[tuple[int, int] | None]]
+    """cells[i][j]: (games together, points of i minus points of j as opponents)."""
+
+
+HEAD_TO_HEAD_MAX = 16
+"""Entrants beyond which the head-to-head table is not drawn (it grows as a square)."""
+
+
+def head_to_head(*, tournament: Tournament) -> HeadToHeadTable | None:
+    """The head-to-head table of a league with up to HEAD_TO_HEAD_MAX entrants who played."""
+    results = _standings_results(tournament)
+    if not results:
+        return None
+    standings = compute_standings(results, StandingsRules(mode=Mode.SOLO))
+    players = [row.player for row in standings.rows if row.games]
+    if not 2 <= len(players) <= HEAD_TO_HEAD_MAX:
+        return None
+    names = dict(
+        Competitor.objects.filter(pk__in=[int(p) for p in players]).values_list("id", "name")
+    )
+    cells: list[list[tuple[int, int] | None]] = []
+    for a in players:
+        line: list[tuple[int, int] | None] = []
+        for b in players:
+            record = standings.head_to_head_of(a, b) if a != b else None
+            if record is None or not record.games:
+                line.append(None)
+            else:
+                line.append((record.games, record.difference))
+        cells.append(line)
+    return HeadToHeadTable(names=[names.get(int(p), "?") for p in players], cells=cells)
 
 
 def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:

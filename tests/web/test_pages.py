@@ -37,6 +37,9 @@ PAGES = [
     "/samples/",
     "/samples/replay/?game=kingen&seed=3",
     "/samples/table/?game=kingen&seed=3&new=1",
+    "/leagues/",
+    "/clubs/",
+    "/bots/",
     "/no/such/page/",
 ]
 

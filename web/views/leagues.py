@@ -34,7 +34,7 @@ from league.services.tournaments import (
 )
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
-from web.selectors import can_organise, rating_histories
+from web.selectors import can_organise, head_to_head, rating_histories
 
 STANDINGS_COLUMNS = (
     ("rank", "Rank"),
@@ -43,8 +43,13 @@ STANDINGS_COLUMNS = (
     ("total", "Total"),
     ("average", "Average"),
     ("wins", "Wins"),
+    ("opposition", "Opposition"),
+    ("matchpoints", "Matchpoints"),
+    ("percentage", "Percentage"),
 )
-"""The standings columns shown first; other scalar fields the standings carry follow."""
+"""The standings columns known here, in order; other scalar fields the standings carry
+follow them, so a field the league adds shows up without a change here."""
+HIDDEN_FIELDS = frozenset({"competitor", "per_round", "next_gap"})
 
 
 def _club(club_id: int) -> Club:
@@ -98,11 +103,29 @@ def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "web/league_new.html", {"club": club, "form": form})
 
 
+def _gap(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The confidence marker of a row's lead over the next row, for the template."""
+    gap = row.get("next_gap")
+    if not isinstance(gap, dict) or gap.get("difference") is None:
+        return None
+    low, high, p_value = gap.get("low"), gap.get("high"), gap.get("p_value")
+    details = [f"lead {gap['difference']:+g} over the next row"]
+    if low is not None and high is not None:
+        details.append(f"95% interval {low:+g} to {high:+g}")
+    if p_value is not None:
+        details.append(f"p = {p_value:g}")
+    return {
+        "difference": gap["difference"],
+        "significant": bool(gap.get("significant")),
+        "details": "; ".join(details),
+    }
+
+
 def standings_context(tournament: Tournament) -> dict[str, Any]:
     """The standings, progress and rating chart: the part of a league page that moves."""
     standings = tournament_standings(tournament=tournament)
     rows: list[dict[str, Any]] = list(standings.get("rows", []))
-    known = {key for key, _ in STANDINGS_COLUMNS} | {"competitor"}
+    known = {key for key, _ in STANDINGS_COLUMNS} | HIDDEN_FIELDS
     extra = sorted(
         {
             key
@@ -111,8 +134,24 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
             if key not in known and isinstance(value, int | float | str | bool | None)
         }
     )
-    columns = [(key, label) for key, label in STANDINGS_COLUMNS if any(key in r for r in rows)]
+    columns = [
+        (key, label)
+        for key, label in STANDINGS_COLUMNS
+        if any(row.get(key) is not None for row in rows) or key in ("rank", "name")
+    ]
     columns += [(key, key.replace("_", " ").capitalize()) for key in extra]
+    rounds = sorted({r["round"] for row in rows for r in row.get("per_round") or []})
+    table_rows = [
+        {
+            "cells": [(key, row.get(key)) for key, _ in columns],
+            "rounds": [
+                next((r["points"] for r in row.get("per_round") or [] if r["round"] == n), None)
+                for n in rounds
+            ],
+            "gap": _gap(row),
+        }
+        for row in rows
+    ]
     tables = [
         (key.replace("_", " ").capitalize(), _generic_table(value))
         for key, value in standings.items()
@@ -130,10 +169,13 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     return {
         "tournament": tournament,
         "columns": columns,
-        "rows": [[(key, row.get(key)) for key, _ in columns] for row in rows],
+        "round_numbers": rounds,
+        "rows": table_rows,
+        "has_gaps": any(row["gap"] for row in table_rows),
         "other_tables": tables,
         "chart": chart,
         "has_ratings": bool(series),
+        "head_to_head": head_to_head(tournament=tournament),
         "progress": progress,
         "percent": round(100 * progress["finished"] / max(1, progress["total"])),
     }

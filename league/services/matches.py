@@ -139,9 +139,10 @@ def match_replay(match: Match) -> Replay:
     return Replay(state=state, times=times, stored=stored)
 
 
-EventRow = tuple[int, int, int | None, str, dict[str, Any] | None, float | None, datetime]
-"""(match, index, seat, action, chance, ms, created): one ``MatchEvent`` row."""
-EVENT_COLUMNS = ("match_id", "index", "seat", "action", "chance", "ms", "created_at")
+EventRow = tuple[int, int, int | None, str, dict[str, Any] | None, float | None]
+"""(match, index, seat, action, chance, ms): one ``MatchEvent`` row (the database sets
+``created_at``)."""
+EVENT_COLUMNS = ("match_id", "index", "seat", "action", "chance", "ms")
 
 
 def _event_rows(
@@ -149,15 +150,14 @@ def _event_rows(
 ) -> list[EventRow]:
     """The rows of ``state.log[start:]``."""
     game = state.game
-    now = timezone.now()
     rows: list[EventRow] = []
     for index in range(start, len(state.log)):
         entry = state.log[index]
         if isinstance(entry, Chance):
-            rows.append((match_id, index, None, "", entry.to_json(), None, now))
+            rows.append((match_id, index, None, "", entry.to_json(), None))
         else:
             action = game.action_to_string(entry & 1023)
-            rows.append((match_id, index, entry >> 10, action, None, times.get(index), now))
+            rows.append((match_id, index, entry >> 10, action, None, times.get(index)))
     return rows
 
 
@@ -181,17 +181,14 @@ def events_insert(rows: Sequence[EventRow]) -> float:
             MatchEvent(**dict(zip(EVENT_COLUMNS, row, strict=True))) for row in rows
         )
         return time.perf_counter() - began
-    created = rows[0][6].isoformat()
     lines = []
-    for match_id, index, seat, action, chance, ms, _ in rows:
+    for match_id, index, seat, action, chance, ms in rows:
         if chance is None:
-            ms_text = "\\N" if ms is None else repr(ms)
-            lines.append(
-                f"{match_id}\t{index}\t{seat}\t{_copy_text(action)}\t\\N\t{ms_text}\t{created}\n"
-            )
+            ms_text = "\\N" if ms is None else f"{ms:.3f}"
+            lines.append(f"{match_id}\t{index}\t{seat}\t{_copy_text(action)}\t\\N\t{ms_text}\n")
         else:
             chance_text = _copy_text(json.dumps(chance, separators=(",", ":")))
-            lines.append(f"{match_id}\t{index}\t\\N\t\t{chance_text}\t\\N\t{created}\n")
+            lines.append(f"{match_id}\t{index}\t\\N\t\t{chance_text}\t\\N\n")
     columns = ", ".join(f'"{c}"' for c in EVENT_COLUMNS)
     with connection.cursor() as cursor:
         try:

@@ -7,6 +7,7 @@ one transaction, and sends one ``run_match`` task per match when it commits.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from typing import Any, cast
@@ -46,6 +47,7 @@ from league.services.competitors import competitor_builtin, competitor_for_user
 from league.tasks import run_match as run_match_task
 
 User = Account | AnonymousUser
+logger = logging.getLogger(__name__)
 
 DEAL_OPTIONS = {"kung_och_adel": "deals", "priffe": "rubbers_per_game"}
 """The game-string option that sets the length of a match, for the families that have
@@ -174,29 +176,36 @@ def round_tables(
         TournamentFormat.SWISS,
     ):
         return rotation_tables(entrants, round_number=number, seats=seats)
-    players = [PlayerId(e) for e in entrants]
-    history = _schedule_history(tournament=tournament, entrants=set(entrants))
-    seed = (tournament.seed + number) % 2**31
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        planned = round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
-    elif tournament.format == TournamentFormat.ROTATING_PARTNERS:
-        planned = rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[
-            0
-        ]
-    else:
-        from league.selectors import tournament_standings
-
-        ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
-        order = [PlayerId(c) for c in ranked if c in set(entrants)]
-        order += [p for p in players if p not in set(order)]
-        try:
-            planned = swiss_round(order, mode=Mode.SOLO, fill=Fill.BOTS, history=history)
-        except ValueError:  # too many fillers for the tables: byes instead
-            planned = swiss_round(order, mode=Mode.SOLO, fill=Fill.BYES, history=history)
+    try:
+        planned = _scheduled_round(tournament=tournament, number=number, entrants=entrants)
+    except ValueError as exc:  # a field the schedulers have no design or search for
+        logger.warning("tournament %s: %s; simple rotation instead", tournament.pk, exc)
+        return rotation_tables(entrants, round_number=number, seats=seats)
     return [
         [None if is_filler(occupant) else int(cast(int, occupant)) for occupant in table.seats]
         for table in planned.tables
     ]
+
+
+def _scheduled_round(
+    *, tournament: Tournament, number: int, entrants: Sequence[int]
+) -> ScheduledRound:
+    players = [PlayerId(e) for e in entrants]
+    history = _schedule_history(tournament=tournament, entrants=set(entrants))
+    seed = (tournament.seed + number) % 2**31
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        return round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+    if tournament.format == TournamentFormat.ROTATING_PARTNERS:
+        return rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+    from league.selectors import tournament_standings
+
+    ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
+    order = [PlayerId(c) for c in ranked if c in set(entrants)]
+    order += [p for p in players if p not in set(order)]
+    try:
+        return swiss_round(order, mode=Mode.SOLO, fill=Fill.BOTS, history=history)
+    except ValueError:  # too many fillers for the tables: byes instead
+        return swiss_round(order, mode=Mode.SOLO, fill=Fill.BYES, history=history)
 
 
 def _schedule_history(*, tournament: Tournament, entrants: set[int]) -> list[ScheduledRound]:

@@ -9,7 +9,8 @@ Formats (docs/scheduling.md has the rules for organisers):
   the local search);
 * :func:`swiss_round` - tables of four by standings, avoiding rematches;
 * :func:`duplicate_plan` - the same boards at every table with rotated seats (bot leagues);
-* :func:`plan_rounds` - the local search itself (any N, any attendance, continuing a history);
+* :func:`plan_rounds` / :func:`plan_round` - the local search itself (any N, any attendance,
+  continuing a history), for a number of rounds or just the next one;
 * :func:`whist_design` - the whist tournaments Wh(v) for v ≡ 0, 1 (mod 4), 4 <= v <= 40 and more.
 """
 
@@ -24,7 +25,7 @@ from league.scheduling.duplicate import (
     default_seatings,
     duplicate_plan,
 )
-from league.scheduling.local_search import SearchResult, Weights, plan_rounds
+from league.scheduling.local_search import SearchResult, Weights, plan_round, plan_rounds
 from league.scheduling.model import (
     SEATS,
     TRAKARL,
@@ -68,6 +69,7 @@ __all__ = [
     "deal_seed",
     "default_seatings",
     "duplicate_plan",
+    "plan_round",
     "plan_rounds",
     "rotating_partners",
     "round_robin",

@@ -482,6 +482,18 @@ def plan_rounds(
     )
 
 
+def plan_round(
+    players: Sequence[PlayerId],
+    *,
+    mode: Mode,
+    fill: Fill = Fill.BYES,
+    seed: int,
+    history: Sequence[Round] = (),
+) -> Round:
+    """The next round only, from the current roster and the season so far."""
+    return plan_rounds(players, 1, mode=mode, fill=fill, seed=seed, history=history).rounds[0]
+
+
 def repeated_pairs(rounds: Sequence[Round], mode: Mode) -> int:
     """Pairs counted beyond their first partnership (partnership) or meeting (solo)."""
     balance = balance_of(rounds)
@@ -493,6 +505,7 @@ __all__ = [
     "SearchResult",
     "Weights",
     "bye_baseline",
+    "plan_round",
     "plan_rounds",
     "repeated_pairs",
     "table_layout",

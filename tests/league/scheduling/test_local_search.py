@@ -5,7 +5,7 @@ import random
 import pytest
 
 from league.scheduling.balance import balance_of, pair_range
-from league.scheduling.local_search import bye_baseline, plan_rounds, table_layout
+from league.scheduling.local_search import bye_baseline, plan_round, plan_rounds, table_layout
 from league.scheduling.model import TRAKARL, Fill, Mode, PlayerId, Round, Table
 
 
@@ -120,3 +120,17 @@ def test_absence_counts_as_a_share_of_a_bye() -> None:
     assert shares[late] == pytest.approx(2 / 5)
     result = plan_rounds([a, b, c, d, e, late], 1, mode=Mode.SOLO, seed=0, history=history)
     assert set(result.rounds[0].byes) <= {b, c, d, late}
+
+
+def test_round_by_round_from_the_current_roster() -> None:
+    players = ids(9)
+    history: list[Round] = []
+    for k in range(4):
+        roster = players if k < 2 else players[1:]  # the first player withdraws after round 2
+        history.append(plan_round(roster, mode=Mode.SOLO, seed=k, history=history))
+    balance = balance_of(history)
+    assert balance.games[players[0]] + balance.byes[players[0]] == 2
+    assert all(players[0] not in r.players for r in history[2:])
+    # 8 players at two tables from round 3: 12 meetings each over 7 others by round 4
+    assert pair_range(balance.meetings, players[1:])[1] <= 3
+    assert max(balance.byes[p] for p in players[1:]) == 1

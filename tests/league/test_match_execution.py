@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 from django.utils import timezone
 
 import pytest
 
-from engine.record import verify_record
+from engine.record import dumps_record, verify_record
 from league.models import Match, MatchEvent, MatchResult, MatchStatus
 from league.services.matches import (
     match_claim,
@@ -92,3 +96,34 @@ def test_an_expired_lease_is_requeued_and_the_rerun_continues_the_stored_events(
     )
     assert after == stored
     assert verify_record(MatchResult.objects.get(match=match).record).ok
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game",
+    [
+        "kingen(players=3)",
+        "dubbelkingen",
+        "king(quick_game=true)",
+        "kung_och_adel(deals=3)",
+        "priffe(players=3,rubbers_per_game=1)",
+    ],
+)
+def test_python_m_engine_verify_accepts_the_record_of_every_family(
+    game: str, tmp_path: Path
+) -> None:
+    tournament, organiser = bot_tournament(game=game, bot="greedy", entrants=2)
+    match = tournament_round_start(actor=organiser, tournament=tournament).matches.get()
+    assert match_run(match_id=match.pk, worker="test").outcome == "finished"
+    path = tmp_path / "record.json"
+    path.write_text(dumps_record(MatchResult.objects.get(match=match).record))
+
+    verified = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert json.loads(verified.stdout)["ok"] is True

@@ -51,6 +51,10 @@ def open_page(browser: WebDriver, live_server: LiveServer) -> Callable[[str], We
 
 
 def wait_for(driver: WebDriver, condition: Callable[[Any], Any], timeout: float = 10) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    # Live pages swap their parts in (htmx): an element found a moment ago may be gone.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored)
+    return wait.until(condition)

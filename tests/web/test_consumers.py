@@ -13,6 +13,9 @@ from channels.testing import WebsocketCommunicator
 from league.asgi import application
 from web.consumers import browser_message
 
+# The auth middleware of the socket route touches the database (old connections, sessions).
+pytestmark = pytest.mark.django_db(transaction=True)
+
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 

@@ -177,6 +177,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         "has_ratings": bool(series),
         "head_to_head": head_to_head(tournament=tournament),
         "progress": progress,
+        "rounds": round_list(tournament_id=tournament.pk),
         "percent": round(100 * progress["finished"] / max(1, progress["total"])),
     }
 
@@ -223,7 +224,6 @@ def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context.update(
         organiser=organiser,
         entries=tournament.entries.select_related("competitor").order_by("id"),
-        rounds=round_list(tournament_id=tournament.pk),
         builtin_form=BuiltinEntryForm(),
         entry_form=CompetitorEntryForm(choices=_entry_choices(request, tournament)),
         running=tournament.status == TournamentStatus.RUNNING,

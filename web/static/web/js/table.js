@@ -101,8 +101,8 @@ function render(data) {
           class: `card-button${playable ? " legal" : ""}`,
           "data-card": card,
           "aria-label": `${cardName(card)}${playable ? ", playable" : ""}`,
-          "aria-disabled": playable ? null : "true",
-          onclick: () => (playable ? send(action) : showError(myTurn ? `You cannot play the ${cardName(card)} now.` : "It is not your turn.")),
+          // Every card is sent: for one the rules forbid, the server's answer names the rule.
+          onclick: () => send(action),
         }, cardImage(cardBase, card, { label: "" }));
         hand.append(el("li", {}, button));
       }
@@ -242,8 +242,12 @@ function startDeadline(deadline) {
 
 async function refresh() {
   try {
-    current = await fetchJSON(root.dataset.viewUrl);
-    render(current);
+    const fresh = await fetchJSON(root.dataset.viewUrl);
+    // Redraw only when something changed, so a card is never replaced under a finger.
+    if (!current || JSON.stringify(fresh) !== JSON.stringify(current)) {
+      current = fresh;
+      render(current);
+    }
     root.dataset.ready = "true";
   } catch (error) {
     part("status").textContent = `Could not load the table: ${error.message}`;

@@ -1,0 +1,376 @@
+"""The whole product in a real browser, against the real processes.
+
+daphne serves the site (HTTP and WebSockets) and a real Celery worker plays the matches and
+validates uploaded bots in the sandbox, both on the test database and Redis: a person signs
+up, opens a club, creates a league with bots, starts a round and watches the standings fill
+live, opens a replay and steps through it, uploads a bot and sees it validated, and plays a
+whole Kingen deal at a table with three bots (an illegal card gets the server's message).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from django.db import connection
+
+import pytest
+
+from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
+from tests.servers import closed_port, database_url_for
+from tests.web.browser import screenshot
+from tests.web.conftest import wait_for
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.worker,
+    pytest.mark.sandbox,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+PASSWORD = "a long pass phrase 42"
+BOT_FILE = REPOSITORY_ROOT / "bots" / "examples" / "random_bot.py"
+
+
+class Site:
+    """daphne serving the project on a free port of 127.0.0.1."""
+
+    def __init__(self, process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
+        self.process = process
+        self.url = url
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+
+def wait_for_http(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds:g} s")
+
+
+@pytest.fixture
+def environment(subprocess_environment: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    """The environment of the site and the worker: the test database, a static folder."""
+    return subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DEBUG": "false",
+    }
+
+
+@pytest.fixture
+def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=REPOSITORY_ROOT,
+        env=dict(environment),
+        check=True,
+        timeout=300,
+    )
+    port = closed_port()
+    log_path = tmp_path / "daphne.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "league.asgi:application",
+            ],
+            cwd=REPOSITORY_ROOT,
+            env=dict(environment),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/accounts/login/", process)
+        yield Site(process, url, log_path)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+
+
+@pytest.fixture
+def worker(
+    celery_worker_factory: Callable[[Mapping[str, str]], CeleryWorkerProcess],
+    environment: Mapping[str, str],
+) -> CeleryWorkerProcess:
+    return celery_worker_factory(environment)
+
+
+def css(driver: WebDriver, selector: str) -> Any:
+    return driver.find_element("css selector", selector)
+
+
+def button(driver: WebDriver, text: str) -> Any:
+    return driver.find_element("xpath", f"//button[normalize-space()='{text}']")
+
+
+def submit(driver: WebDriver) -> None:
+    css(driver, "main form button[type=submit]").click()
+
+
+def fill(driver: WebDriver, field_id: str, value: str) -> None:
+    field = driver.find_element("id", field_id)
+    field.clear()
+    field.send_keys(value)
+
+
+def choose(driver: WebDriver, field_id: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", field_id)).select_by_value(value)
+
+
+def message(driver: WebDriver) -> str:
+    return str(css(driver, ".messages").text)
+
+
+def click(element: Any) -> bool:
+    """Click, unless the page redrew the element meanwhile (then look again)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        element.click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
+def standings_column(number: int) -> Callable[[WebDriver], list[str]]:
+    """The texts of a column of the standings (read again if htmx swaps it meanwhile)."""
+
+    def read(driver: WebDriver) -> list[str]:
+        cells = driver.find_elements("css selector", f"#standings tbody tr > :nth-child({number})")
+        return [str(cell.text) for cell in cells]
+
+    return read
+
+
+def message_says(text: str) -> Callable[[WebDriver], bool]:
+    return lambda driver: text in message(driver)
+
+
+def my_cards(driver: WebDriver) -> list[str]:
+    buttons = driver.find_elements("css selector", "button.card-button")
+    return sorted(str(b.get_attribute("data-card")) for b in buttons)
+
+
+def card_count_is_not(count: int) -> Callable[[WebDriver], bool]:
+    """The hand changed size (a card was played), or the next deal began."""
+
+    def check(driver: WebDriver) -> bool:
+        facts = str(css(driver, "[data-role=facts]").text)
+        return len(my_cards(driver)) != count or "Deal\n2 of 10" in facts
+
+    return check
+
+
+def full_page_screenshot(driver: WebDriver, name: str, width: int = 1280) -> None:
+    height = int(driver.execute_script("return document.body.scrollHeight"))
+    driver.set_window_size(width, min(max(height + 40, 900), 3200))
+    screenshot(driver, name)
+    driver.set_window_size(width, 900)
+
+
+def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
+    site: Site, worker: CeleryWorkerProcess, browser: WebDriver
+) -> None:
+    driver = browser
+
+    def go(path: str) -> None:
+        driver.get(f"{site.url}{path}")
+
+    # ------------------------------------------------------------ sign up, open a club
+    go("/accounts/signup/")
+    fill(driver, "id_username", "olga")
+    fill(driver, "id_password1", PASSWORD)
+    fill(driver, "id_password2", PASSWORD)
+    submit(driver)
+    wait_for(
+        driver, lambda d: "Signed in as" in d.find_element("css selector", ".account-nav").text
+    )
+    go("/clubs/")
+    fill(driver, "id_name", "Tuesday Club")
+    submit(driver)
+    wait_for(driver, lambda d: d.find_elements("link text", "Create a league"))
+    assert "you are its owner" in message(driver)
+    button(driver, "Create an invitation").click()
+    wait_for(driver, lambda d: "Invitation for a player" in message(d))
+    full_page_screenshot(driver, "club")
+
+    # ------------------------------------------------------------ a league of bots
+    driver.find_element("link text", "Create a league").click()
+    fill(driver, "id_name", "Kingen league")
+    choose(driver, "id_game", "kingen")
+    fill(driver, "id_rounds", "2")
+    submit(driver)
+    wait_for(driver, lambda d: "enter its competitors" in message(d))
+    for bot in ("greedy", "random"):
+        choose(driver, "id_bot", bot)
+        fill(driver, "id_count", "4")
+        button(driver, "Enter built-in bots").click()
+        entered = f"Entered: {bot} 1, {bot} 2, {bot} 3, {bot} 4."
+        wait_for(driver, message_says(entered))
+    assert len(driver.find_elements("css selector", "#standings tbody tr")) == 8
+    league_url = driver.current_url
+
+    # Start a round; the standings fill as the worker plays, without reloading the page.
+    button(driver, "Start the next round").click()
+    wait_for(driver, lambda d: "Round started" in message(d))
+    live = css(driver, "#live")
+    wait_for(driver, lambda d: live.get_attribute("data-live") == "live", timeout=20)
+    wait_for(
+        driver,
+        lambda d: (
+            css(d, "#live [data-role=finished]").text == css(d, "#live [data-role=total]").text
+            and css(d, "#live [data-role=total]").text != "0"
+        ),
+        timeout=120,
+    )
+    wait_for(driver, lambda d: "Games" in css(d, "#standings thead").text, timeout=20)
+    games = wait_for(driver, standings_column(3))
+    assert games == ["1"] * 8, games
+    assert driver.find_elements("css selector", ".chart polyline")  # the rating chart
+    # The standings sort by a column on request.
+    driver.find_element("xpath", "//table[@id='standings']//th[@data-key='total']/button").click()
+    totals = [int(text) for text in wait_for(driver, standings_column(4))]
+    assert totals == sorted(totals, reverse=True)
+    full_page_screenshot(driver, "league")
+
+    # ------------------------------------------------------------ a replay of the round
+    driver.find_element("link text", "Round 1").click()
+    wait_for(driver, lambda d: d.find_elements("link text", "Replay"))
+    screenshot(driver, "round")
+    driver.find_elements("link text", "Replay")[0].click()
+    wait_for(driver, lambda d: css(d, "#replay").get_attribute("data-ready"))
+    assert css(driver, "[data-role=step-label]").text.startswith("Deal 1 · event 1 of ")
+    css(driver, "[data-step=forward]").click()
+    css(driver, "[data-step=trick-forward]").click()
+    wait_for(driver, lambda d: d.find_elements("css selector", ".trick-note"))
+    assert css(driver, ".trick-note").text.startswith("Trick 1: ")
+    css(driver, "[data-step=trick-back]").click()
+    wait_for(driver, lambda d: "#deal=1&event=1" in d.current_url)
+    css(driver, "[data-step=deal-forward]").click()
+    wait_for(driver, lambda d: "#deal=2&event=1" in d.current_url)
+    for _ in range(3):
+        css(driver, "[data-step=trick-forward]").click()
+    step_url = driver.current_url
+    step = css(driver, "[data-role=step-label]").text
+    driver.get("about:blank")
+    driver.get(step_url)
+    wait_for(driver, lambda d: css(d, "#replay").get_attribute("data-ready"))
+    assert css(driver, "[data-role=step-label]").text == step
+    screenshot(driver, "match-replay")
+
+    # ------------------------------------------------------------ upload a bot
+    go("/bots/")
+    fill(driver, "id_name", "Randy")
+    choose(driver, "id_family", "kingen")
+    submit(driver)
+    wait_for(driver, lambda d: "upload its first version" in message(d))
+    driver.find_element("id", "id_file").send_keys(str(BOT_FILE))
+    button(driver, "Upload").click()
+    wait_for(driver, lambda d: "Version 1 is uploaded" in message(d))
+    version = "#versions tr[data-version='1']"
+    wait_for(
+        driver, lambda d: css(d, version).get_attribute("data-status") != "pending", timeout=120
+    )
+    assert css(driver, version).get_attribute("data-status") == "active", worker.log()[-3000:]
+    sha = css(driver, f"{version} code.hash").text
+    assert len(sha) == 64
+    full_page_screenshot(driver, "bot")
+
+    # The validated version can enter the league.
+    driver.get(league_url)
+    choose(driver, "id_competitor", str(-int(_version_id(sha))))
+    button(driver, "Enter").click()
+    wait_for(driver, lambda d: "Entered: Randy." in message(d))
+
+    # ------------------------------------------------------------ a Kingen deal at a table
+    go("/play/")
+    choose(driver, "id_game", "kingen")
+    choose(driver, "id_opponents", "greedy")
+    submit(driver)
+    wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))
+    table = css(driver, "#table")
+    plays = 0
+    refused = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if "Deal\n2 of 10" in css(driver, "[data-role=facts]").text:
+            break
+        if table.get_attribute("data-your-turn") != "true":
+            time.sleep(0.1)
+            continue
+        legal = driver.find_elements("css selector", "button.card-button.legal")
+        other = driver.find_elements("css selector", "button.card-button:not(.legal)")
+        if not legal:
+            time.sleep(0.1)
+            continue
+        if other and not refused:
+            # A card the rules forbid: the server says which rule.
+            if not click(other[0]):
+                continue
+            wait_for(driver, lambda d: css(d, "[data-role=error]").is_displayed())
+            assert "must" in css(driver, "[data-role=error]").text.lower()
+            refused = True
+            continue
+        before = len(driver.find_elements("css selector", "button.card-button"))
+        if not click(legal[0]):
+            continue
+        plays += 1
+        if plays == 6:
+            assert css(driver, "[data-role=deadline]").text.startswith("Time for this move")
+            screenshot(driver, "table")
+        wait_for(driver, card_count_is_not(before))
+    else:
+        pytest.fail(f"the deal did not end within 4 minutes ({plays} cards played)")
+    assert plays == 13
+    assert refused, "no turn offered a card the rules forbid"
+    # The scores of the first deal are on the table's score sheet.
+    assert len(driver.find_elements("css selector", "[data-role=scores] tbody tr")) == 1
+    # A reload resumes the game from the server.
+    hand = my_cards(driver)
+    driver.refresh()
+    wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))
+    assert my_cards(driver) == hand
+    assert os.path.getsize(REPOSITORY_ROOT / "docs" / "screenshots" / "table.png") > 0
+
+
+def _version_id(sha: str) -> int:
+    from bots.models import BotVersion
+
+    return int(BotVersion.objects.get(sha256=sha).pk)

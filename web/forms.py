@@ -70,12 +70,14 @@ class BuiltinEntryForm(forms.Form):
 
 
 class CompetitorEntryForm(forms.Form):
-    competitor = forms.TypedChoiceField(coerce=int, label="Competitor")
+    """One competitor: ``me``, ``user:ID`` (a member, for organisers) or ``version:ID``."""
 
-    def __init__(self, *args: object, choices: list[tuple[int, str]], **kwargs: object) -> None:
+    competitor = forms.ChoiceField(label="Competitor")
+
+    def __init__(self, *args: object, choices: list[tuple[str, str]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         field = self.fields["competitor"]
-        assert isinstance(field, forms.TypedChoiceField)
+        assert isinstance(field, forms.ChoiceField)
         field.choices = choices
 
 

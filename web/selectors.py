@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from bots.models import Bot, BotVersion
@@ -23,7 +24,7 @@ from league.selectors import club_role_of
 from league.services.clubs import ORGANISING_ROLES
 from league.standings import MatchResult as StandingsResult
 from league.standings import StandingsRules, compute_standings
-from web.timeline import record_timeline
+from web.timeline import TIMELINE_VERSION, record_timeline
 
 User = Account | AnonymousUser
 
@@ -55,7 +56,13 @@ def match_timeline(*, match: Match) -> dict[str, Any]:
 
     result = MatchResult.objects.filter(match_id=match.pk).first()
     if match.status == MatchStatus.FINISHED and result is not None:
-        return record_timeline(result.record)
+        # A finished match never changes: its timeline is computed once per cache.
+        key = f"web:timeline:{TIMELINE_VERSION}:{match.pk}:{result.pk}"
+        timeline: dict[str, Any] | None = cache.get(key)
+        if timeline is None:
+            timeline = record_timeline(result.record)
+            cache.set(key, timeline, 24 * 60 * 60)
+        return timeline
     replay = match_replay(match)
     return record_timeline(record_from_state(replay.state))
 

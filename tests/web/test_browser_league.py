@@ -315,7 +315,7 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
 
     # The validated version can enter the league.
     driver.get(league_url)
-    choose(driver, "id_competitor", str(-int(_version_id(sha))))
+    choose(driver, "id_competitor", f"version:{_version_id(sha)}")
     button(driver, "Enter").click()
     wait_for(driver, lambda d: "Entered: Randy." in message(d))
 

@@ -226,3 +226,21 @@ def test_invitation_create_is_the_leagues() -> None:
     owner, _ = person("olga")
     club = club_create(user=owner, name="C")
     assert invitation_create(actor=owner, club=club).code
+
+
+def test_an_organiser_enters_a_member_and_a_member_enters_themself() -> None:
+    organiser, organiser_client = person("olga")
+    club = club_create(user=organiser, name="C")
+    league = tournament_create(actor=organiser, club=club, name="L", game="kingen")
+    member, member_client = person("mia")
+    Membership.objects.create(club=club, user=member, role="player")
+    page = organiser_client.get(f"/leagues/{league.pk}/").content.decode()
+    assert f'value="user:{member.pk}"' in page
+    response = organiser_client.post(
+        f"/leagues/{league.pk}/enter/", {"competitor": f"user:{member.pk}"}, follow=True
+    )
+    assert messages_of(response) == ["Entered: mia."]
+    response = member_client.post(f"/leagues/{league.pk}/enter/", {"competitor": "me"}, follow=True)
+    assert messages_of(response) == ["Choose a competitor from the list."]  # entered already
+    page = member_client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "user:" not in page  # a member enters only themself and their own bots

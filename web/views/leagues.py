@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots.models import BotVersion
 from league.errors import LeagueError, NotFoundError
-from league.models import Club, Competitor, Tournament, TournamentFormat, TournamentStatus
+from league.models import Club, Membership, Tournament, TournamentFormat, TournamentStatus
 from league.selectors import (
     club_get,
     match_list,
@@ -23,7 +23,11 @@ from league.selectors import (
     tournament_progress,
     tournament_standings,
 )
-from league.services.competitors import competitor_builtin, competitor_for_user
+from league.services.competitors import (
+    competitor_builtin,
+    competitor_create,
+    competitor_for_user,
+)
 from league.services.tournaments import (
     tournament_create,
     tournament_enter,
@@ -190,25 +194,43 @@ def _generic_table(items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[int, str]]:
-    """Competitors a person may enter here: themself, their active bot versions, and for
-    an organiser the club's members and every active uploaded version."""
-    entered = set(tournament.entries.values_list("competitor_id", flat=True))
-    choices: list[tuple[int, str]] = []
+def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[str, str]]:
+    """Competitors a person may enter here: themself and their active bot versions; an
+    organiser also the club's members and every active uploaded version."""
     if not request.user.is_authenticated:
-        return choices
-    me = Competitor.objects.filter(user_id=request.user.pk).first()
-    if me is None or me.pk not in entered:
-        choices.append((0, f"Me ({request.user.get_username()})"))
+        return []
+    entered_users = set(
+        tournament.entries.filter(competitor__user__isnull=False).values_list(
+            "competitor__user_id", flat=True
+        )
+    )
+    entered_versions = set(
+        tournament.entries.filter(competitor__bot_version__isnull=False).values_list(
+            "competitor__bot_version_id", flat=True
+        )
+    )
+    organiser = can_organise(user=request.user, tournament=tournament)
+    choices: list[tuple[str, str]] = []
+    if request.user.pk not in entered_users:
+        choices.append(("me", f"Me ({request.user.get_username()})"))
+    if organiser and tournament.club is not None:
+        members = (
+            Membership.objects.filter(club=tournament.club)
+            .exclude(user_id=request.user.pk)
+            .exclude(user_id__in=entered_users)
+            .select_related("user")
+            .order_by("user__username")
+        )
+        choices += [(f"user:{m.user_id}", f"{m.user.get_username()} (member)") for m in members]
     versions = BotVersion.objects.filter(
         status=BotVersion.Status.ACTIVE, kind=BotVersion.Kind.UPLOADED
-    ).select_related("bot")
-    if not can_organise(user=request.user, tournament=tournament):
+    ).exclude(pk__in=entered_versions)
+    if not organiser:
         versions = versions.filter(bot__owner_id=request.user.pk)
-    for version in versions.order_by("bot__name", "number"):
-        competitor = Competitor.objects.filter(bot_version=version).first()
-        if competitor is None or competitor.pk not in entered:
-            choices.append((-version.pk, f"{version.bot.name} v{version.number} (bot)"))
+    choices += [
+        (f"version:{v.pk}", f"{v.bot.name} v{v.number} (bot)")
+        for v in versions.select_related("bot").order_by("bot__name", "number")
+    ]
     return choices
 
 
@@ -297,13 +319,16 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
             )
             if not choice_form.is_valid():
                 raise LeagueError("choose a competitor from the list")
-            value = choice_form.cleaned_data["competitor"]
-            if value == 0:
+            kind, _, number = choice_form.cleaned_data["competitor"].partition(":")
+            if kind == "me":
                 competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]
+            elif kind == "user":
+                member = Membership.objects.select_related("user").get(
+                    club=tournament.club, user_id=int(number)
+                )
+                competitors = [competitor_for_user(user=member.user)]
             else:
-                from league.services.competitors import competitor_create
-
-                competitors = [competitor_create(actor=request.user, bot_version_id=-value)]
+                competitors = [competitor_create(actor=request.user, bot_version_id=int(number))]
         for competitor in competitors:
             tournament_enter(actor=request.user, tournament=tournament, competitor=competitor)
             entered.append(competitor.name)

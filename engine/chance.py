@@ -9,6 +9,7 @@ always carries the cards dealt explicitly.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,27 @@ DRAW = "draw"
 """Cards drawn face up, e.g. to decide ranks; public to everyone."""
 FIRST_DEALER = "first_dealer"
 """The seat that deals first, chosen at random."""
+
+
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(128))
+"""``_BITS_BELOW[i]``: the bits random.Random draws to choose an index from 0 to ``i``."""
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does, in about half the
+    time: CPython's ``random.shuffle`` (3.11 to 3.13) with its ``_randbelow`` written inline
+    (a swap with an index drawn by rejection from ``getrandbits``). Seeded deals depend on
+    it: it must give what ``random.shuffle`` gives (checked for every seed of a sample)."""
+    if len(cards) > len(_BITS_BELOW):
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = _BITS_BELOW[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass(frozen=True, slots=True)

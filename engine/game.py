@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.cards import (
@@ -27,6 +28,7 @@ from engine.cards import (
     SUIT_NAMES,
     SUIT_OF,
     card_name,
+    mask_of,
     parse_card,
     parse_suit,
     winning_card,
@@ -343,6 +345,11 @@ _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
 _SUIT_END = tuple(13 * (c // 13 + 1) for c in range(52))
 """For each card, the first card id above its suit."""
+_LOGGED = tuple(tuple(seat << 10 | card for card in range(CARD_ACTIONS)) for seat in range(16))
+"""``seat << 10 | card`` ready made (a lookup is cheaper than two operations)."""
+_PLAY_BITS = BIT + (0,) * CARD_ACTIONS
+"""``BIT`` for card actions 0..51 and 0 for -52..-1 and 52..103, so that one lookup both
+gets a card's bit and refuses (with 0) a negative or too large action (IndexError beyond)."""
 
 
 class TrickTakingState(State[GameT]):
@@ -393,7 +400,9 @@ class TrickTakingState(State[GameT]):
         self.tricks_per_deal = 13
         self.watch_every_trick = False  # call _after_trick after every trick, not only the last
         self.plain_play = False  # this deal's only rule is to follow suit: skip _play_rule
-        self._legal_cache = -1
+        self._legal_cache: int | None = None
+        """The legal cards of ``current_seat`` as a mask once computed, in card play only;
+        None otherwise (None, not -1: an identity test is cheaper than comparing a 52-bit int)."""
 
     def _start_play(self, leader: int) -> None:
         """Start the tricks of a deal whose ``hands`` are set."""
@@ -403,10 +412,8 @@ class TrickTakingState(State[GameT]):
         self.trick = []
         self.tricks_won = [0] * self.num_seats
         self.completed = []
-        self.dealt = 0
-        for hand in self.hands:
-            self.dealt |= hand
-        self._legal_cache = -1
+        self.dealt = sum(self.hands)  # hands are disjoint: their sum is their union
+        self._legal_cache = None
 
     def _restore_play(self, view: PlayerView, hands: Sequence[int]) -> None:
         """Set the card-play fields from a view and full hands (for search states)."""
@@ -430,7 +437,7 @@ class TrickTakingState(State[GameT]):
         self.trick = list(view.trick)
         self.phase = "play"
         self.current_seat = view.to_act
-        self._legal_cache = -1
+        self._legal_cache = None
         if self.trick:
             self.led_suit = SUIT_OF[self.trick[0]]
             self.win_card = winning_card(view.trick, self.trump)
@@ -450,11 +457,14 @@ class TrickTakingState(State[GameT]):
 
     def won_masks(self) -> list[int]:
         """The cards each seat has taken in the tricks of this deal."""
-        won = [0] * self.num_seats
+        taken: list[list[int]] = [[] for _ in range(self.num_seats)]
         for _, cards, winner in self.completed:
-            for c in cards:
-                won[winner] |= BIT[c]
-        return won
+            taken[winner] += cards
+        # Faster than a loop over the cards: the bits of a seat's cards from one C-level
+        # getter, summed (distinct bits: the sum is their union).
+        return [
+            sum(itemgetter(*cards)(BIT)) if len(cards) > 1 else mask_of(cards) for cards in taken
+        ]
 
     @abstractmethod
     def _play_rule(self) -> tuple[int, str]:
@@ -472,32 +482,36 @@ class TrickTakingState(State[GameT]):
         return "not allowed by the rules of this contract"
 
     def legal_actions(self) -> list[int]:
-        # Written for speed (it runs before every card): the legal mask is computed once
-        # per decision and cached for apply_action; following suit returns the tuple of a
-        # per-suit lookup table as it is (ascending, like every other answer).
+        # Written for speed (it runs before every card). The legal mask is computed once
+        # per decision and cached for apply_action. The cards of one suit come as the
+        # tuple of a per-suit lookup table (ascending, like every other answer).
         mask = self._legal_cache
-        if mask < 0:
+        if mask is None:
             if self.phase != "play":
                 return self._bidding_actions()
-            if not self.plain_play:
-                mask = self._play_rule()[0]
-            elif self.trick:
-                hand = self.hands[self.current_seat]
-                led = self.led_suit
-                mask = hand & SUIT_MASKS[led]
-                if mask:
-                    self._legal_cache = mask
-                    return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
-                mask = hand
-            else:
+            if self.plain_play:
                 mask = self.hands[self.current_seat]
-            self._legal_cache = mask
+                if self.trick:
+                    led = self.led_suit
+                    follow = mask & SUIT_MASKS[led]
+                    if follow:
+                        self._legal_cache = follow
+                        return SUIT_CARDS[led][follow >> 13 * led]  # type: ignore[return-value]
+                self._legal_cache = mask
+                c, d, h, s = SUIT_CARDS
+                return [
+                    *c[mask & 8191],
+                    *d[mask >> 13 & 8191],
+                    *h[mask >> 26 & 8191],
+                    *s[mask >> 39],
+                ]
+            mask = self._legal_cache = self._play_rule()[0]
         if self.trick:
             led = self.led_suit
             if not mask & ~SUIT_MASKS[led]:  # following suit: one table lookup
                 return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
         c, d, h, s = SUIT_CARDS
-        return [*c[mask & 0x1FFF], *d[mask >> 13 & 0x1FFF], *h[mask >> 26 & 0x1FFF], *s[mask >> 39]]
+        return [*c[mask & 8191], *d[mask >> 13 & 8191], *h[mask >> 26 & 8191], *s[mask >> 39]]
 
     def _bidding_actions(self) -> list[int]:
         """Legal actions outside card play (bids, trump choices, ...); families override."""
@@ -510,41 +524,42 @@ class TrickTakingState(State[GameT]):
         # play?" without comparing the phase.
         current = self.current_seat
         mask = self._legal_cache
-        if mask < 0 or seat is not None:
+        if mask is None or seat is not None:
             if self.phase != "play" or (seat is not None and seat != current):
                 super().apply_action(action, seat)
                 return
-            if mask < 0:
+            if mask is None:
                 mask = self._play_rule()[0]
         try:
-            legal = mask >> action & 1
-        except (TypeError, ValueError):  # not an int, or a negative one
-            legal = 0
-        if not legal:
+            bit = mask & _PLAY_BITS[action]
+        except (IndexError, TypeError):  # not an int, or far out of range
+            bit = 0
+        if not bit:
             raise self._refuse_play(action)
-        self._legal_cache = -1
-        self.hands[current] ^= 1 << action
-        self.log.append(current << 10 | action)
+        self._legal_cache = None
+        self.hands[current] ^= bit
+        self.log.append(_LOGGED[current][action])
         trick = self.trick
-        trick.append(action)
-        played = len(trick)
-        if played == 1:
+        if not trick:
+            trick.append(action)
             self.led_suit = action // 13
             self.win_card = action
             self.win_seat = current
             self.trumped = False
-        else:
-            # Cards are suit * 13 + rank: a higher card of the winning card's suit lies
-            # between it and the end of its suit.
-            win = self.win_card
-            if win < action < _SUIT_END[win]:
-                self.win_card = action
-                self.win_seat = current
-            elif action // 13 == self.trump != win // 13:
-                self.win_card = action
-                self.win_seat = current
-                self.trumped = True
-        if played < self.num_seats:
+            self.current_seat = self.left_of[current]
+            return
+        # Cards are suit * 13 + rank: a higher card of the winning card's suit lies
+        # between it and the end of its suit.
+        win = self.win_card
+        if win < action < _SUIT_END[win]:
+            self.win_card = action
+            self.win_seat = current
+        elif action // 13 == self.trump != win // 13:
+            self.win_card = action
+            self.win_seat = current
+            self.trumped = True
+        trick.append(action)
+        if len(trick) < self.num_seats:
             self.current_seat = self.left_of[current]
             return
         winner = self.win_seat
@@ -569,7 +584,7 @@ class TrickTakingState(State[GameT]):
 
     def legal_play_mask(self) -> int:
         mask = self._legal_cache
-        if mask < 0:
+        if mask is None:
             mask = self._play_rule()[0]
             if self.phase == "play":  # the cache means card play (see apply_action)
                 self._legal_cache = mask

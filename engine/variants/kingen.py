@@ -61,7 +61,7 @@ from engine.cards import (
     cards_of,
     rank_mask,
 )
-from engine.chance import DEAL, FIRST_DEALER, Chance
+from engine.chance import DEAL, FIRST_DEALER, Chance, shuffle
 from engine.errors import InvalidChanceError, InvalidGameError
 from engine.game import (
     ACCEPT,
@@ -317,24 +317,37 @@ class DubbelkingenGame(KingenGame):
 
 @functools.cache
 def _deal_positions(
-    batches: tuple[int, ...], n: int, dealer: int
-) -> tuple[operator.itemgetter[Any], ...]:
-    """For each seat, a getter of the pack positions it is dealt: batches go clockwise
-    from the dealer's left, so the dealer receives the last card of the pack."""
-    positions: list[list[int]] = [[] for _ in range(n)]
-    pos = 0
-    for batch in batches:
-        for i in range(1, n + 1):
-            positions[(dealer + i) % n].extend(range(pos, pos + batch))
-            pos += batch
-    return tuple(operator.itemgetter(*p) for p in positions)
+    batches: tuple[int, ...], n: int
+) -> tuple[tuple[operator.itemgetter[Any], ...], ...]:
+    """For each dealer, for each seat but the last, a getter of the pack positions the seat
+    is dealt (the last seat gets the rest): batches go clockwise from the dealer's left, so
+    the dealer receives the pack's last card."""
+    getters = []
+    for dealer in range(n):
+        positions: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for batch in batches:
+            for i in range(1, n + 1):
+                positions[(dealer + i) % n].extend(range(pos, pos + batch))
+                pos += batch
+        getters.append(tuple(operator.itemgetter(*p) for p in positions[:-1]))
+    return tuple(getters)
+
+
+@functools.cache
+def _plan(negative_order: tuple[str, ...], n: int) -> tuple[int, ...]:
+    """The contract of each deal of a single game: the negative ones, then one trump deal
+    dealt by each player."""
+    return tuple(NEGATIVE_CONTRACTS.index(name) for name in negative_order) + (TRUMPS,) * n
 
 
 class KingenState(TrickTakingState[KingenGame]):
     __slots__ = (
         "contract",
         "contract_uses",
+        "deal_positions",
         "deals_dealt",
+        "deck",
         "double",
         "exposed",
         "first_dealer",
@@ -343,7 +356,9 @@ class KingenState(TrickTakingState[KingenGame]):
         "offers",
         "plan",
         "rules",
+        "sampled",
         "seventh_points",
+        "table",
         "transfer",
         "trump_chooser",
         "trumps_chosen",
@@ -354,8 +369,11 @@ class KingenState(TrickTakingState[KingenGame]):
         rules = game.rules
         self.rules = rules
         self.double = game.double
-        table = rules.table
+        table = self.table = rules.table
         self.hand_size = table.hand_size
+        self.deck = table.deck
+        self.deal_positions = _deal_positions(rules.deal_batches, self.num_seats)
+        self.sampled: Chance | None = None  # the chance event this state drew last
         self.first_dealer = -1
         self.contract = -1
         self.exposed = -1
@@ -366,8 +384,7 @@ class KingenState(TrickTakingState[KingenGame]):
         self.trumps_chosen = [0] * self.num_seats
         self.deals_dealt = [0] * self.num_seats
         self.phase = "first_dealer"
-        order = [NEGATIVE_CONTRACTS.index(name) for name in rules.negative_order]
-        self.plan = order + [TRUMPS] * self.num_seats  # the contract of each deal (single game)
+        self.plan = _plan(rules.negative_order, self.num_seats)  # the contract of each deal
         kh = rules.king_points
         self.seventh_points = table.seventh_points + table.k_hearts_points - kh
         self.king_points = kh
@@ -382,22 +399,29 @@ class KingenState(TrickTakingState[KingenGame]):
         n = self.num_seats
         if self.phase == "first_dealer":
             return Chance(FIRST_DEALER, seat=rng.randrange(n))
-        deck = self.rules.table.deck
-        if self.deal_number == 0 or self.rules.shuffle_policy == "full_shuffle":
-            pack = cards_of(deck)
-            rng.shuffle(pack)
+        number = self.deal_number
+        if number == 0 or self.rules.shuffle_policy == "full_shuffle":
+            pack = cards_of(self.deck)
+            shuffle(rng, pack)  # rng.shuffle(pack), faster
         else:
-            gathered = [c for _, trick, _ in self.completed for c in trick]
+            pack = []  # the tricks in the order played, then any cards left in hand, cut
+            for _, trick, _ in self.completed:
+                pack += trick
             for hand in self.hands:
-                gathered.extend(cards_of(hand))
-            cut = rng.randrange(1, len(gathered))
-            pack = gathered[cut:] + gathered[:cut]
-        dealer = (self.first_dealer + self.deal_number) % n
-        hands = [0] * n
-        for seat, take in enumerate(_deal_positions(self.rules.deal_batches, n, dealer)):
-            hands[seat] = sum(map(BIT.__getitem__, take(pack)))
-        exposed = pack[-1] if self._shows_last_card(self.deal_number + 1) else -1
-        return Chance(DEAL, tuple(hands), exposed)
+                if hand:
+                    pack += cards_of(hand)
+            cut = rng.randrange(1, len(pack))
+            pack = pack[cut:] + pack[:cut]
+        # Written for speed (dealing costs as much as a tenth of a random-play deal): the
+        # bit of every card of the pack from one C-level getter; each seat's share of them
+        # summed (the bits are distinct, so the sum is their union); the last seat gets the
+        # rest of the deck (every card is dealt).
+        bits = operator.itemgetter(*pack)(BIT)
+        hands = [sum(take(bits)) for take in self.deal_positions[(self.first_dealer + number) % n]]
+        hands.append(self.deck ^ sum(hands))
+        exposed = pack[-1] if self._shows_last_card(number + 1) else -1
+        event = self.sampled = Chance(DEAL, tuple(hands), exposed)
+        return event
 
     def _shows_last_card(self, deal_number: int) -> bool:
         return (
@@ -416,38 +440,11 @@ class KingenState(TrickTakingState[KingenGame]):
             self.first_dealer = event.seat
             self.phase = "deal"
             return
-        if event.kind != DEAL:
-            raise InvalidChanceError(f"a deal is due, not {event.kind}")
-        deck = self.rules.table.deck
-        if len(event.cards) != n:
-            raise InvalidChanceError(f"a deal gives cards to {n} seats")
-        union = 0
-        for seat, hand in enumerate(event.cards):
-            if hand.bit_count() != self.hand_size:
-                raise InvalidChanceError(
-                    f"seat {seat} is dealt {hand.bit_count()} cards, not {self.hand_size}"
-                )
-            if hand & union:
-                raise InvalidChanceError(
-                    f"card {card_name((hand & union).bit_length() - 1)} is dealt twice"
-                )
-            union |= hand
-        if union != deck:
-            extra = union & ~deck
-            if extra:
-                raise InvalidChanceError(
-                    f"card {card_name(extra.bit_length() - 1)} is not in this deck"
-                )
         number = self.deal_number + 1
         dealer = (self.first_dealer + number - 1) % n
-        if self._shows_last_card(number):
-            if event.exposed < 0 or not event.cards[dealer] >> event.exposed & 1:
-                raise InvalidChanceError(
-                    "this deal's trumps are the dealer's last card: 'exposed' must be a card "
-                    f"of the dealer (seat {dealer})"
-                )
-        elif event.exposed >= 0:
-            raise InvalidChanceError("no card is exposed in this deal")
+        if event is not self.sampled:  # a deal this state drew itself needs no checking
+            self._check_deal(event, number, dealer)
+        self.sampled = None
         self.deal_number = number
         self.dealer = dealer
         self.deals_dealt[dealer] += 1
@@ -480,6 +477,39 @@ class KingenState(TrickTakingState[KingenGame]):
         else:
             self.phase = "offer"
             self.current_seat = left
+
+    def _check_deal(self, event: Chance, number: int, dealer: int) -> None:
+        """InvalidChanceError unless ``event`` is a possible deal number ``number``."""
+        n = self.num_seats
+        if event.kind != DEAL:
+            raise InvalidChanceError(f"a deal is due, not {event.kind}")
+        if len(event.cards) != n:
+            raise InvalidChanceError(f"a deal gives cards to {n} seats")
+        union = 0
+        for seat, hand in enumerate(event.cards):
+            if hand.bit_count() != self.hand_size:
+                raise InvalidChanceError(
+                    f"seat {seat} is dealt {hand.bit_count()} cards, not {self.hand_size}"
+                )
+            if hand & union:
+                raise InvalidChanceError(
+                    f"card {card_name((hand & union).bit_length() - 1)} is dealt twice"
+                )
+            union |= hand
+        if union != self.deck:
+            extra = union & ~self.deck
+            if extra:
+                raise InvalidChanceError(
+                    f"card {card_name(extra.bit_length() - 1)} is not in this deck"
+                )
+        if self._shows_last_card(number):
+            if event.exposed < 0 or not event.cards[dealer] >> event.exposed & 1:
+                raise InvalidChanceError(
+                    "this deal's trumps are the dealer's last card: 'exposed' must be a card "
+                    f"of the dealer (seat {dealer})"
+                )
+        elif event.exposed >= 0:
+            raise InvalidChanceError("no card is exposed in this deal")
 
     # --- actions ------------------------------------------------------------------
 
@@ -677,14 +707,14 @@ class KingenState(TrickTakingState[KingenGame]):
         if contract == TRICKS:
             scores = [-t for t in self.tricks_won]
         elif contract == QUEENS:
-            points = self.rules.table.queen_points
+            points = self.table.queen_points
             scores = [-points * (w & PENALTY_MASK[QUEENS]).bit_count() for w in won]
         elif contract == KING_OF_HEARTS:
             scores = [-self.king_points if w & PENALTY_MASK[KING_OF_HEARTS] else 0 for w in won]
         elif contract == SEVENTH_LAST:
             scores = [0] * n
-            scores[self.completed[self.rules.table.seventh_trick - 1][2]] -= self.seventh_points
-            scores[self.completed[-1][2]] -= self.rules.table.last_points
+            scores[self.completed[self.table.seventh_trick - 1][2]] -= self.seventh_points
+            scores[self.completed[-1][2]] -= self.table.last_points
         elif contract == TRUMPS:
             scores = list(self.tricks_won)
             if self.transfer:

@@ -505,7 +505,7 @@ class NDJSONRenderer(BaseRenderer):
 class TournamentRecordsApi(APIView):
     """Every finished match's game record, one JSON document per line."""
 
-    renderer_classes = (NDJSONRenderer, JSONRenderer)
+    renderer_classes = (JSONRenderer, NDJSONRenderer)  # errors are JSON like everywhere
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR, 404: ERRORS[404]})
     def get(self, request: Request, tournament_id: int) -> StreamingHttpResponse:

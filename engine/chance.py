@@ -45,6 +45,16 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n >= 1, drawing exactly as it does (``randrange(a, a + n)``
+    is ``a + randbelow(rng, n)``), without its argument checks."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 @dataclass(frozen=True, slots=True)
 class Chance:
     kind: str

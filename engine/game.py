@@ -14,6 +14,7 @@ convert to and from the short strings used on the wire, in records and on screen
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -343,8 +344,26 @@ def _slot_names(cls: type) -> tuple[str, ...]:
 
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
-_SUIT_END = tuple(13 * (c // 13 + 1) for c in range(52))
-"""For each card, the first card id above its suit."""
+
+@functools.cache
+def _clockwise(n: int) -> tuple[int, ...]:
+    """The seat left of each seat of ``n``."""
+    return tuple((s + 1) % n for s in range(n))
+
+
+_TRUMPS_IT = 2
+_BEATS = tuple(
+    tuple(
+        tuple(
+            1 if c // 13 == w // 13 and c > w else _TRUMPS_IT if c // 13 == t != w // 13 else 0
+            for c in range(CARD_ACTIONS)
+        )
+        for w in range(CARD_ACTIONS)
+    )
+    for t in (0, 1, 2, 3, -1)
+)
+"""``_BEATS[trump][winning card][card]``: 1 if the card beats the winning card in its suit,
+``_TRUMPS_IT`` if it trumps it, else 0 (``trump`` -1, no trumps, is the last table)."""
 _LOGGED = tuple(tuple(seat << 10 | card for card in range(CARD_ACTIONS)) for seat in range(16))
 """``seat << 10 | card`` ready made (a lookup is cheaper than two operations)."""
 _PLAY_BITS = BIT + (0,) * CARD_ACTIONS
@@ -394,7 +413,7 @@ class TrickTakingState(State[GameT]):
         self.win_seat = -1
         self.trumped = False
         self.tricks_won = [0] * n
-        self.left_of = tuple((s + 1) % n for s in range(n))
+        self.left_of = _clockwise(n)
         """The next seat clockwise of each seat; families that re-seat players change it."""
         self.completed: list[tuple[int, list[int], int]] = []  # (leader, cards, winner)
         self.tricks_per_deal = 13
@@ -499,12 +518,9 @@ class TrickTakingState(State[GameT]):
                         return SUIT_CARDS[led][follow >> 13 * led]  # type: ignore[return-value]
                 self._legal_cache = mask
                 c, d, h, s = SUIT_CARDS
-                return [
-                    *c[mask & 8191],
-                    *d[mask >> 13 & 8191],
-                    *h[mask >> 26 & 8191],
-                    *s[mask >> 39],
-                ]
+                low = mask & 0x3FFFFFF  # two 26-bit halves: cheaper small-int operations
+                high = mask >> 26
+                return [*c[low & 8191], *d[low >> 13], *h[high & 8191], *s[high >> 13]]
             mask = self._legal_cache = self._play_rule()[0]
         if self.trick:
             led = self.led_suit
@@ -548,19 +564,16 @@ class TrickTakingState(State[GameT]):
             self.trumped = False
             self.current_seat = self.left_of[current]
             return
-        # Cards are suit * 13 + rank: a higher card of the winning card's suit lies
-        # between it and the end of its suit.
-        win = self.win_card
-        if win < action < _SUIT_END[win]:
+        beats = _BEATS[self.trump][self.win_card][action]
+        if beats:
             self.win_card = action
             self.win_seat = current
-        elif action // 13 == self.trump != win // 13:
-            self.win_card = action
-            self.win_seat = current
-            self.trumped = True
+            if beats == _TRUMPS_IT:
+                self.trumped = True
         trick.append(action)
-        if len(trick) < self.num_seats:
-            self.current_seat = self.left_of[current]
+        following = self.left_of[current]
+        if following != self.leader:  # every seat plays once to a trick
+            self.current_seat = following
             return
         winner = self.win_seat
         self.tricks_won[winner] += 1

@@ -61,7 +61,7 @@ from engine.cards import (
     cards_of,
     rank_mask,
 )
-from engine.chance import DEAL, FIRST_DEALER, Chance, shuffle
+from engine.chance import DEAL, FIRST_DEALER, Chance, randbelow, shuffle
 from engine.errors import InvalidChanceError, InvalidGameError
 from engine.game import (
     ACCEPT,
@@ -318,10 +318,11 @@ class DubbelkingenGame(KingenGame):
 @functools.cache
 def _deal_positions(
     batches: tuple[int, ...], n: int
-) -> tuple[tuple[operator.itemgetter[Any], ...], ...]:
-    """For each dealer, for each seat but the last, a getter of the pack positions the seat
-    is dealt (the last seat gets the rest): batches go clockwise from the dealer's left, so
-    the dealer receives the pack's last card."""
+) -> tuple[tuple[tuple[operator.itemgetter[Any], ...], ...], ...]:
+    """``[dealer][cut]``: for each seat but the last (which gets the rest), a getter of the
+    cards it is dealt from the pack as it was before the cut (cut 0: not cut). Batches go
+    clockwise from the dealer's left, so the dealer receives the last card of the cut pack."""
+    size = sum(batches) * n
     getters = []
     for dealer in range(n):
         positions: list[list[int]] = [[] for _ in range(n)]
@@ -330,7 +331,15 @@ def _deal_positions(
             for i in range(1, n + 1):
                 positions[(dealer + i) % n].extend(range(pos, pos + batch))
                 pos += batch
-        getters.append(tuple(operator.itemgetter(*p) for p in positions[:-1]))
+        getters.append(
+            tuple(
+                tuple(
+                    operator.itemgetter(*((p + cut) % size for p in seat))
+                    for seat in positions[:-1]
+                )
+                for cut in range(size)
+            )
+        )
     return tuple(getters)
 
 
@@ -354,6 +363,7 @@ class KingenState(TrickTakingState[KingenGame]):
         "hand_size",
         "king_points",
         "offers",
+        "plain_contracts",
         "plan",
         "rules",
         "sampled",
@@ -385,6 +395,20 @@ class KingenState(TrickTakingState[KingenGame]):
         self.deals_dealt = [0] * self.num_seats
         self.phase = "first_dealer"
         self.plan = _plan(rules.negative_order, self.num_seats)  # the contract of each deal
+        # For each contract: is following suit its only rule of play? (see plain_play)
+        trumps_plain = (
+            not (rules.must_beat_trump_lead or rules.must_trump or rules.must_overtrump)
+            and rules.undertrump_policy == "free"
+        )
+        penalty_plain = not (
+            rules.heart_lead_ban
+            or rules.must_discard_penalty
+            or rules.must_follow_with_penalty_when_safe
+        )
+        self.plain_contracts = tuple(
+            trumps_plain if c == TRUMPS else penalty_plain if PENALTY_MASK[c] else True
+            for c in range(len(CONTRACT_NAMES))
+        )
         kh = rules.king_points
         self.seventh_points = table.seventh_points + table.k_hearts_points - kh
         self.king_points = kh
@@ -403,31 +427,32 @@ class KingenState(TrickTakingState[KingenGame]):
         if number == 0 or self.rules.shuffle_policy == "full_shuffle":
             pack = cards_of(self.deck)
             shuffle(rng, pack)  # rng.shuffle(pack), faster
+            cut = 0
         else:
-            pack = []  # the tricks in the order played, then any cards left in hand, cut
+            pack = []  # the tricks in the order played, then any cards left in hand
             for _, trick, _ in self.completed:
                 pack += trick
             for hand in self.hands:
                 if hand:
                     pack += cards_of(hand)
-            cut = rng.randrange(1, len(pack))
-            pack = pack[cut:] + pack[:cut]
+            cut = 1 + randbelow(rng, len(pack) - 1)  # rng.randrange(1, len(pack)), faster
         # Written for speed (dealing costs as much as a tenth of a random-play deal): the
         # bit of every card of the pack from one C-level getter; each seat's share of them
-        # summed (the bits are distinct, so the sum is their union); the last seat gets the
-        # rest of the deck (every card is dealt).
+        # (getters that take the cut into account) summed: the bits are distinct, so the
+        # sum is their union; the last seat gets the rest of the deck (all of it is dealt).
         bits = operator.itemgetter(*pack)(BIT)
-        hands = [sum(take(bits)) for take in self.deal_positions[(self.first_dealer + number) % n]]
+        dealer = (self.first_dealer + number) % n
+        hands = [sum(take(bits)) for take in self.deal_positions[dealer][cut]]
         hands.append(self.deck ^ sum(hands))
-        exposed = pack[-1] if self._shows_last_card(number + 1) else -1
+        exposed = pack[cut - 1] if self._shows_last_card(number + 1) else -1
         event = self.sampled = Chance(DEAL, tuple(hands), exposed)
         return event
 
     def _shows_last_card(self, deal_number: int) -> bool:
         return (
             not self.double
-            and self.rules.trump_mode == "last_card"
             and self.plan[deal_number - 1] == TRUMPS
+            and self.rules.trump_mode == "last_card"
         )
 
     def _apply_chance(self, event: Chance) -> None:
@@ -614,20 +639,7 @@ class KingenState(TrickTakingState[KingenGame]):
         self._start_rules()
 
     def _start_rules(self) -> None:
-        rules = self.rules
-        if self.contract == TRUMPS:
-            self.plain_play = (
-                not (rules.must_beat_trump_lead or rules.must_trump or rules.must_overtrump)
-                and rules.undertrump_policy == "free"
-            )
-        elif PENALTY_MASK[self.contract]:
-            self.plain_play = not (
-                rules.heart_lead_ban
-                or rules.must_discard_penalty
-                or rules.must_follow_with_penalty_when_safe
-            )
-        else:
-            self.plain_play = True
+        self.plain_play = self.plain_contracts[self.contract]
 
     def _play_rule(self) -> tuple[int, str]:
         hand = self.hands[self.current_seat]
@@ -703,14 +715,18 @@ class KingenState(TrickTakingState[KingenGame]):
     def _score_deal(self) -> None:
         n = self.num_seats
         contract = self.contract
-        won = self.won_masks() if PENALTY_MASK[contract] else []
+        won = self.won_masks() if PENALTY_MASK[contract] and contract != KING_OF_HEARTS else []
         if contract == TRICKS:
             scores = [-t for t in self.tricks_won]
         elif contract == QUEENS:
             points = self.table.queen_points
             scores = [-points * (w & PENALTY_MASK[QUEENS]).bit_count() for w in won]
         elif contract == KING_OF_HEARTS:
-            scores = [-self.king_points if w & PENALTY_MASK[KING_OF_HEARTS] else 0 for w in won]
+            scores = [0] * n
+            for _, cards, winner in self.completed:
+                if KING_OF_HEARTS_CARD in cards:
+                    scores[winner] = -self.king_points
+                    break
         elif contract == SEVENTH_LAST:
             scores = [0] * n
             scores[self.completed[self.table.seventh_trick - 1][2]] -= self.seventh_points

@@ -43,11 +43,8 @@ def test_impossible_states_are_unstorable() -> None:
     refused(lambda: Competitor.objects.create(user=person, bot_version=version, name="x"))
     refused(lambda: Competitor.objects.create(name="nobody"))
     # a seat is filled once; a table once per round
-    refused(
-        lambda: MatchSeat.objects.create(
-            match=match, seat=0, competitor=match.seats.first().competitor
-        )
-    )  # type: ignore[union-attr]
+    seated = match.seats.get(seat=0).competitor
+    refused(lambda: MatchSeat.objects.create(match=match, seat=0, competitor=seated))
     refused(
         lambda: Match.objects.create(
             tournament=tournament, round=match.round, table=1, game="kingen", seed=1

@@ -366,9 +366,6 @@ _BEATS = tuple(
 ``_TRUMPS_IT`` if it trumps it, else 0 (``trump`` -1, no trumps, is the last table)."""
 _LOGGED = tuple(tuple(seat << 10 | card for card in range(CARD_ACTIONS)) for seat in range(16))
 """``seat << 10 | card`` ready made (a lookup is cheaper than two operations)."""
-_PLAY_BITS = BIT + (0,) * CARD_ACTIONS
-"""``BIT`` for card actions 0..51 and 0 for -52..-1 and 52..103, so that one lookup both
-gets a card's bit and refuses (with 0) a negative or too large action (IndexError beyond)."""
 
 
 class TrickTakingState(State[GameT]):
@@ -547,8 +544,8 @@ class TrickTakingState(State[GameT]):
             if mask is None:
                 mask = self._play_rule()[0]
         try:
-            bit = mask & _PLAY_BITS[action]
-        except (IndexError, TypeError):  # not an int, or far out of range
+            bit = mask & BIT[action] if action >= 0 else 0  # BIT[-1] would be a card
+        except (IndexError, TypeError):  # not an int, or above 51
             bit = 0
         if not bit:
             raise self._refuse_play(action)

@@ -51,10 +51,18 @@ def open_page(browser: WebDriver, live_server: LiveServer) -> Callable[[str], We
 
 
 def wait_for(driver: WebDriver, condition: Callable[[Any], Any], timeout: float = 10) -> Any:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import TimeoutException, WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    # Live pages swap their parts in (htmx): an element found a moment ago may be gone.
-    ignored = (NoSuchElementException, StaleElementReferenceException)
+    # Live pages swap their parts in (htmx) and forms load new pages: an element found a
+    # moment ago may be gone, or the page between two documents; look again.
+    ignored = (WebDriverException,)
     wait = WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored)
-    return wait.until(condition)
+    try:
+        return wait.until(condition)
+    except TimeoutException:
+        page = driver.execute_script("return document.querySelector('main')?.innerText ?? ''")
+        pytest.fail(
+            f"not within {timeout:g} s at {driver.current_url}; the page says:\n{page[:2000]}",
+            pytrace=True,
+        )

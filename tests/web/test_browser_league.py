@@ -155,7 +155,8 @@ def choose(driver: WebDriver, field_id: str, value: str) -> None:
 
 
 def message(driver: WebDriver) -> str:
-    return str(css(driver, ".messages").text)
+    """The page's messages (read in one go: the page may be loading the next one)."""
+    return str(driver.execute_script("return document.querySelector('.messages')?.innerText ?? ''"))
 
 
 def click(element: Any) -> bool:
@@ -184,8 +185,11 @@ def message_says(text: str) -> Callable[[WebDriver], bool]:
 
 
 def my_cards(driver: WebDriver) -> list[str]:
-    buttons = driver.find_elements("css selector", "button.card-button")
-    return sorted(str(b.get_attribute("data-card")) for b in buttons)
+    """The cards in the person's hand, read in one go (the table may redraw meanwhile)."""
+    cards = driver.execute_script(
+        "return [...document.querySelectorAll('button.card-button')].map(b => b.dataset.card)"
+    )
+    return sorted(str(card) for card in cards)
 
 
 def card_count_is_not(count: int) -> Callable[[WebDriver], bool]:
@@ -261,11 +265,12 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
         timeout=120,
     )
     wait_for(driver, lambda d: "Games" in css(d, "#standings thead").text, timeout=20)
-    games = wait_for(driver, standings_column(3))
-    assert games == ["1"] * 8, games
+    # Every entrant has played its game once the standings fragment has caught up.
+    wait_for(driver, lambda d: standings_column(3)(d) == ["1"] * 8, timeout=60)
     assert driver.find_elements("css selector", ".chart polyline")  # the rating chart
     # The standings sort by a column on request.
-    driver.find_element("xpath", "//table[@id='standings']//th[@data-key='total']/button").click()
+    sort_by_total = "//table[@id='standings']//th[@data-key='total']/button"
+    wait_for(driver, lambda d: click(d.find_element("xpath", sort_by_total)))
     totals = [int(text) for text in wait_for(driver, standings_column(4))]
     assert totals == sorted(totals, reverse=True)
     full_page_screenshot(driver, "league")
@@ -326,11 +331,12 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     submit(driver)
     wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))
     table = css(driver, "#table")
-    plays = 0
+    plays = 0  # cards played in the first deal
     refused = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
-        if "Deal\n2 of 10" in css(driver, "[data-role=facts]").text:
+        second_deal = "Deal\n2 of 10" in css(driver, "[data-role=facts]").text
+        if second_deal and refused:
             break
         if table.get_attribute("data-your-turn") != "true":
             time.sleep(0.1)
@@ -348,18 +354,19 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
             assert "must" in css(driver, "[data-role=error]").text.lower()
             refused = True
             continue
-        before = len(driver.find_elements("css selector", "button.card-button"))
-        if not click(legal[0]):
+        before = len(my_cards(driver))
+        # The lowest legal card: it loses tricks, so turns to follow suit come often.
+        if not click(legal[-1]):
             continue
-        plays += 1
-        if plays == 6:
+        if not second_deal:
+            plays += 1
+        if plays == 6 and not second_deal:
             assert css(driver, "[data-role=deadline]").text.startswith("Time for this move")
             screenshot(driver, "table")
         wait_for(driver, card_count_is_not(before))
     else:
-        pytest.fail(f"the deal did not end within 4 minutes ({plays} cards played)")
+        pytest.fail(f"not within 4 minutes: {plays} cards of the first deal, refused={refused}")
     assert plays == 13
-    assert refused, "no turn offered a card the rules forbid"
     # The scores of the first deal are on the table's score sheet.
     assert len(driver.find_elements("css selector", "[data-role=scores] tbody tr")) == 1
     # A reload resumes the game from the server.

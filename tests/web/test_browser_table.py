@@ -78,3 +78,37 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
     driver.get(driver.current_url.split("?", 1)[0])  # the table's address, not "new=1"
     wait_for(driver, lambda d: d.find_element("id", "table").get_attribute("data-ready"))
     assert my_cards(driver) == hand  # a reload resumes the game from the server
+
+
+def test_bids_are_buttons_and_a_card_plays_from_the_keyboard(
+    samples_on: None, open_page: Callable[[str], WebDriver]
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    # Priffe, seed 1: seat 0 bids first; its choices are buttons with the actions' text.
+    driver = open_page("/samples/table/?game=priffe&seed=1&new=1")
+    wait_for(driver, lambda d: d.find_element("id", "table").get_attribute("data-ready"))
+    choices = driver.find_elements("css selector", "[data-role=choices] button")
+    actions = [str(b.get_attribute("data-action")) for b in choices]
+    assert "pass" in actions
+    assert "bid spel" in actions
+    hearts = next(b for b in choices if b.get_attribute("data-action") == "bid hearts")
+    assert hearts.text == "bid hearts"
+    assert not driver.find_elements("css selector", "button.card-button.legal")
+    next(b for b in choices if b.get_attribute("data-action") == "pass").click()
+    # The bidding goes round; the play starts and seat 0 plays a card with the keyboard.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        buttons = driver.find_elements("css selector", "[data-role=choices] button")
+        if buttons:
+            buttons[0].click()  # any further bid the rules offer
+        if driver.find_elements("css selector", "button.card-button.legal"):
+            break
+        time.sleep(0.1)
+    count = len(my_cards(driver))
+    card = driver.find_element("css selector", "button.card-button.legal")
+    assert "playable" in str(card.get_attribute("aria-label"))
+    driver.execute_script("arguments[0].focus()", card)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, hand_changed_from(count))
+    assert len(my_cards(driver)) == count - 1

@@ -211,8 +211,11 @@ class State(ABC, Generic[GameT]):
         return self.current_seat
 
     @abstractmethod
-    def legal_actions(self) -> list[int]:
-        """The legal actions of ``current_seat``, ascending; empty at chance and at the end."""
+    def legal_actions(self) -> Sequence[int]:
+        """The legal actions of ``current_seat``, ascending; empty at chance and at the end.
+
+        A list or a tuple (card play returns the engine's own lookup-table tuples where it
+        can): read it, copy it to change it, compare it with ``list(...)``."""
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply the current seat's action. With ``seat``, also check it is that seat's turn.
@@ -497,7 +500,7 @@ class TrickTakingState(State[GameT]):
             return f"must follow suit (you hold a {SUIT_NAMES[self.led_suit]})"
         return "not allowed by the rules of this contract"
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         # Written for speed (it runs before every card). The legal mask is computed once
         # per decision and cached for apply_action. The cards of one suit come as the
         # tuple of a per-suit lookup table (ascending, like every other answer).
@@ -512,7 +515,7 @@ class TrickTakingState(State[GameT]):
                     follow = mask & SUIT_MASKS[led]
                     if follow:
                         self._legal_cache = follow
-                        return SUIT_CARDS[led][follow >> 13 * led]  # type: ignore[return-value]
+                        return SUIT_CARDS[led][follow >> 13 * led]
                 self._legal_cache = mask
                 c, d, h, s = SUIT_CARDS
                 low = mask & 0x3FFFFFF  # two 26-bit halves: cheaper small-int operations
@@ -522,7 +525,7 @@ class TrickTakingState(State[GameT]):
         if self.trick:
             led = self.led_suit
             if not mask & ~SUIT_MASKS[led]:  # following suit: one table lookup
-                return SUIT_CARDS[led][mask >> 13 * led]  # type: ignore[return-value]
+                return SUIT_CARDS[led][mask >> 13 * led]
         c, d, h, s = SUIT_CARDS
         return [*c[mask & 8191], *d[mask >> 13 & 8191], *h[mask >> 26 & 8191], *s[mask >> 39]]
 

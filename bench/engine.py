@@ -114,17 +114,19 @@ def time_legal_actions(states: Sequence[Any], passes: int = 5) -> float:
     """Calls per second of ``legal_actions()``, a few passes over the recorded states.
 
     Our states keep the legal mask of the decision once computed (apply_action checks the
-    card against it), so before each call the pass clears it, and the cost of clearing it,
-    measured by the same loop without the call, is taken off: every call computes."""
+    card against it), so before each call the pass puts back the value it had when the
+    state was recorded ("not computed"), and the cost of that, measured by the same loop
+    without the call, is taken off: every call computes."""
     cached = [s for s in states if hasattr(s, "_legal_cache")]
+    unknown = cached[0]._legal_cache if cached else None
 
     def clear_only() -> None:
         for s in cached:
-            s._legal_cache = None
+            s._legal_cache = unknown
 
     def clear_and_call() -> None:
         for s in cached:
-            s._legal_cache = None
+            s._legal_cache = unknown
             s.legal_actions()
 
     def call() -> None:

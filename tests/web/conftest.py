@@ -66,3 +66,14 @@ def wait_for(driver: WebDriver, condition: Callable[[Any], Any], timeout: float 
             f"not within {timeout:g} s at {driver.current_url}; the page says:\n{page[:2000]}",
             pytrace=True,
         )
+
+
+def click(element: Any) -> bool:
+    """Click, unless the page redrew the element meanwhile (then the caller looks again)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        element.click()
+    except StaleElementReferenceException:
+        return False
+    return True

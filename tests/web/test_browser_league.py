@@ -25,7 +25,7 @@ import pytest
 from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
 from tests.servers import closed_port, database_url_for
 from tests.web.browser import screenshot
-from tests.web.conftest import wait_for
+from tests.web.conftest import click, wait_for
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
@@ -157,17 +157,6 @@ def choose(driver: WebDriver, field_id: str, value: str) -> None:
 def message(driver: WebDriver) -> str:
     """The page's messages (read in one go: the page may be loading the next one)."""
     return str(driver.execute_script("return document.querySelector('.messages')?.innerText ?? ''"))
-
-
-def click(element: Any) -> bool:
-    """Click, unless the page redrew the element meanwhile (then look again)."""
-    from selenium.common.exceptions import StaleElementReferenceException
-
-    try:
-        element.click()
-    except StaleElementReferenceException:
-        return False
-    return True
 
 
 def standings_column(number: int) -> Callable[[WebDriver], list[str]]:

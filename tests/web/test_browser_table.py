@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.browser import screenshot
-from tests.web.conftest import wait_for
+from tests.web.conftest import click, wait_for
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
@@ -56,7 +56,8 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
             time.sleep(0.05)
             continue
         if other and not refused:
-            other[0].click()
+            if not click(other[0]):
+                continue
             wait_for(driver, error_shown)
             # The engine's rule, as the server sent it.
             assert "must" in driver.find_element("css selector", "[data-role=error]").text.lower()
@@ -65,7 +66,8 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
                 screenshot(driver, "table-phone")
             continue
         count = len(my_cards(driver))
-        legal[0].click()
+        if not click(legal[0]):
+            continue
         plays += 1
         wait_for(driver, hand_changed_from(count))
         if plays == 3 and not refused:
@@ -95,13 +97,13 @@ def test_bids_are_buttons_and_a_card_plays_from_the_keyboard(
     hearts = next(b for b in choices if b.get_attribute("data-action") == "bid hearts")
     assert hearts.text == "bid hearts"
     assert not driver.find_elements("css selector", "button.card-button.legal")
-    next(b for b in choices if b.get_attribute("data-action") == "pass").click()
+    click(next(b for b in choices if b.get_attribute("data-action") == "pass"))
     # The bidding goes round; the play starts and seat 0 plays a card with the keyboard.
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         buttons = driver.find_elements("css selector", "[data-role=choices] button")
         if buttons:
-            buttons[0].click()  # any further bid the rules offer
+            click(buttons[0])  # any further bid the rules offer
         if driver.find_elements("css selector", "button.card-button.legal"):
             break
         time.sleep(0.1)

@@ -52,7 +52,7 @@ def match_timeline(*, match: Match) -> dict[str, Any]:
     A running match's record is rebuilt from its stored events on the server; only public
     facts leave this function, so anyone who may watch the match may have them.
     """
-    from league.services.matches import match_replay
+    from league.services.matches import MatchLogError, match_replay
 
     result = MatchResult.objects.filter(match_id=match.pk).first()
     if match.status == MatchStatus.FINISHED and result is not None:
@@ -63,7 +63,10 @@ def match_timeline(*, match: Match) -> dict[str, Any]:
             timeline = record_timeline(result.record)
             cache.set(key, timeline, 24 * 60 * 60)
         return timeline
-    replay = match_replay(match)
+    try:
+        replay = match_replay(match)
+    except MatchLogError as exc:  # the viewer shows the record without the facts
+        return {"version": TIMELINE_VERSION, "error": str(exc)}
     return record_timeline(record_from_state(replay.state))
 
 

@@ -15,6 +15,7 @@ from engine.errors import EngineError
 from web.samples import (
     SAMPLE_GAMES,
     SampleTable,
+    record_cut,
     sample_record,
     sample_running_record,
     samples_enabled,
@@ -95,8 +96,6 @@ def sample_record_json(request: HttpRequest) -> JsonResponse:
 @require_GET
 def sample_timeline_json(request: HttpRequest) -> JsonResponse:
     _require_samples()
-    from web.samples import record_cut
-
     try:
         game, seed, events = _game_and_seed(request)
         record = sample_record(game, seed)

@@ -16,7 +16,6 @@ from django.db.models import Count, Q, QuerySet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
-    Competitor,
     Match,
     MatchSeat,
     MatchStatus,
@@ -97,12 +96,6 @@ def match_get(*, match_id: int) -> Match:
     if match is None:
         raise NotFoundError(f"no match {match_id}")
     return match
-
-
-def competitor_of_user(*, user: User) -> Competitor | None:
-    if not user.is_authenticated:
-        return None
-    return Competitor.objects.filter(user_id=user.pk).first()
 
 
 def match_seat_of_viewer(*, match: Match, user: User) -> int | None:

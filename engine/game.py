@@ -620,3 +620,43 @@ class TrickTakingState(State[GameT]):
 
     def _legal_for_view(self, seat: int) -> tuple[int, ...]:
         return tuple(self.legal_actions()) if seat == self.current_seat else ()
+
+    def contract_name(self) -> str:
+        """The current deal's contract for people ("hearts", "trumps (S)", "2 down")."""
+        return ""
+
+    def _view(
+        self,
+        seat: int,
+        public: dict[str, Any],
+        private: dict[str, Any] | None = None,
+        *,
+        legal: tuple[int, ...] | None = None,
+        hand: int | None = None,
+    ) -> PlayerView:
+        """The view of ``seat`` with the facts every trick-taking family shares; a family's
+        ``view_for`` adds its own ``public`` and ``private`` facts (and may override the
+        legal actions or the hand, e.g. for a seat that plays a dummy)."""
+        return PlayerView(
+            game=self.game,
+            seat=seat,
+            phase=self.phase,
+            to_act=self.current_seat if self.current_seat >= 0 else -1,
+            deal_number=self.deal_number,
+            deal_count=self.game.deal_count,
+            dealer=self.dealer,
+            hand=self.hands[seat] if hand is None else hand,
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            contract=self.contract_name(),
+            trump=self.trump,
+            leader=self.leader,
+            trick=tuple(self.trick),
+            tricks=self._trick_views(),
+            tricks_won=tuple(self.tricks_won),
+            played=self.played,
+            scores=tuple(self.totals),
+            deal_scores=tuple(tuple(s) for s in self.deal_scores),
+            legal=self._legal_for_view(seat) if legal is None else legal,
+            public=public,
+            private={} if private is None else private,
+        )

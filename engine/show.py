@@ -32,8 +32,11 @@ def show_record(source: str | bytes | dict[str, Any]) -> str:
         for event in events:
             if "chance" in event:
                 chance = Chance.from_json(event, game.num_seats)
+                deal_before = state.deal_number
                 state.apply_chance(chance)
-                out.extend(_chance_lines(chance, who, state.dealer))
+                if chance.kind == DEAL and state.deal_number != deal_before:
+                    out.append(f"  dealer: {who(state.dealer)}")
+                out.extend(_chance_lines(chance, who))
                 if (
                     chance.kind == DEAL
                     and isinstance(state, TrickTakingState)
@@ -80,13 +83,11 @@ def show_record(source: str | bytes | dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _chance_lines(chance: Chance, who: Any, dealer: int) -> list[str]:
+def _chance_lines(chance: Chance, who: Any) -> list[str]:
     if chance.kind == FIRST_DEALER:
         return [f"  first dealer: {who(chance.seat)}"]
     verb = "dealt" if chance.kind == DEAL else "drew" if chance.kind == DRAW else chance.kind
     lines = []
-    if chance.kind == DEAL:
-        lines.append(f"  dealer: {who(dealer)}")
     for seat, mask in enumerate(chance.cards):
         if mask:
             lines.append(f"  {who(seat)} {verb}: {format_cards(mask)}")
@@ -96,9 +97,9 @@ def _chance_lines(chance: Chance, who: Any, dealer: int) -> list[str]:
 
 
 def _contract(state: TrickTakingState[Any]) -> str:
-    name = getattr(state, "contract_name", None)
-    text = name() if callable(name) else ""
-    return str(text) or ("trumps " + "CDHS"[state.trump] if state.trump >= 0 else "no trumps")
+    return state.contract_name() or (
+        "trumps " + "CDHS"[state.trump] if state.trump >= 0 else "no trumps"
+    )
 
 
 def _running_totals(state: Any, upto: int) -> list[int]:

@@ -16,7 +16,7 @@ import random
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
 from engine.game import ACCEPT, NO_TRUMP_ACTION, PASS, TRUMP_ACTIONS
 from engine.players import GREEDY_POLICIES
-from engine.players.tactics import beats, is_boss, is_last_to_play, suit_length, winning_card
+from engine.players.tactics import beats, is_last_to_play, play_to_win, suit_length, winning_card
 from engine.variants.king import (
     AUCTION,
     DECLINE,
@@ -230,7 +230,7 @@ def _play(view: PlayerView) -> int:
     public = view.public
     if public.get("positive"):
         if public.get("direction") == "up":
-            return _play_to_win(view)
+            return play_to_win(view)
         return _play_to_avoid(view, 0, view.trump)
     penalty = 0
     for name in public.get("negative", ()):
@@ -256,23 +256,6 @@ def _play_to_avoid(view: PlayerView, penalty: int, trump: int) -> int:
         clean = [c for c in legal if not penalty >> c & 1]
         return max(clean, key=lambda c: RANK_OF[c]) if clean else min(legal)
     return min(legal, key=lambda c: (penalty >> c & 1, RANK_OF[c]))
-
-
-def _play_to_win(view: PlayerView) -> int:
-    legal = view.legal
-    trump = view.trump
-    if not view.trick:
-        bosses = [c for c in legal if is_boss(c, view.played, view.hand)]
-        if bosses:
-            return max(bosses, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-    best = winning_card(view.trick, trump)
-    winners = [c for c in legal if beats(c, best, trump)]
-    if winners:
-        if is_last_to_play(view):
-            return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        return max(winners, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
-    return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
 
 
 GREEDY_POLICIES["king"] = greedy_king

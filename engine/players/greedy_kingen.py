@@ -10,8 +10,8 @@ from engine.players import GREEDY_POLICIES
 from engine.players.tactics import (
     beats,
     high_card_points,
-    is_boss,
     is_last_to_play,
+    play_to_win,
     suit_length,
     winning_card,
 )
@@ -40,7 +40,7 @@ def greedy_kingen(view: PlayerView, rng: random.Random) -> int:
         return _choose_contract(view)
     contract = view.public.get("contract")
     if contract == "trumps":
-        return _play_to_win(view)
+        return play_to_win(view)
     return _play_to_avoid(view, contract or "tricks")
 
 
@@ -101,23 +101,6 @@ def _play_to_avoid(view: PlayerView, contract: str) -> int:
         return min(legal)
     # Void: throw penalty cards first, then the highest card.
     return max(legal, key=lambda c: (penalty >> c & 1, RANK_OF[c]))
-
-
-def _play_to_win(view: PlayerView) -> int:
-    legal = view.legal
-    trump = view.trump
-    if not view.trick:
-        bosses = [c for c in legal if is_boss(c, view.played, view.hand)]
-        if bosses:
-            return max(bosses, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-    best = winning_card(view.trick, trump)
-    winners = [c for c in legal if beats(c, best, trump)]
-    if winners:
-        if is_last_to_play(view):
-            return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        return max(winners, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
-    return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
 
 
 GREEDY_POLICIES["kingen"] = greedy_kingen

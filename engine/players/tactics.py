@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of, winning_card
 
-__all__ = ["beats", "high_card_points", "is_boss", "is_last_to_play", "suit_length", "winning_card"]
+__all__ = [
+    "beats",
+    "high_card_points",
+    "is_boss",
+    "is_last_to_play",
+    "play_to_win",
+    "suit_length",
+    "winning_card",
+]
 from engine.view import PlayerView
 
 
@@ -31,3 +39,22 @@ def is_boss(card: int, played: int, hand: int) -> bool:
     """No unplayed card of the suit held by someone else ranks above ``card``."""
     above = SUIT_MASKS[SUIT_OF[card]] & ~((1 << (card + 1)) - 1)
     return not above & ~played & ~hand
+
+
+def play_to_win(view: PlayerView) -> int:
+    """Win tricks cheaply: lead a sure winner, else low; when following, win with the
+    lowest winner as last to play, else the highest; else throw the lowest card."""
+    legal = view.legal
+    trump = view.trump
+    if not view.trick:
+        bosses = [c for c in legal if is_boss(c, view.played, view.hand)]
+        if bosses:
+            return max(bosses, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+        return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+    best = winning_card(view.trick, trump)
+    winners = [c for c in legal if beats(c, best, trump)]
+    if winners:
+        if is_last_to_play(view):
+            return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+        return max(winners, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
+    return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))

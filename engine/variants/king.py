@@ -1039,25 +1039,4 @@ class KingState(TrickTakingState[KingGame]):
             public["trump_named"] = self.trump_named
             public["trump_chooser"] = self.trump_chooser
             public["direction_chooser"] = self.direction_chooser
-        return PlayerView(
-            game=self.game,
-            seat=seat,
-            phase=self.phase,
-            to_act=self.current_seat if self.current_seat >= 0 else -1,
-            deal_number=self.deal_number,
-            deal_count=self.game.deal_count,
-            dealer=self.dealer,
-            hand=self.hands[seat],
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            contract=self.contract_name(),
-            trump=self.trump,
-            leader=self.leader,
-            trick=tuple(self.trick),
-            tricks=self._trick_views(),
-            tricks_won=tuple(self.tricks_won),
-            played=self.played,
-            scores=tuple(self.totals),
-            deal_scores=tuple(tuple(s) for s in self.deal_scores),
-            legal=self._legal_for_view(seat),
-            public=public,
-        )
+        return self._view(seat, public)

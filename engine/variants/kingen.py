@@ -291,6 +291,10 @@ class KingenGame(Game[KingenRules]):
         state.contract = CONTRACT_NAMES.index(contract)
         state.trump_chooser = view.public.get("trump_chooser", -1)
         state.transfer = view.public.get("transfer", 0)
+        if self.double:
+            uses = view.public["contract_uses"]
+            state.contract_uses = [uses[name] for name in NEGATIVE_CONTRACTS]
+            state.trumps_chosen = list(view.public["trumps_chosen"])
         state._start_rules()
         return state
 
@@ -764,25 +768,4 @@ class KingenState(TrickTakingState[KingenGame]):
         if self.double:
             public["contract_uses"] = dict(zip(NEGATIVE_CONTRACTS, self.contract_uses, strict=True))
             public["trumps_chosen"] = list(self.trumps_chosen)
-        return PlayerView(
-            game=self.game,
-            seat=seat,
-            phase=self.phase,
-            to_act=self.current_seat if self.current_seat >= 0 else -1,
-            deal_number=self.deal_number,
-            deal_count=self.game.deal_count,
-            dealer=self.dealer,
-            hand=self.hands[seat],
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            contract=self.contract_name(),
-            trump=self.trump,
-            leader=self.leader,
-            trick=tuple(self.trick),
-            tricks=self._trick_views(),
-            tricks_won=tuple(self.tricks_won),
-            played=self.played,
-            scores=tuple(self.totals),
-            deal_scores=tuple(tuple(s) for s in self.deal_scores),
-            legal=self._legal_for_view(seat),
-            public=public,
-        )
+        return self._view(seat, public)

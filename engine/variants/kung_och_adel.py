@@ -667,6 +667,9 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
 
     # --- views --------------------------------------------------------------------
 
+    def contract_name(self) -> str:
+        return f"trumps ({SUIT_LETTERS[self.trump]})" if self.trump >= 0 else ""
+
     def view_for(self, seat: int) -> PlayerView:
         names = [[RANK_NAMES[r] for r in ranks] for ranks in self.rank_history]
         public: dict[str, Any] = {
@@ -690,26 +693,4 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
         ):
             if masks[seat]:
                 private[key] = [card_name(c) for c in cards_of(masks[seat])]
-        return PlayerView(
-            game=self.game,
-            seat=seat,
-            phase=self.phase,
-            to_act=self.current_seat if self.current_seat >= 0 else -1,
-            deal_number=self.deal_number,
-            deal_count=self.game.deal_count,
-            dealer=self.dealer,
-            hand=self.hands[seat],
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            contract=f"trumps ({SUIT_LETTERS[self.trump]})" if self.trump >= 0 else "",
-            trump=self.trump,
-            leader=self.leader,
-            trick=tuple(self.trick),
-            tricks=self._trick_views(),
-            tricks_won=tuple(self.tricks_won),
-            played=self.played,
-            scores=tuple(self.totals),
-            deal_scores=tuple(tuple(s) for s in self.deal_scores),
-            legal=self._legal_for_view(seat),
-            public=public,
-            private=private,
-        )
+        return self._view(seat, public, private)

@@ -820,28 +820,7 @@ class PriffeState(TrickTakingState[PriffeGame]):
                 "partner": self.partner_of(self.trakarl),
                 "hand": card_names(self.hands[self.trakarl]) if self.trakarl_exposed() else None,
             }
-        return PlayerView(
-            game=self.game,
-            seat=seat,
-            phase=self.phase,
-            to_act=self.current_seat if self.current_seat >= 0 else -1,
-            deal_number=self.deal_number,
-            deal_count=0,
-            dealer=self.dealer,
-            hand=self.hands[seat],
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            contract=self.contract_name(),
-            trump=self.trump,
-            leader=self.leader,
-            trick=tuple(self.trick),
-            tricks=self._trick_views(),
-            tricks_won=tuple(self.tricks_won),
-            played=self.played,
-            scores=tuple(self.totals),
-            deal_scores=tuple(tuple(s) for s in self.deal_scores),
-            legal=self._legal_for_view(seat),
-            public=public,
-        )
+        return self._view(seat, public)
 
 
 class TrakarlPriffeState(PriffeState):

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
@@ -85,6 +85,26 @@ def _column_order(key: Occupant) -> tuple[int, int]:
     if isinstance(key, Trakarl):
         return (1, 0)
     return (0, key)
+
+
+def _occupant_key(occupant: Occupant) -> int | str:
+    if occupant is None:
+        return "bot"
+    if isinstance(occupant, Trakarl):
+        return "trakarl"
+    return int(occupant)
+
+
+def _occupant_of(key: int | str) -> Occupant:
+    if key == "bot":
+        return None
+    if key == "trakarl":
+        return TRAKARL
+    return PlayerId(int(key))
+
+
+def _key_order(key: int | str) -> tuple[int, int]:
+    return (0, key) if isinstance(key, int) else (1 if key == "trakarl" else 2, 0)
 
 
 class MarginRatingAccumulator:
@@ -143,6 +163,47 @@ class MarginRatingAccumulator:
         for result in results:
             self.apply(result)
         return self
+
+    # The state as parts, keyed by strings (as league.standings' accumulator), so that a
+    # service can store them as rows and apply a result to the parts it touches:
+    #   "m"      [sum of squared targets, observations, matches]
+    #   "m:K"    occupant K's row: [[[L, XᵀX entry], ...], Xᵀy entry, games]
+    # Occupants are written as the player id, "bot" (a built-in filler) or "trakarl".
+
+    def to_parts(self) -> dict[str, Any]:
+        rows: dict[Occupant, list[Any]] = {}
+        for (a, b), value in self._gram.items():
+            rows.setdefault(a, []).append([_occupant_key(b), value])
+        parts: dict[str, Any] = {"m": [self._target_sq, self._observations, self._matches]}
+        for occupant, games in self._games.items():
+            gram = sorted(rows.get(occupant, []), key=lambda row: _key_order(row[0]))
+            parts[f"m:{_occupant_key(occupant)}"] = [gram, self._rhs.get(occupant, 0), games]
+        return parts
+
+    @classmethod
+    def from_parts(
+        cls, mode: Mode, parts: Mapping[str, Any], *, ridge: float = 1.0
+    ) -> MarginRatingAccumulator:
+        accumulator = cls(mode, ridge=ridge)
+        for key, value in parts.items():
+            if key == "m":
+                accumulator._target_sq, accumulator._observations, accumulator._matches = value
+                continue
+            kind, _, name = key.partition(":")
+            if kind != "m":
+                raise ValueError(f"unknown margin part {key!r}")
+            occupant = _occupant_of(int(name) if name.lstrip("-").isdigit() else name)
+            gram, rhs, games = value
+            for other, entry in gram:
+                accumulator._gram[(occupant, _occupant_of(other))] = entry
+            accumulator._rhs[occupant] = rhs
+            accumulator._games[occupant] = games
+        return accumulator
+
+    @staticmethod
+    def part_keys(result: MatchResult) -> set[str]:
+        """The parts :meth:`apply` reads or writes for ``result``."""
+        return {"m"} | {f"m:{_occupant_key(o)}" for o in result.seats}
 
     def solve(self) -> MarginRatings:
         columns = sorted(self._games, key=_column_order)

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 from statistics import NormalDist
+from typing import Any
 
 from league.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
 
@@ -354,6 +355,104 @@ class StandingsAccumulator:
         for result in results:
             self.apply(result)
         return self
+
+    # ------------------------------------------------------------------------ persistence
+    # The state is a set of small *parts*, keyed by strings, so that a service can store
+    # them as rows and apply a result to the few parts it touches (:meth:`part_keys`):
+    #   "s:P"     player P's sheet: games, total, total of squares, wins, points per round,
+    #             games against each opponent, matchpoints, top
+    #   "h:A:B"   the head-to-head of players A < B
+    #   "p:A:B"   the partnership A < B (partnership games)
+    #   "g:B:H"   duplicate board B, hand or side H: every result compared there
+    # The ids applied are not part of the state: whoever stores it applies each result
+    # once (league.services.standings does it in the result's own transaction).
+
+    def to_parts(self) -> dict[str, Any]:
+        """Every part of the state, as JSON-able lists (canonically ordered)."""
+        parts: dict[str, Any] = {}
+        for p, sheet in self._sheets.items():
+            parts[f"s:{p}"] = [
+                sheet.games,
+                sheet.total,
+                sheet.total_sq,
+                sheet.wins,
+                sorted(sheet.per_round.items()),
+                sorted(sheet.opponents.items()),
+                sheet.matchpoints,
+                sheet.top,
+            ]
+        for (a, b), head in self._heads.items():
+            parts[f"h:{a}:{b}"] = [head.games, head.as_partners, head.as_opponents, head.difference]
+        for (a, b), pair in self._pairs.items():
+            parts[f"p:{a}:{b}"] = [pair.games, pair.points, pair.wins]
+        for (board, part), group in self._groups.items():
+            parts[f"g:{board}:{part}"] = [
+                [list(e.holders), e.value, e.matchpoints, e.top] for e in group
+            ]
+        return parts
+
+    @classmethod
+    def from_parts(cls, rules: StandingsRules, parts: Mapping[str, Any]) -> StandingsAccumulator:
+        """An accumulator holding ``parts`` (all of a state, or the ones a result touches;
+        no ids applied)."""
+        accumulator = cls(rules)
+        for key, value in parts.items():
+            kind, *ids = key.split(":")
+            if kind == "s":
+                games, total, total_sq, wins, per_round, opponents, mp, top = value
+                accumulator._sheets[PlayerId(int(ids[0]))] = _Sheet(
+                    games,
+                    total,
+                    total_sq,
+                    wins,
+                    {int(r): x for r, x in per_round},
+                    {PlayerId(q): c for q, c in opponents},
+                    mp,
+                    top,
+                )
+            elif kind == "h":
+                pair = (PlayerId(int(ids[0])), PlayerId(int(ids[1])))
+                accumulator._heads[pair] = _Head(*value)
+            elif kind == "p":
+                pair = (PlayerId(int(ids[0])), PlayerId(int(ids[1])))
+                accumulator._pairs[pair] = _PairSheet(*value)
+            elif kind == "g":
+                accumulator._groups[(int(ids[0]), int(ids[1]))] = [
+                    _Entry(tuple(PlayerId(h) for h in holders), v, mp, top)
+                    for holders, v, mp, top in value
+                ]
+            else:
+                raise ValueError(f"unknown standings part {key!r}")
+        return accumulator
+
+    @staticmethod
+    def part_keys(result: MatchResult, mode: Mode) -> set[str]:
+        """The parts :meth:`apply` reads or writes for ``result``, except the sheets of
+        players compared with it on a duplicate board (:meth:`holder_keys` of its groups)."""
+        ids = [o for o in result.seats if isinstance(o, int)]
+        keys = {f"s:{p}" for p in ids}
+        for a, b in _SEAT_PAIRS:
+            pa, pb = result.seats[a], result.seats[b]
+            if isinstance(pa, int) and isinstance(pb, int):
+                low, high = min(pa, pb), max(pa, pb)
+                keys.add(f"h:{low}:{high}")
+                if mode is Mode.PARTNERSHIP and (b - a) % 2 == 0:
+                    keys.add(f"p:{low}:{high}")
+        if result.board is not None:
+            parts = (0, 1) if mode is Mode.PARTNERSHIP else range(SEATS)
+            keys.update(f"g:{result.board}:{part}" for part in parts)
+        return keys
+
+    @staticmethod
+    def holder_keys(parts: Mapping[str, Any]) -> set[str]:
+        """The sheets of everyone who holds a result in the duplicate groups of ``parts``."""
+        return {
+            f"s:{h}"
+            for key, value in parts.items()
+            if key.startswith("g:")
+            for holders, *_ in value
+            for h in holders
+        }
 
     # ------------------------------------------------------------------------ the table
     def _key(self, sheet: _Sheet) -> Fraction:

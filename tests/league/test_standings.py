@@ -2,10 +2,12 @@
 incremental updates equal to recomputation, and a league of 10,000 matches."""
 
 import itertools
+import json
 import random
 
 import pytest
 
+from league.ratings import MarginRatingAccumulator, margin_ratings
 from league.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
 from league.standings import (
     MatchResult,
@@ -274,6 +276,47 @@ def test_incremental_updates_equal_recomputation(mode: Mode, rank_by: RankBy, bo
     assert accumulator.table() == compute_standings(results, rules)  # any order, same table
     assert not accumulator.apply(results[0])  # a second completion is a no-op
     assert accumulator.table() == compute_standings(results, rules)
+
+
+@pytest.mark.parametrize(
+    ("mode", "rank_by", "boards"),
+    [
+        (Mode.SOLO, RankBy.AVERAGE, False),
+        (Mode.PARTNERSHIP, RankBy.AVERAGE, False),
+        (Mode.SOLO, RankBy.PERCENTAGE, True),
+        (Mode.PARTNERSHIP, RankBy.PERCENTAGE, True),
+    ],
+)
+def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
+    mode: Mode, rank_by: RankBy, boards: bool
+) -> None:
+    """What league.services.standings does: for each result, read only its parts (and,
+    on a duplicate board, the sheets of those compared with it) through JSON, apply it,
+    write those parts back. The parts end up equal to the recomputation's."""
+    results = random_results(400, seed=13, mode=mode, boards=boards)
+    rules = StandingsRules(mode=mode, rank_by=rank_by)
+    stored: dict[str, object] = {}
+    margins: dict[str, object] = {}
+    for r in results:
+        keys = StandingsAccumulator.part_keys(r, mode)
+        parts = {k: stored[k] for k in keys if k in stored}
+        parts |= {k: stored[k] for k in StandingsAccumulator.holder_keys(parts) if k in stored}
+        accumulator = StandingsAccumulator.from_parts(rules, json.loads(json.dumps(parts)))
+        accumulator.apply(r)
+        stored |= json.loads(json.dumps(accumulator.to_parts()))
+        margin_keys = MarginRatingAccumulator.part_keys(r)
+        margin = MarginRatingAccumulator.from_parts(
+            mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))
+        )
+        margin.apply(r)
+        margins |= json.loads(json.dumps(margin.to_parts()))
+
+    whole = StandingsAccumulator(rules).apply_all(results)
+    assert stored == json.loads(json.dumps(whole.to_parts()))
+    assert StandingsAccumulator.from_parts(rules, stored).table() == whole.table()
+    assert MarginRatingAccumulator.from_parts(mode, margins).solve() == margin_ratings(
+        results, mode=mode
+    )
 
 
 def test_duplicate_accumulator_matches_the_batch_scores() -> None:

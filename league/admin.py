@@ -20,7 +20,9 @@ from league.models import (
     MatchSeat,
     MatchStatus,
     Membership,
+    Rating,
     Round,
+    RoundSchedule,
     Tournament,
 )
 
@@ -117,4 +119,28 @@ class MatchResultAdmin(admin.ModelAdmin[MatchResult]):
     list_display = ("match", "scores", "outcomes", "created_at")
 
     def has_change_permission(self, request: HttpRequest, obj: MatchResult | None = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin[Rating]):
+    """Written by the ratings queue only; ``manage.py recompute_ratings`` rebuilds them."""
+
+    list_display = ("competitor", "family", "tournament", "conservative", "mu", "sigma", "games")
+    list_filter = ("family",)
+    search_fields = ("competitor__name",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
+        return False
+
+
+@admin.register(RoundSchedule)
+class RoundScheduleAdmin(admin.ModelAdmin[RoundSchedule]):
+    """Set through the API (it keeps the beat entry in step); the entry itself is under
+    Periodic tasks."""
+
+    list_display = ("tournament", "cron", "interval_minutes", "time_zone", "periodic_task")
+    readonly_fields = ("tournament", "periodic_task", "created_by", "created_at")
+
+    def has_change_permission(self, request: HttpRequest, obj: RoundSchedule | None = None) -> bool:
         return False

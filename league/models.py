@@ -432,3 +432,172 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"result of match {self.match_id}: {self.scores}"
+
+
+# ---------------------------------------------------------------- standings and ratings
+# Written by league.services.standings and league.services.ratings (docs/league.md).
+
+
+class StandingsSnapshot(models.Model):
+    """A tournament's standings: its lock, its rules and how many results its parts hold.
+    ``version`` 0 means "to be rebuilt from the results" (new, or its rules or the parts'
+    format changed)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="standings_snapshot"
+    )
+    version = models.PositiveIntegerField(default=0, help_text="Parts' format; 0: rebuild.")
+    rules = models.JSONField(default=dict, blank=True)
+    results = models.PositiveIntegerField(default=0, help_text="Match results applied.")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"standings of tournament {self.tournament_id} ({self.results} results)"
+
+
+class StandingsPart(models.Model):
+    """One part of a tournament's standings sums (league.standings' accumulator, and the
+    margin rating's for Priffe): a player's sheet, a pair's head-to-head, a partnership,
+    a duplicate board. A stored result updates only the few parts it touches, in the
+    transaction that stores it."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings_parts"
+    )
+    key = models.CharField(max_length=60)
+    data = models.JSONField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["tournament", "key"], name="standings_part_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"standings part {self.key} of tournament {self.tournament_id}"
+
+
+class RatedMatch(models.Model):
+    """A result the ratings queue has rated; the id is the order of rating, which a
+    recomputation replays (``recompute_ratings``)."""
+
+    result = models.OneToOneField(MatchResult, on_delete=models.CASCADE, related_name="rated")
+    family = models.CharField(max_length=40)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name_plural = "rated matches"
+
+    def __str__(self) -> str:
+        return f"rated result of match {self.result_id}"
+
+
+class Rating(models.Model):
+    """A competitor's openskill rating now: on a game family's leaderboard (no
+    tournament) or within one tournament."""
+
+    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="ratings")
+    family = models.CharField(max_length=40)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    conservative = models.FloatField(help_text="mu - 3 sigma: what a leaderboard shows.")
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("-conservative", "competitor_id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["competitor", "family"],
+                condition=Q(tournament__isnull=True),
+                name="rating_once_per_family",
+            ),
+            models.UniqueConstraint(
+                fields=["competitor", "tournament"],
+                condition=Q(tournament__isnull=False),
+                name="rating_once_per_tournament",
+            ),
+            models.CheckConstraint(name="rating_sigma_positive", condition=Q(sigma__gt=0)),
+        )
+        indexes = (models.Index(fields=["family", "-conservative"], name="rating_leaderboard"),)
+
+    def __str__(self) -> str:
+        where = f"tournament {self.tournament_id}" if self.tournament_id else self.family
+        return f"{self.competitor} in {where}: {self.conservative:.2f}"
+
+
+class RatingChange(models.Model):
+    """One competitor's rating after one rated match (the history), in one scope: the
+    family's leaderboard (no tournament) or the match's tournament."""
+
+    rated = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    competitor = models.ForeignKey(
+        Competitor, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    family = models.CharField(max_length=40)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    conservative = models.FloatField()
+
+    class Meta:
+        ordering = ("rated_id", "competitor_id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["rated", "competitor"],
+                condition=Q(tournament__isnull=True),
+                name="rating_change_once_per_family_match",
+            ),
+            models.UniqueConstraint(
+                fields=["rated", "competitor", "tournament"],
+                condition=Q(tournament__isnull=False),
+                name="rating_change_once_per_tournament_match",
+            ),
+        )
+        indexes = (
+            models.Index(fields=["competitor", "family", "rated"], name="rating_change_history"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.competitor} after match {self.match_id}: {self.conservative:.2f}"
+
+
+class RoundSchedule(models.Model):
+    """Rounds started on a schedule: a celery beat entry of the database scheduler
+    (django-celery-beat) that calls ``league.tasks.tournament_round_start_scheduled``."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="round_schedule"
+    )
+    periodic_task = models.OneToOneField(
+        "django_celery_beat.PeriodicTask", on_delete=models.CASCADE, related_name="+"
+    )
+    cron = models.CharField(max_length=100, blank=True, help_text="m h dom mon dow, or empty.")
+    interval_minutes = models.PositiveIntegerField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", help_text="Of the cron entry.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (
+            models.CheckConstraint(
+                name="round_schedule_cron_xor_interval",
+                condition=(Q(cron__gt="") & Q(interval_minutes__isnull=True))
+                | (Q(cron="") & Q(interval_minutes__gte=1)),
+            ),
+        )
+
+    def __str__(self) -> str:
+        every = self.cron or f"every {self.interval_minutes} min"
+        return f"rounds of {self.tournament}: {every}"

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
+    "django_celery_beat",  # rounds on a schedule: beat runs with -S django (docs/operations.md)
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
     "web.apps.WebConfig",
@@ -160,14 +161,21 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_QUEUES = (
     Queue("default", Exchange("default", type="direct"), routing_key="default"),
     Queue("matches", Exchange("matches", type="direct"), routing_key="matches"),
+    # Ratings change in the order results are rated: one worker process, concurrency 1.
+    Queue("ratings", Exchange("ratings", type="direct"), routing_key="ratings"),
 )
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
-CELERY_TASK_ROUTES = {"league.tasks.run_match*": {"queue": "matches"}}
+CELERY_TASK_ROUTES = {
+    "league.tasks.run_match*": {"queue": "matches"},
+    "league.tasks.ratings_update": {"queue": "ratings"},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Matches whose lease expired, people past their deadline (docs/league.md).
     "league.matches_sweep": {"task": "league.tasks.matches_sweep", "schedule": 5.0},
+    # Results not rated yet (a lost message); the ratings queue normally has them at once.
+    "league.ratings_update": {"task": "league.tasks.ratings_update", "schedule": 60.0},
 }
 CELERY_TIMEZONE = TIME_ZONE
 

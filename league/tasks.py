@@ -1,6 +1,7 @@
 """Celery tasks: thin interfaces that take ids or tokens and call a service.
 
-Tasks named league.tasks.run_match* are routed to the `matches` queue (settings).
+Tasks named league.tasks.run_match* are routed to the `matches` queue and
+league.tasks.ratings_update to the `ratings` queue (settings).
 """
 
 from celery import shared_task
@@ -33,3 +34,22 @@ def matches_sweep() -> dict[str, list[int]]:
     from league.services.matches import matches_sweep as matches_sweep_service
 
     return asdict(matches_sweep_service())
+
+
+@shared_task(base=DjangoTask)
+def ratings_update() -> int:
+    """Rate the results not rated yet, in the order they were stored (routed to the
+    `ratings` queue, which one worker process consumes with concurrency 1; the service
+    also serialises itself with a lock). Idempotent: a duplicate finds nothing to rate."""
+    from league.services.ratings import ratings_update as ratings_update_service
+
+    return ratings_update_service()
+
+
+@shared_task(base=DjangoTask)
+def tournament_round_start_scheduled(tournament_id: int) -> str:
+    """A tournament's schedule (a django-celery-beat entry): start its next round unless
+    one is still being played; what happened, in a few words."""
+    from league.services.schedules import tournament_round_start_scheduled as service
+
+    return service(tournament_id=tournament_id)

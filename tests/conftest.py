@@ -37,13 +37,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 @pytest.fixture
 def celery_worker_factory(
     tmp_path: Path,
-) -> Iterator[Callable[[Mapping[str, str]], CeleryWorkerProcess]]:
-    """Start real worker processes with a given environment; all are stopped afterwards."""
+) -> Iterator[Callable[..., CeleryWorkerProcess]]:
+    """Start real worker processes with a given environment (and queues); all are stopped
+    afterwards."""
     workers: list[CeleryWorkerProcess] = []
 
-    def start(environment: Mapping[str, str]) -> CeleryWorkerProcess:
+    def start(
+        environment: Mapping[str, str], queues: str = "default,matches"
+    ) -> CeleryWorkerProcess:
         log_path = tmp_path / f"worker-{len(workers)}.log"
-        worker = worker_start(environment=environment, log_path=log_path)
+        worker = worker_start(environment=environment, log_path=log_path, queues=queues)
         workers.append(worker)
         return worker
 

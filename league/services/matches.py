@@ -72,6 +72,8 @@ from league.models import (
     TournamentStatus,
 )
 from league.notifications import match_updated, tournament_progressed
+from league.services.standings import standings_apply_result, standings_input_extra
+from league.tasks import ratings_update as ratings_update_task
 from league.tasks import run_match as run_match_task
 
 logger = logging.getLogger(__name__)
@@ -594,7 +596,7 @@ def _result_write(
     if faults:
         meta["faults"] = faults
     record = record_from_state(state, seats=record_seats, times=times, meta=meta)
-    MatchResult.objects.create(
+    result = MatchResult.objects.create(
         match=match,
         scores=scores,
         outcomes=outcomes,
@@ -605,10 +607,13 @@ def _result_write(
             "table": match.table,
             "game": match.game,
             "seats": standings,
+            **standings_input_extra(game=match.game, state=state),  # Priffe: the rubbers
         },
         record=record,
         created_at=now,
     )
+    standings_apply_result(match_result=result)  # in this transaction
+    ratings_update_task.delay_on_commit()  # the serial `ratings` queue
     if bot_faults:
         BotFault.objects.bulk_create(bot_faults)
     match.status = MatchStatus.FINISHED

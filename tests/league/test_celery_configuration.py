@@ -29,9 +29,10 @@ def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
     assert queue_of("league.tasks.run_match") == "matches"
     assert queue_of("league.tasks.run_match_deal") == "matches"
     assert queue_of("league.tasks.heartbeat_record") == "default"
+    assert queue_of("league.tasks.ratings_update") == "ratings"  # the serial queue
 
 
-def test_a_worker_consumes_both_queues_by_default() -> None:
-    assert set(app.amqp.queues) == {"default", "matches"}
+def test_a_worker_consumes_every_queue_by_default() -> None:
+    assert set(app.amqp.queues) == {"default", "matches", "ratings"}
     routing = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
-    assert routing == {"default": "default", "matches": "matches"}  # one queue per message
+    assert routing == {"default": "default", "matches": "matches", "ratings": "ratings"}

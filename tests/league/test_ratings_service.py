@@ -1,0 +1,239 @@
+"""openskill ratings of stored results (league.services.ratings): rated once each, in
+order, with history; the same numbers as league.ratings computes from the same results;
+recomputable by ``manage.py recompute_ratings``; a new bot version starts wide; and a real
+worker consuming the `ratings` queue rates what ``match_finish`` stores."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.management import call_command
+from django.db import connection
+
+import pytest
+
+from bots.models import BotVersion
+from league.models import (
+    MatchResult,
+    RatedMatch,
+    Rating,
+    RatingChange,
+    Tournament,
+    TournamentFormat,
+)
+from league.ratings import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
+from league.services.competitors import competitor_builtin, competitor_for_bot_version
+from league.services.ratings import ratings_recompute, ratings_update
+from league.services.standings import (
+    StoredResult,
+    standings_results_of,
+    standings_rules_of,
+    tournament_entrants,
+)
+from league.services.tournaments import tournament_create
+from tests.celery_workers import CeleryWorkerProcess
+from tests.league.builders import bot_tournament, club_with_organiser
+from tests.league.test_standings_service import rounds_played
+from tests.servers import database_url_for
+
+WorkerFactory = Callable[..., CeleryWorkerProcess]
+
+
+def ratings_of(**scope: Any) -> dict[int, tuple[float, float, int]]:
+    return {r.competitor_id: (r.mu, r.sigma, r.games) for r in Rating.objects.filter(**scope)}
+
+
+def history_of(**scope: Any) -> list[tuple[Any, ...]]:
+    return list(
+        RatingChange.objects.filter(**scope)
+        .order_by("rated_id", "competitor_id", "tournament_id")
+        .values_list(
+            "rated_id", "match_id", "competitor_id", "tournament_id", "mu_before", "mu", "sigma"
+        )
+    )
+
+
+def pure_ratings(tournament: Tournament) -> Any:
+    """league.ratings over the tournament's results in the order they were rated."""
+    rules = standings_rules_of(tournament)
+    entrants = tournament_entrants(tournament.pk)
+    results = [
+        r
+        for rated in RatedMatch.objects.filter(tournament=tournament)
+        .order_by("id")
+        .select_related("result")
+        for r in standings_results_of(
+            StoredResult.of(rated.result), game=tournament.game, entrants=entrants, rules=rules
+        )
+    ]
+    return skill_ratings(results, mode=rules.mode)
+
+
+@pytest.mark.django_db
+def test_each_result_is_rated_once_in_both_scopes_with_its_history() -> None:
+    tournament, organiser = bot_tournament(entrants=6, rounds=2)
+    rounds_played(tournament, organiser, 2)
+    results = MatchResult.objects.filter(match__tournament=tournament).count()
+
+    assert ratings_update() == results
+    assert ratings_update() == 0  # nothing left: a duplicate task is a no-op
+
+    assert RatedMatch.objects.count() == results
+    entrants = tournament_entrants(tournament.pk)
+    family = ratings_of(family="kingen", tournament__isnull=True)
+    local = ratings_of(tournament=tournament)
+    assert set(family) == set(local) == entrants  # the filler bots are not rated
+    assert family == local  # one tournament: the leaderboard is the tournament's
+    played = dict.fromkeys(entrants, 0)
+    for result in MatchResult.objects.filter(match__tournament=tournament):
+        for seat in result.standings_input["seats"]:
+            if seat["competitor"] in entrants:
+                played[seat["competitor"]] += 1
+    assert {c: games for c, (_, _, games) in local.items()} == played
+    assert RatingChange.objects.filter(tournament=tournament).count() == sum(played.values())
+    for rating in Rating.objects.all():
+        assert rating.conservative == pytest.approx(rating.mu - 3 * rating.sigma)
+        assert rating.sigma < DEFAULT_SIGMA
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "fmt"),
+    [("kingen", TournamentFormat.ROUND_ROBIN), ("priffe(rubbers_per_game=3)", "rotating")],
+)
+def test_the_service_gives_the_numbers_league_ratings_computes(game: str, fmt: str) -> None:
+    """Individual games: four teams of one by score; Priffe: each rubber two teams of two
+    (its partnerships) by their points: exactly skill_ratings over the same results."""
+    tournament, organiser = bot_tournament(game=game, entrants=8, rounds=2)
+    if fmt == "rotating":
+        tournament.format = TournamentFormat.ROTATING_PARTNERS
+        tournament.save()
+    rounds_played(tournament, organiser, 2)
+    ratings_update()
+
+    expected = pure_ratings(tournament)
+
+    stored = ratings_of(tournament=tournament)
+    assert {c: (mu, sigma) for c, (mu, sigma, _) in stored.items()} == {
+        int(p): (r.mu, r.sigma) for p, r in expected.ratings.items()
+    }
+
+
+@pytest.mark.django_db
+def test_recompute_ratings_gives_the_same_numbers() -> None:
+    first, organiser = bot_tournament(entrants=4, rounds=2)
+    rounds_played(first, organiser, 2)
+    second = tournament_create(
+        actor=organiser,
+        club=first.club,  # type: ignore[arg-type]
+        name="Second",
+        game="kingen",
+        rounds=1,
+        entrants=[e.competitor for e in first.entries.all()],
+    )
+    rounds_played(second, organiser, 1)
+    ratings_update()
+    before_ratings = ratings_of()
+    before_history = history_of()
+    out = io.StringIO()
+
+    call_command("recompute_ratings", stdout=out)
+
+    assert "3 rated results replayed" in out.getvalue()
+    assert ratings_of() == before_ratings  # exactly: the same floats
+    assert history_of() == before_history
+    call_command("recompute_ratings", "--tournament", str(second.pk), stdout=io.StringIO())
+    assert ratings_of() == before_ratings
+    assert history_of() == before_history
+
+
+@pytest.mark.django_db
+def test_recompute_rates_what_was_not_rated_yet() -> None:
+    tournament, organiser = bot_tournament(entrants=4, rounds=2)
+    rounds_played(tournament, organiser, 1)
+    ratings_update()
+    rounds_played(tournament, organiser, 1)  # not rated yet
+
+    report = ratings_recompute()
+
+    assert (report.results, report.rated_after) == (1, 1)
+    assert RatedMatch.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_new_bot_version_starts_from_its_parents_mu_with_a_wide_sigma() -> None:
+    club, organiser = club_with_organiser()
+    rivals = [competitor_builtin(name="random", bot_name=f"rival-{i}") for i in range(3)]
+    first = competitor_builtin(name="greedy", bot_name="evolving")
+    league = tournament_create(
+        actor=organiser,
+        club=club,
+        name="First",
+        game="kingen",
+        rounds=3,
+        entrants=[first, *rivals],
+    )
+    rounds_played(league, organiser, 3)
+    ratings_update()
+    parent = Rating.objects.get(competitor=first, tournament__isnull=True)
+    assert parent.sigma < DEFAULT_SIGMA
+    assert first.bot_version is not None
+    version = BotVersion.objects.create(
+        bot=first.bot_version.bot,
+        number=2,
+        kind=BotVersion.Kind.BUILTIN,
+        builtin_name="greedy",
+        options={},
+        status=BotVersion.Status.ACTIVE,
+    )
+    second = competitor_for_bot_version(version=version)
+    later = tournament_create(
+        actor=organiser, club=club, name="Later", game="kingen", entrants=[second, *rivals]
+    )
+    rounds_played(later, organiser, 1)
+
+    ratings_update()
+
+    start = RatingChange.objects.get(competitor=second, tournament__isnull=True)
+    assert (start.mu_before, start.sigma_before) == (parent.mu, DEFAULT_SIGMA)
+    inside = RatingChange.objects.get(competitor=second, tournament=later)
+    assert (inside.mu_before, inside.sigma_before) == (DEFAULT_MU, DEFAULT_SIGMA)  # new there
+    before = ratings_of()
+    ratings_recompute()
+    assert ratings_of() == before
+
+
+def rated_wait(count: int, *, worker: CeleryWorkerProcess, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if RatedMatch.objects.count() >= count:
+            return
+        if worker.process.poll() is not None:
+            pytest.fail(f"the worker died:\n{worker.log()}")
+        time.sleep(0.2)
+    pytest.fail(f"not rated after {timeout:g} s:\n{worker.log()}")
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_on_the_ratings_queue_rates_what_match_finish_stores(
+    celery_worker_factory: WorkerFactory, subprocess_environment: dict[str, str]
+) -> None:
+    """The worker consumes `ratings` only (as the production ratings worker does, with
+    concurrency 1): a match played here sends its task there when its result commits."""
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict)
+    }
+    worker = celery_worker_factory(environment, "ratings")
+    tournament, organiser = bot_tournament(entrants=4, rounds=1)
+
+    rounds_played(tournament, organiser, 1)
+
+    rated_wait(1, worker=worker)
+    assert "league.tasks.ratings_update" in worker.log()
+    assert set(ratings_of(tournament=tournament)) == tournament_entrants(tournament.pk)

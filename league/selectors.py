@@ -16,6 +16,7 @@ from django.db.models import Count, Q, QuerySet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
+    Competitor,
     Match,
     MatchSeat,
     MatchStatus,
@@ -139,82 +140,69 @@ def seat_names(seats: Iterable[MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
-def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
-    """The standings of a tournament from its stored results (league/standings.py):
-    games, total, average, wins, per-round points, strength of opposition, duplicate
-    matchpoints and percentage, and for each ranked row whether its lead over the next
-    is statistically meaningful (``next_gap``). Entrants without a game are listed last,
-    unranked; filler bots are not entrants and are not listed.
+def _gap(gap: Any) -> dict[str, Any] | None:
+    if gap is None:
+        return None
+    return {
+        "difference": round(gap.difference, 3),
+        "low": None if gap.low is None else round(gap.low, 3),
+        "high": None if gap.high is None else round(gap.high, 3),
+        "p_value": None if gap.p_value is None else round(gap.p_value, 4),
+        "significant": gap.significant,
+    }
 
-    Every game is ranked as individual play: a Priffe match rotates partners between its
-    rubbers itself, so its seats are not fixed partnerships.
+
+def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
+    """The standings of a tournament from its stored standings (league.services.standings,
+    kept up to date as each result is stored; docs/api.md has the shape).
+
+    Rows: games, total, average, wins, per-round points, strength of opposition, duplicate
+    matchpoints and percentage, and for each ranked row whether its lead over the next is
+    statistically meaningful (``next_gap``, the confidence marker). Entrants without a game
+    are listed last, unranked; filler bots are not entrants and are not listed.
+
+    Priffe is partnership play per rubber (``unit`` "rubber"): a player's total is his
+    individual points summed over rubbers, and ``partner_pairs`` has every pair that
+    played a rubber together. ``head_to_head`` has every pair that met at a table.
     """
-    from league.models import Entry, MatchResult
-    from league.scheduling.model import SEATS, Mode, PlayerId
-    from league.standings import MatchResult as StandingsResult
-    from league.standings import RankBy, StandingsRules, compute_standings
+    from league.models import Entry
+    from league.services.standings import standings_current
 
     names = dict(
         Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
     )
-    duplicate = tournament.format == "duplicate"
-    results = []
-    for match_id, standings_input in MatchResult.objects.filter(
-        match__tournament=tournament
-    ).values_list("match_id", "standings_input"):
-        seats = sorted(standings_input["seats"], key=lambda s: s["seat"])
-        if len(seats) != SEATS:
-            continue
-        results.append(
-            StandingsResult(
-                match_id=match_id,
-                round_number=standings_input["round"],
-                seats=tuple(
-                    PlayerId(s["competitor"]) if s["competitor"] in names else None for s in seats
-                ),
-                scores=tuple(s["score"] for s in seats),
-                board=standings_input["round"] if duplicate else None,
-            )
-        )
-    rules = StandingsRules(
-        mode=Mode.SOLO, rank_by=RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE
-    )
-    standings = compute_standings(results, rules)
-    rows: list[dict[str, Any]] = []
-    for row in standings.rows:
-        gap = row.next_gap
-        rows.append(
-            {
-                "rank": row.rank,
-                "competitor": int(row.player),
-                "name": names.get(int(row.player), "?"),
-                "games": row.games,
-                "total": row.total,
-                "average": round(row.average, 3),
-                "wins": row.wins,
-                "per_round": [{"round": r, "points": p} for r, p in row.per_round],
-                "opposition": round(row.opposition, 3),
-                "matchpoints": row.matchpoints,
-                "percentage": None if row.percentage is None else round(row.percentage, 2),
-                "next_gap": None
-                if gap is None
-                else {
-                    "difference": round(gap.difference, 3),
-                    "low": None if gap.low is None else round(gap.low, 3),
-                    "high": None if gap.high is None else round(gap.high, 3),
-                    "p_value": None if gap.p_value is None else round(gap.p_value, 4),
-                    "significant": gap.significant,
-                },
-            }
-        )
+    current = standings_current(tournament=tournament)
+    standings = current.standings
+    partnership = current.rules.mode.value == "partnership"
+
+    def name(player: int) -> str:
+        return names.get(int(player), "?")
+
+    rows: list[dict[str, Any]] = [
+        {
+            "rank": row.rank,
+            "competitor": int(row.player),
+            "name": name(row.player),
+            "games": row.games,
+            "total": row.total,
+            "average": round(row.average, 3),
+            "wins": row.wins,
+            "per_round": [{"round": r, "points": p} for r, p in row.per_round],
+            "opposition": round(row.opposition, 3),
+            "matchpoints": row.matchpoints,
+            "percentage": None if row.percentage is None else round(row.percentage, 2),
+            "next_gap": _gap(row.next_gap),
+        }
+        for row in standings.rows
+    ]
     listed = {r["competitor"] for r in rows}
-    for competitor, name in sorted(names.items(), key=lambda item: (item[1], item[0])):
+    for competitor, entrant in sorted(names.items(), key=lambda item: (item[1], item[0])):
         if competitor not in listed:
             rows.append(
                 {
                     "rank": None,
                     "competitor": competitor,
-                    "name": name,
+                    "name": entrant,
                     "games": 0,
                     "total": 0,
                     "average": 0.0,
@@ -226,8 +214,42 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
                     "next_gap": None,
                 }
             )
+    pairs = [
+        {
+            "players": [int(p) for p in pair.players],
+            "names": [name(p) for p in pair.players],
+            "games": pair.games,
+            "points": pair.points,
+            "average": round(pair.average, 3),
+            "wins": pair.wins,
+        }
+        for pair in standings.partner_pairs
+    ]
+    heads = [
+        {
+            "players": [int(p) for p in head.players],
+            "names": [name(p) for p in head.players],
+            "games": head.games,
+            "as_partners": head.as_partners,
+            "as_opponents": head.as_opponents,
+            "difference": head.difference,
+        }
+        for head in standings.head_to_head.values()
+    ]
     progress = tournament_progress(tournament_id=tournament.pk)
-    return {"tournament": tournament.pk, **progress, "rows": rows}
+    return {
+        "tournament": tournament.pk,
+        **progress,
+        "mode": "partnership" if partnership else "individual",
+        "unit": "rubber" if partnership else "game",
+        "rank_by": current.rules.rank_by.value,
+        "min_games": current.rules.min_games,
+        "confidence": current.rules.confidence,
+        "results": current.results,
+        "rows": rows,
+        "partner_pairs": pairs,
+        "head_to_head": heads,
+    }
 
 
 def match_record(*, match: Match, viewer_seat: int | None) -> dict[str, Any]:
@@ -251,3 +273,173 @@ def match_record(*, match: Match, viewer_seat: int | None) -> dict[str, Any]:
     )
     record.pop("seed", None)
     return redact_record(record, viewer_seat)
+
+
+# ---------------------------------------------------------------- ratings
+
+
+def _rating_row(rating: Any, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "competitor": rating.competitor_id,
+        "name": rating.competitor.name,
+        "kind": rating.competitor.kind,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "conservative": rating.conservative,
+        "games": rating.games,
+    }
+
+
+def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
+    """The openskill ratings within a tournament (best conservative rating first), their
+    history in the order rated, how many results wait for the ratings queue, and for
+    Priffe the ridge margin rating of partnership play (league.services.ratings and
+    .standings; docs/api.md has the shape)."""
+    from league.models import MatchResult, Rating, RatingChange
+    from league.services.standings import PARTNERSHIP_FAMILIES, game_family, standings_current
+
+    family = game_family(tournament.game)
+    ratings = Rating.objects.filter(tournament=tournament).select_related("competitor")
+    rows = [
+        _rating_row(r, rank)
+        for rank, r in enumerate(ratings.order_by("-conservative", "competitor_id"), start=1)
+    ]
+    history = [
+        {
+            "competitor": competitor,
+            "match": match,
+            "round": round_number,
+            "mu": mu,
+            "sigma": sigma,
+            "conservative": conservative,
+        }
+        for competitor, match, round_number, mu, sigma, conservative in RatingChange.objects.filter(
+            tournament=tournament
+        )
+        .order_by("rated_id", "competitor_id")
+        .values_list(
+            "competitor_id", "match_id", "match__round__number", "mu", "sigma", "conservative"
+        )
+    ]
+    pending = MatchResult.objects.filter(match__tournament=tournament, rated__isnull=True).count()
+    margin: dict[str, Any] | None = None
+    if family in PARTNERSHIP_FAMILIES:
+        solved = standings_current(tournament=tournament).margin
+        if solved is not None:
+            names = dict(
+                Competitor.objects.filter(entries__tournament=tournament).values_list("id", "name")
+            )
+            margin = {
+                "ridge": solved.ridge,
+                "residual_sd": round(solved.residual_sd, 4),
+                "games": solved.games,
+                "rows": [
+                    {
+                        "rank": rank,
+                        "competitor": int(player),
+                        "name": names.get(int(player), "?"),
+                        "value": round(rating.value, 4),
+                        "standard_error": round(rating.standard_error, 4),
+                        "low": round(rating.interval()[0], 4),
+                        "high": round(rating.interval()[1], 4),
+                        "games": rating.games,
+                    }
+                    for rank, (player, rating) in enumerate(solved.ranked(), start=1)
+                ],
+            }
+    return {
+        "tournament": tournament.pk,
+        "family": family,
+        "pending": pending,
+        "ratings": rows,
+        "history": history,
+        "margin": margin,
+    }
+
+
+def competitor_ratings(
+    *, competitor_id: int, family: str | None = None, tournament_id: int | None = None
+) -> dict[str, Any]:
+    """A competitor's ratings now (every family and tournament) and its history: one row
+    per rated match, on the family leaderboards, or within ``tournament_id``."""
+    from league.models import Rating, RatingChange
+
+    competitor = Competitor.objects.filter(pk=competitor_id).first()
+    if competitor is None:
+        raise NotFoundError(f"no competitor {competitor_id}")
+    ratings = Rating.objects.filter(competitor=competitor).order_by("family", "tournament_id", "id")
+    changes = RatingChange.objects.filter(competitor=competitor)
+    if tournament_id is not None:
+        changes = changes.filter(tournament_id=tournament_id)
+    else:
+        changes = changes.filter(tournament__isnull=True)
+    if family is not None:
+        changes = changes.filter(family=family)
+    history = [
+        {
+            "match": match,
+            "tournament": tournament,
+            "round": round_number,
+            "family": row_family,
+            "mu_before": mu_before,
+            "sigma_before": sigma_before,
+            "mu": mu,
+            "sigma": sigma,
+            "conservative": conservative,
+            "rated_at": rated_at,
+        }
+        for (
+            match,
+            tournament,
+            round_number,
+            row_family,
+            mu_before,
+            sigma_before,
+            mu,
+            sigma,
+            conservative,
+            rated_at,
+        ) in changes.order_by("rated_id").values_list(
+            "match_id",
+            "match__tournament_id",
+            "match__round__number",
+            "family",
+            "mu_before",
+            "sigma_before",
+            "mu",
+            "sigma",
+            "conservative",
+            "rated__created_at",
+        )
+    ]
+    return {
+        "competitor": competitor.pk,
+        "name": competitor.name,
+        "kind": competitor.kind,
+        "ratings": [
+            {
+                "family": r.family,
+                "tournament": r.tournament_id,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "conservative": r.conservative,
+                "games": r.games,
+            }
+            for r in ratings
+        ],
+        "history": history,
+    }
+
+
+def ratings_leaderboard(*, family: str, min_games: int = 0) -> list[dict[str, Any]]:
+    """A game family's leaderboard: every competitor rated in it, best conservative
+    rating (mu - 3 sigma) first."""
+    from league.models import Rating
+
+    ratings = (
+        Rating.objects.filter(family=family, tournament__isnull=True, games__gte=min_games)
+        .select_related("competitor")
+        .order_by("-conservative", "competitor_id")
+    )
+    return [_rating_row(r, rank) for rank, r in enumerate(ratings, start=1)]

@@ -10,7 +10,15 @@ from typing import Any
 from rest_framework import serializers
 
 from bots.models import Bot, BotVersion
-from league.models import Club, Competitor, Match, Membership, Round, Tournament
+from league.models import (
+    Club,
+    Competitor,
+    Match,
+    Membership,
+    Round,
+    RoundSchedule,
+    Tournament,
+)
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -247,11 +255,133 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     next_gap = GapSerializer(allow_null=True)
 
 
+class PartnerPairSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField())
+    games = serializers.IntegerField()
+    points = serializers.IntegerField()
+    average = serializers.FloatField()
+    wins = serializers.IntegerField()
+
+
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField())
+    games = serializers.IntegerField()
+    as_partners = serializers.IntegerField()
+    as_opponents = serializers.IntegerField()
+    difference = serializers.IntegerField()
+
+
 class StandingsSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     finished = serializers.IntegerField()
     total = serializers.IntegerField()
+    mode = serializers.ChoiceField(choices=["individual", "partnership"])
+    unit = serializers.ChoiceField(choices=["game", "rubber"])
+    rank_by = serializers.ChoiceField(choices=["average", "total", "percentage"])
+    min_games = serializers.IntegerField()
+    confidence = serializers.FloatField()
+    results = serializers.IntegerField()
     rows = StandingRowSerializer(many=True)
+    partner_pairs = PartnerPairSerializer(many=True)
+    head_to_head = HeadToHeadSerializer(many=True)
+
+
+class RatingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class RatingPointSerializer(serializers.Serializer[Any]):
+    competitor = serializers.IntegerField()
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+
+
+class MarginRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    value = serializers.FloatField()
+    standard_error = serializers.FloatField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class MarginRatingsSerializer(serializers.Serializer[Any]):
+    ridge = serializers.FloatField()
+    residual_sd = serializers.FloatField()
+    games = serializers.IntegerField()
+    rows = MarginRowSerializer(many=True)
+
+
+class TournamentRatingsSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    family = serializers.CharField()
+    pending = serializers.IntegerField()
+    ratings = RatingRowSerializer(many=True)
+    history = RatingPointSerializer(many=True)
+    margin = MarginRatingsSerializer(allow_null=True)
+
+
+class CompetitorRatingSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField()
+    tournament = serializers.IntegerField(allow_null=True)
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class RatingChangeSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    round = serializers.IntegerField()
+    family = serializers.CharField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+    rated_at = serializers.DateTimeField()
+
+
+class CompetitorRatingsSerializer(serializers.Serializer[Any]):
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    ratings = CompetitorRatingSerializer(many=True)
+    history = RatingChangeSerializer(many=True)
+
+
+class RoundScheduleSerializer(serializers.ModelSerializer[RoundSchedule]):
+    enabled = serializers.BooleanField(source="periodic_task.enabled", read_only=True)
+    last_run_at = serializers.DateTimeField(
+        source="periodic_task.last_run_at", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = RoundSchedule
+        fields = (
+            "tournament",
+            "cron",
+            "interval_minutes",
+            "time_zone",
+            "enabled",
+            "last_run_at",
+            "created_at",
+        )
 
 
 class SeatViewSerializer(serializers.Serializer[Any]):

@@ -20,6 +20,12 @@ urlpatterns = [
         name="api-invitation-accept",
     ),
     path("competitors/", views.CompetitorListApi.as_view(), name="api-competitors"),
+    path(
+        "competitors/<int:competitor_id>/ratings/",
+        views.CompetitorRatingsApi.as_view(),
+        name="api-competitor-ratings",
+    ),
+    path("ratings/", views.RatingLeaderboardApi.as_view(), name="api-ratings"),
     path("bots/", views.BotListApi.as_view(), name="api-bots"),
     path("bots/<int:bot_id>/", views.BotDetailApi.as_view(), name="api-bot"),
     path("bots/<int:bot_id>/versions/", views.BotVersionListApi.as_view(), name="api-bot-versions"),
@@ -63,6 +69,16 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/standings/",
         views.TournamentStandingsApi.as_view(),
         name="api-tournament-standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/ratings/",
+        views.TournamentRatingsApi.as_view(),
+        name="api-tournament-ratings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/schedule/",
+        views.TournamentScheduleApi.as_view(),
+        name="api-tournament-schedule",
     ),
     path(
         "tournaments/<int:tournament_id>/records.ndjson",

@@ -34,20 +34,25 @@ from drf_spectacular.utils import (
 
 from bots.models import Bot, BotFault, BotVersion
 from bots.services import bot_create, bot_version_upload
+from engine.variants import FAMILIES
 from engine.view import spectator_view
 from league.api.serializers import (
     BotSerializer,
     BotVersionSerializer,
     ClubSerializer,
+    CompetitorRatingsSerializer,
     CompetitorSerializer,
     ErrorSerializer,
     MatchSerializer,
     MemberSerializer,
+    RatingRowSerializer,
+    RoundScheduleSerializer,
     RoundSerializer,
     SeatViewSerializer,
     SpectatorViewSerializer,
     StandingsSerializer,
     TournamentDetailSerializer,
+    TournamentRatingsSerializer,
     TournamentSerializer,
 )
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
@@ -59,26 +64,31 @@ from league.models import (
     MatchStatus,
     Membership,
     Role,
+    RoundSchedule,
     Tournament,
     TournamentFormat,
 )
 from league.selectors import (
     club_get,
     club_list,
+    competitor_ratings,
     match_get,
     match_list,
     match_record,
     match_seat_get_for_owner,
     match_seat_of_viewer,
+    ratings_leaderboard,
     round_list,
     tournament_get,
     tournament_list,
     tournament_progress,
+    tournament_ratings,
     tournament_standings,
 )
 from league.services.clubs import club_create, club_member_add, invitation_accept, invitation_create
 from league.services.competitors import competitor_create
 from league.services.matches import match_person_act, match_replay
+from league.services.schedules import tournament_schedule_delete, tournament_schedule_set
 from league.services.tournaments import (
     table_open,
     tournament_create,
@@ -489,6 +499,102 @@ class TournamentStandingsApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get(tournament_id=tournament_id)
         return Response(tournament_standings(tournament=tournament))
+
+
+class TournamentRatingsApi(APIView):
+    @extend_schema(responses=responses(TournamentRatingsSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return Response(tournament_ratings(tournament=tournament))
+
+
+class TournamentScheduleApi(APIView):
+    """Rounds started on a schedule (a celery beat entry): cron-like or every N minutes."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        cron = serializers.CharField(max_length=100, required=False, default="")
+        interval_minutes = serializers.IntegerField(
+            min_value=1, max_value=366 * 24 * 60, required=False, allow_null=True, default=None
+        )
+        time_zone = serializers.CharField(max_length=64, required=False, default="UTC")
+
+    @extend_schema(responses=responses(RoundScheduleSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        schedule = (
+            RoundSchedule.objects.select_related("periodic_task")
+            .filter(tournament=tournament)
+            .first()
+        )
+        if schedule is None:
+            raise NotFoundError(f"tournament {tournament_id} has no schedule")
+        return Response(RoundScheduleSerializer(schedule).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(RoundScheduleSerializer))
+    def put(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        data = validated(self.InputSerializer, request.data)
+        schedule = tournament_schedule_set(actor=request.user, tournament=tournament, **data)
+        return Response(RoundScheduleSerializer(schedule).data)
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        tournament_schedule_delete(actor=request.user, tournament=tournament)
+        return Response(status=204)
+
+
+class CompetitorRatingsApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, required=False, enum=sorted(FAMILIES)),
+            OpenApiParameter("tournament", int, required=False),
+        ],
+        responses=responses(CompetitorRatingsSerializer),
+    )
+    def get(self, request: Request, competitor_id: int) -> Response:
+        return Response(
+            competitor_ratings(
+                competitor_id=competitor_id,
+                family=query_family(request, required=False),
+                tournament_id=positive_query_int(request, "tournament"),
+            )
+        )
+
+
+class RatingLeaderboardApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, required=True, enum=sorted(FAMILIES)),
+            OpenApiParameter("min_games", int, required=False),
+        ],
+        responses=responses(RatingRowSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        family = query_family(request, required=True)
+        assert family is not None
+        min_games = positive_query_int(request, "min_games") or 0
+        return Response(ratings_leaderboard(family=family, min_games=min_games))
+
+
+def query_family(request: Request, *, required: bool) -> str | None:
+    """``?game=FAMILY``: a game family (its options are ignored: ``kingen(rules=iwwa)``
+    is on the ``kingen`` leaderboard)."""
+    value = (request.query_params.get("game") or "").strip()
+    if not value:
+        if required:
+            raise InvalidInputError(
+                f"game: give a game family ({', '.join(sorted(FAMILIES))})",
+                errors={"game": ["required"]},
+            )
+        return None
+    family = value.split("(", 1)[0].strip()
+    if family not in FAMILIES:
+        raise InvalidInputError(
+            f"game: unknown game {family!r} (known games: {', '.join(sorted(FAMILIES))})",
+            errors={"game": ["unknown game"]},
+        )
+    return family
 
 
 class NDJSONRenderer(BaseRenderer):

@@ -260,6 +260,14 @@ def _matches_create(
 def tournament_round_start(*, actor: User, tournament: Tournament) -> Round:
     """Schedule and enqueue the next round. The previous round must be over."""
     tournament_organiser_require(user=actor, tournament=tournament)
+    return tournament_next_round_start(tournament=tournament)
+
+
+@transaction.atomic
+def tournament_next_round_start(*, tournament: Tournament) -> Round:
+    """Start the next round for whoever may (an organiser, or the tournament's schedule:
+    league.services.schedules). ConflictError while a round is unfinished, so two rounds
+    never run at once: the row lock makes the check and the new round one step."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # one writer
     if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
         raise ConflictError(f"cannot start a round of a {tournament.status} tournament")

@@ -13,6 +13,7 @@ disabled.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import zoneinfo
@@ -20,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 
+from celery.schedules import ParseException
 from celery.schedules import crontab as celery_crontab
 from django_celery_beat.models import (
     CrontabSchedule,
@@ -55,20 +57,32 @@ def cron_fields(cron: str) -> dict[str, str]:
             errors={"cron": ["5 fields: minute hour day-of-month month day-of-week"]},
         )
     fields = dict(zip(CRON_FIELDS, parts, strict=True))
+    for name, value in fields.items():
+        longest = CrontabSchedule._meta.get_field(name).max_length or 0
+        if len(value) > longest:
+            raise InvalidInputError(
+                f"cron: the {name} field is longer than {longest} characters",
+                errors={"cron": [f"{name}: at most {longest} characters"]},
+            )
     try:
         celery_crontab(**fields)
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, ParseException) as exc:
         raise InvalidInputError(f"cron: {cron!r}: {exc}", errors={"cron": [str(exc)]}) from None
     return fields
 
 
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
 def _time_zone(name: str) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    """An IANA time zone by name (``Europe/Stockholm``); InvalidInputError otherwise."""
+    if name not in _time_zones():
         raise InvalidInputError(
             f"time_zone: unknown time zone {name!r}", errors={"time_zone": ["unknown time zone"]}
-        ) from None
+        )
+    return zoneinfo.ZoneInfo(name)
 
 
 @transaction.atomic

@@ -129,6 +129,9 @@ def test_a_schedule_is_a_beat_entry_that_the_database_scheduler_runs(
         ({"cron": "0 20 * * *", "interval_minutes": 5}, "either"),
         ({}, "either"),
         ({"cron": "0 20 * * *", "time_zone": "Mars/Olympus"}, "unknown time zone"),
+        ({"cron": "0 20 * * *", "time_zone": "America"}, "unknown time zone"),  # a folder
+        ({"cron": "1,,2 20 * * *"}, "empty part"),
+        ({"cron": "0 20 * * " + "1," * 40 + "2"}, "longer than 64 characters"),
     ],
 )
 def test_a_bad_schedule_is_refused_with_its_reason(fields: dict[str, object], problem: str) -> None:

@@ -16,7 +16,15 @@ so it never touches the service's data. Printed:
   (concurrency 1) plays queued Kingen matches (10 deals, built-in greedy bots), timed
   from the first task sent to the last result stored;
 - **loading a record**: ``GET /api/matches/{id}/record/`` of a finished match (the stored
-  record) and the same match rebuilt from its events (how a running match is served).
+  record) and the same match rebuilt from its events (how a running match is served);
+- **standings and ratings through the services** (``--standings N``, default 10,000;
+  ``--only-standings`` skips the rest): synthetic stored results of 40 entrants (Kingen, and
+  Priffe with two rubbers a match); ``standings_apply_result`` per result in a transaction
+  of its own (what ``match_finish`` adds), in a fresh league and in one of N results
+  (target: under 10 ms); the ratings queue's work per result; the full recomputations of
+  the N results (``standings_recompute``, and ``ratings_recompute`` of the tournament's
+  ratings with their history; target: under one second together); the table from the
+  stored parts.
 
 It prints figures; it asserts nothing.
 """
@@ -35,7 +43,9 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 
@@ -170,10 +180,117 @@ def bench_record_load(match_ids: list[int], repeat: int) -> None:
     say(f"  rebuilt from its events           {statistics.median(rebuilt) * 1000:8.2f} ms")
 
 
+def _percentiles(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    p50 = statistics.median(ordered) * 1000
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000
+    mean = statistics.fmean(ordered) * 1000
+    return f"mean {mean:6.2f} ms  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms"
+
+
+def _applied_one_by_one(results: Sequence[Any]) -> tuple[list[float], list[float]]:
+    """``standings_apply_result`` for each result in a transaction of its own (as
+    ``match_finish`` calls it): the call alone, and the call with its commit."""
+    from django.db import transaction
+
+    from league.services.standings import standings_apply_result
+
+    calls = []
+    commits = []
+    for result in results:
+        began = time.perf_counter()
+        with transaction.atomic():
+            standings_apply_result(match_result=result)
+            called = time.perf_counter()
+        ended = time.perf_counter()
+        calls.append(called - began)
+        commits.append(ended - began)
+    return calls, commits
+
+
+def bench_standings(count: int, sample: int) -> None:
+    """Standings and ratings through the services on PostgreSQL: the incremental update
+    per stored result in a fresh league and in one of ``count`` results, the ratings
+    queue's work per result, and the full recomputations of ``count`` results."""
+    from league.services.ratings import ratings_recompute, ratings_update
+    from league.services.standings import standings_current, standings_recompute
+    from league.services.tournaments import tournament_create
+    from tests.league.builders import builtin_competitors, club_with_organiser
+    from tests.league.synthetic import synthetic_results
+
+    for game, priffe in (("kingen", False), ("priffe(rubbers_per_game=2)", True)):
+        club, organiser = club_with_organiser(name=f"Bench {game}", organiser=f"bench-{priffe}")
+        tournament = tournament_create(
+            actor=organiser,
+            club=club,
+            name="bench",
+            game=game,
+            rounds=10**6,
+            entrants=builtin_competitors(40, "random"),
+        )
+        say(f"standings and ratings: {game}, 40 entrants")
+        first = synthetic_results(tournament, count=sample, seed=1, priffe=priffe)
+        for result in first:
+            result.match.tournament = tournament
+        calls, commits = _applied_one_by_one(first)
+        say(f"  update per result, fresh league     {_percentiles(calls)}")
+        say(f"    with a commit of its own          {_percentiles(commits)}")
+        synthetic_results(
+            tournament, count=count - sample, seed=2, priffe=priffe, first_round=10_000
+        )
+        began = time.perf_counter()
+        standings_recompute(tournament=tournament)
+        recompute = time.perf_counter() - began
+        began = time.perf_counter()
+        rated = ratings_update()
+        rating = time.perf_counter() - began
+        began = time.perf_counter()
+        report = ratings_recompute(tournament_id=tournament.pk)
+        rerating = time.perf_counter() - began
+        began = time.perf_counter()
+        everything = ratings_recompute()
+        rerating_all = time.perf_counter() - began
+        began = time.perf_counter()
+        standings_current(tournament=tournament)
+        table = time.perf_counter() - began
+        more = synthetic_results(
+            tournament, count=sample, seed=3, priffe=priffe, first_round=20_000
+        )
+        for result in more:
+            result.match.tournament = tournament
+        calls, commits = _applied_one_by_one(more)
+        say(f"  update per result, {count} stored  {_percentiles(calls)}   (target < 10 ms)")
+        say(f"    with a commit of its own          {_percentiles(commits)}")
+        per_rating = []
+        for _ in more:
+            began = time.perf_counter()
+            ratings_update(batch=1)
+            per_rating.append(time.perf_counter() - began)
+        say(f"  ratings queue per result            {_percentiles(per_rating)}")
+        say(f"  standings recomputation, {count}      {recompute * 1000:8.0f} ms")
+        say(
+            f"  ratings recomputation (tournament), {report.results} "
+            f"{rerating * 1000:8.0f} ms   ({report.changes} history rows written)"
+        )
+        say(
+            f"  ratings recomputation (every scope), {everything.results} "
+            f"{rerating_all * 1000:8.0f} ms   ({everything.changes} history rows written)"
+        )
+        say(f"  standings + ratings recomputation   {(recompute + rerating) * 1000:8.0f} ms")
+        say(f"  rating {rated} results for the first time {rating * 1000:8.0f} ms")
+        say(f"  the table from the stored parts     {table * 1000:8.1f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=30, help="matches through the worker")
     parser.add_argument("--in-process", type=int, default=40, help="matches in this process")
+    parser.add_argument(
+        "--standings", type=int, default=10_000, help="stored results for the standings part"
+    )
+    parser.add_argument(
+        "--only-standings", action="store_true", help="only the standings and ratings part"
+    )
     args = parser.parse_args()
 
     database = settings.DATABASES["default"]
@@ -182,9 +299,11 @@ def main() -> int:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         say(f"database: {connection.vendor}, {connection.settings_dict['NAME']}")
-        ids = bench_in_process(args.in_process)
-        bench_record_load(ids, repeat=min(10, len(ids)))
-        bench_worker(args.matches)
+        if not args.only_standings:
+            ids = bench_in_process(args.in_process)
+            bench_record_load(ids, repeat=min(10, len(ids)))
+            bench_worker(args.matches)
+        bench_standings(args.standings, sample=200)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0

@@ -65,8 +65,8 @@ def line_chart_svg(
     y_ticks = _ticks(min(ys), max(ys))
     y_low, y_high = y_ticks[0], y_ticks[-1]
     x_low, x_high = min(xs), max(xs)
-    if x_high == x_low:
-        x_high = x_low + 1
+    if x_high == x_low:  # one x only: centre it
+        x_low, x_high = x_low - 1, x_high + 1
 
     def px(x: float) -> float:
         return LEFT + (x - x_low) / (x_high - x_low) * (WIDTH - LEFT - RIGHT)

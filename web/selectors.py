@@ -16,14 +16,18 @@ from django.db.models import QuerySet
 
 from bots.models import Bot, BotVersion
 from engine.record import record_from_state
-from engine.variants import load_game
-from league.models import Club, Competitor, Match, MatchResult, MatchStatus, Membership, Tournament
-from league.ratings import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
-from league.scheduling.model import Mode, PlayerId
+from league.models import (
+    Club,
+    Competitor,
+    Match,
+    MatchResult,
+    MatchStatus,
+    Membership,
+    RatingChange,
+    Tournament,
+)
 from league.selectors import club_role_of
 from league.services.clubs import ORGANISING_ROLES
-from league.standings import MatchResult as StandingsResult
-from league.standings import StandingsRules, compute_standings
 from web.timeline import TIMELINE_VERSION, record_timeline
 
 User = Account | AnonymousUser
@@ -72,108 +76,67 @@ def match_timeline(*, match: Match) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class RatingSeries:
-    """One competitor's conservative rating (mu - 3 sigma) after each of its matches."""
+    """One competitor's conservative rating (mu - 3 sigma) after each rated match."""
 
     competitor: int
     name: str
-    points: list[tuple[int, float]]
-    """(round, rating after the competitor's match of that round); round 0 is the start."""
+    points: list[tuple[float, float]]
 
 
-def _standings_results(tournament: Tournament) -> list[StandingsResult]:
-    rows = (
-        MatchResult.objects.filter(match__tournament=tournament)
-        .order_by("created_at", "match_id")
-        .values_list("match_id", "standings_input")
-    )
-    entrants = set(tournament.entries.values_list("competitor_id", flat=True))
-    results = []
-    for match_id, standings_input in rows:
-        seats = sorted(standings_input["seats"], key=lambda s: s["seat"])
-        if len(seats) != 4:  # ratings and standings take tables of four
-            continue
-        results.append(
-            StandingsResult(
-                match_id=match_id,
-                round_number=int(standings_input.get("round", 1)),
-                seats=tuple(
-                    PlayerId(int(s["competitor"])) if s["competitor"] in entrants else None
-                    for s in seats
-                ),
-                scores=tuple(int(s["score"]) for s in seats),
-            )
-        )
-    return results
-
-
-def rating_histories(*, tournament: Tournament) -> list[RatingSeries]:
-    """openskill ratings (league.ratings) of the entrants after each of their finished
-    matches (in the order the matches finished), by round; partnerships for Priffe,
-    individual games otherwise."""
-    results = _standings_results(tournament)
-    if not results:
-        return []
-    family = load_game(tournament.game).family
-    mode = Mode.PARTNERSHIP if family == "priffe" else Mode.SOLO
-    try:
-        ratings = skill_ratings(results, mode=mode)
-    except (ValueError, KeyError):  # results the rating model does not take: no chart
-        return []
+def tournament_rating_series(*, tournament: Tournament) -> list[RatingSeries]:
+    """Chart lines of a tournament's ratings (league.services.ratings): each entrant's
+    conservative rating where it started (round 0) and after its match of each round."""
     names = dict(
         Competitor.objects.filter(entries__tournament=tournament).values_list("id", "name")
     )
-    rounds = {result.match_id: result.round_number for result in results}
-    start = round(DEFAULT_MU - 3 * DEFAULT_SIGMA, 2)
-    series: dict[int, list[tuple[int, float]]] = {}
-    for change in ratings.history:
-        player = int(change.player)
-        if player in names:
-            series.setdefault(player, [(0, start)]).append(
-                (rounds[change.match_id], round(change.mu - 3 * change.sigma, 2))
-            )
+    changes = (
+        RatingChange.objects.filter(tournament=tournament)
+        .order_by("rated_id", "competitor_id")
+        .values_list(
+            "competitor_id", "match__round__number", "mu_before", "sigma_before", "conservative"
+        )
+    )
+    series: dict[int, list[tuple[float, float]]] = {}
+    for competitor, round_number, mu_before, sigma_before, conservative in changes:
+        if competitor not in names:
+            continue
+        points = series.setdefault(competitor, [(0.0, round(mu_before - 3 * sigma_before, 2))])
+        points.append((float(round_number or 0), round(conservative, 2)))
     return [
-        RatingSeries(competitor=player, name=names[player], points=points)
-        for player, points in sorted(series.items(), key=lambda kv: names[kv[0]])
+        RatingSeries(competitor=c, name=names[c], points=points)
+        for c, points in sorted(series.items(), key=lambda kv: names[kv[0]])
     ]
 
 
 @dataclass(frozen=True)
 class HeadToHeadTable:
-    """Each pair of entrants' record at one table: games and the row's point difference
-    over the column as opponents (league.standings)."""
+    """Each pair of entrants' record at one table, as a square: games together and the
+    row's points minus the column's as opponents."""
 
     names: list[str]
     cells: list[list[tuple[int, int] | None]]
-    """cells[i][j]: (games together, points of i minus points of j as opponents)."""
 
 
 HEAD_TO_HEAD_MAX = 16
-"""Entrants beyond which the head-to-head table is not drawn (it grows as a square)."""
+"""Entrants beyond which the head-to-head square is not drawn (it grows as a square)."""
 
 
-def head_to_head(*, tournament: Tournament) -> HeadToHeadTable | None:
-    """The head-to-head table of a league with up to HEAD_TO_HEAD_MAX entrants who played."""
-    results = _standings_results(tournament)
-    if not results:
-        return None
-    standings = compute_standings(results, StandingsRules(mode=Mode.SOLO))
-    players = [row.player for row in standings.rows if row.games]
+def head_to_head_table(
+    *, heads: list[dict[str, Any]], order: list[int], names: dict[int, str]
+) -> HeadToHeadTable | None:
+    """The square of the league's head-to-head pairs (league.selectors.tournament_standings),
+    rows and columns in the standings' ``order``."""
+    players = [p for p in order if any(p in h["players"] for h in heads)]
     if not 2 <= len(players) <= HEAD_TO_HEAD_MAX:
         return None
-    names = dict(
-        Competitor.objects.filter(pk__in=[int(p) for p in players]).values_list("id", "name")
-    )
-    cells: list[list[tuple[int, int] | None]] = []
-    for a in players:
-        line: list[tuple[int, int] | None] = []
-        for b in players:
-            record = standings.head_to_head_of(a, b) if a != b else None
-            if record is None or not record.games:
-                line.append(None)
-            else:
-                line.append((record.games, record.difference))
-        cells.append(line)
-    return HeadToHeadTable(names=[names.get(int(p), "?") for p in players], cells=cells)
+    index = {player: i for i, player in enumerate(players)}
+    cells: list[list[tuple[int, int] | None]] = [[None] * len(players) for _ in players]
+    for head in heads:
+        a, b = (int(p) for p in head["players"])
+        if a in index and b in index and head["games"]:
+            cells[index[a]][index[b]] = (head["games"], head["difference"])
+            cells[index[b]][index[a]] = (head["games"], -head["difference"])
+    return HeadToHeadTable(names=[names.get(p, "?") for p in players], cells=cells)
 
 
 def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
@@ -182,20 +145,3 @@ def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
 
 def bot_competitors(*, bot: Bot) -> QuerySet[Competitor]:
     return Competitor.objects.filter(bot_version__bot=bot)
-
-
-def bot_tournaments(*, bot: Bot, limit: int = 5) -> list[Tournament]:
-    """The latest tournaments in which a version of ``bot`` finished a match."""
-    ids = (
-        MatchResult.objects.filter(match__seats__competitor__bot_version__bot=bot)
-        .order_by("-created_at")
-        .values_list("match__tournament_id", flat=True)
-    )
-    seen: list[int] = []
-    for tournament_id in ids.iterator():
-        if tournament_id not in seen:
-            seen.append(tournament_id)
-        if len(seen) >= limit:
-            break
-    by_id = Tournament.objects.in_bulk(seen)
-    return [by_id[i] for i in seen if i in by_id]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import accounts, bots, clubs, leagues, matches, samples
+from web.views import accounts, bots, clubs, leagues, matches, ratings, samples
 
 app_name = "web"
 
@@ -38,6 +38,7 @@ urlpatterns = [
     ),
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
     path("play/", matches.table_new, name="table-new"),
+    path("ratings/", ratings.leaderboard, name="ratings"),
     path("bots/", bots.bot_index, name="bots"),
     path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
     path("bots/<int:bot_id>/versions/", bots.bot_versions_fragment, name="bot-versions"),

@@ -22,7 +22,7 @@ from django.db import connection
 
 import pytest
 
-from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
+from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess, worker_start
 from tests.servers import closed_port, database_url_for
 from tests.web.browser import screenshot
 from tests.web.conftest import click, wait_for
@@ -123,11 +123,17 @@ def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
 
 
 @pytest.fixture
-def worker(
-    celery_worker_factory: Callable[[Mapping[str, str]], CeleryWorkerProcess],
-    environment: Mapping[str, str],
-) -> CeleryWorkerProcess:
-    return celery_worker_factory(environment)
+def worker(environment: Mapping[str, str], tmp_path: Path) -> Iterator[CeleryWorkerProcess]:
+    """A real worker on every queue: matches, validations and the serial ratings queue."""
+    process = worker_start(
+        environment=environment,
+        log_path=tmp_path / "worker.log",
+        queues="default,matches,ratings",
+    )
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def css(driver: WebDriver, selector: str) -> Any:
@@ -167,6 +173,11 @@ def standings_column(number: int) -> Callable[[WebDriver], list[str]]:
         return [str(cell.text) for cell in cells]
 
     return read
+
+
+def ratings_games(driver: WebDriver) -> list[str]:
+    cells = driver.find_elements("css selector", "#ratings tbody tr > :nth-child(6)")
+    return [str(cell.text) for cell in cells]
 
 
 def message_says(text: str) -> Callable[[WebDriver], bool]:
@@ -256,12 +267,20 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     wait_for(driver, lambda d: "Games" in css(d, "#standings thead").text, timeout=20)
     # Every entrant has played its game once the standings fragment has caught up.
     wait_for(driver, lambda d: standings_column(3)(d) == ["1"] * 8, timeout=60)
-    assert driver.find_elements("css selector", ".chart polyline")  # the rating chart
+    # The ratings queue rates the results: the ratings table and the chart fill.
+    wait_for(driver, lambda d: len(d.find_elements("css selector", "#ratings tbody tr")) == 8, 40)
+    assert driver.find_elements("css selector", ".chart circle")
     # The standings sort by a column on request.
     sort_by_total = "//table[@id='standings']//th[@data-key='total']/button"
     wait_for(driver, lambda d: click(d.find_element("xpath", sort_by_total)))
     totals = [int(text) for text in wait_for(driver, standings_column(4))]
     assert totals == sorted(totals, reverse=True)
+    # The second round: standings and ratings move again.
+    wait_for(driver, lambda d: click(button(d, "Start the next round")))
+    wait_for(driver, lambda d: "Round started" in message(d))
+    wait_for(driver, lambda d: standings_column(3)(d) == ["2"] * 8, timeout=120)
+    wait_for(driver, lambda d: ratings_games(d) == ["2"] * 8, timeout=40)
+    assert driver.find_elements("css selector", ".chart polyline")
     full_page_screenshot(driver, "league")
 
     # ------------------------------------------------------------ a replay of the round

@@ -12,10 +12,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create, bot_version_upload
 from league.models import Match
-from league.selectors import match_list
+from league.selectors import competitor_ratings, match_list
 from web.charts import line_chart_svg
 from web.forms import BotForm, BotUploadForm
-from web.selectors import bot_competitors, bot_tournaments, bot_versions, rating_histories
+from web.selectors import bot_competitors, bot_versions
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MATCHES_SHOWN = 50
@@ -70,26 +70,36 @@ def _versions_context(bot: Bot) -> dict[str, object]:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     competitors = list(bot_competitors(bot=bot))
-    by_competitor = {c.pk: c for c in competitors}
     matches: list[Match] = []
     for competitor in competitors:
         matches.extend(match_list(competitor_id=competitor.pk).order_by("-id")[:MATCHES_SHOWN])
     matches.sort(key=lambda m: -m.pk)
-    series = [
-        (f"{line.name} in {tournament.name}", line.points)
-        for tournament in bot_tournaments(bot=bot)
-        for line in rating_histories(tournament=tournament)
-        if line.competitor in by_competitor
-    ]
+    series: list[tuple[str, list[tuple[float, float]]]] = []
+    leaderboard: list[dict[str, object]] = []
+    for competitor in competitors:
+        rated = competitor_ratings(competitor_id=competitor.pk)
+        label = competitor.name
+        leaderboard += [
+            {"name": label, **rating} for rating in rated["ratings"] if rating["tournament"] is None
+        ]
+        by_family: dict[str, list[tuple[float, float]]] = {}
+        for change in rated["history"]:
+            points = by_family.setdefault(change["family"], [])
+            if not points:  # where the version started
+                start = change["mu_before"] - 3 * change["sigma_before"]
+                points.append((0.0, round(start, 2)))
+            points.append((float(len(points)), round(change["conservative"], 2)))
+        series += [(f"{label} ({family})", points) for family, points in by_family.items()]
     context = _versions_context(bot)
     context.update(
         owner=request.user.is_authenticated and bot.owner_id == request.user.pk,
         upload_form=BotUploadForm(),
         matches=matches[:MATCHES_SHOWN],
+        leaderboard=leaderboard,
         chart=line_chart_svg(
             series,
             title=f"Ratings of {bot.name}",
-            x_label="round of the league",
+            x_label="matches rated",
             y_label="rating (mu - 3 sigma)",
             chart_id=f"bot-{bot.pk}",
         ),

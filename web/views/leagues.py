@@ -21,6 +21,7 @@ from league.selectors import (
     tournament_get,
     tournament_list,
     tournament_progress,
+    tournament_ratings,
     tournament_standings,
 )
 from league.services.competitors import (
@@ -38,7 +39,7 @@ from league.services.tournaments import (
 )
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
-from web.selectors import can_organise, head_to_head, rating_histories
+from web.selectors import can_organise, head_to_head_table, tournament_rating_series
 
 STANDINGS_COLUMNS = (
     ("rank", "Rank"),
@@ -125,10 +126,14 @@ def _gap(row: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+KNOWN_PARTS = frozenset({"rows", "partner_pairs", "head_to_head"})
+
+
 def standings_context(tournament: Tournament) -> dict[str, Any]:
-    """The standings, progress and rating chart: the part of a league page that moves."""
+    """The standings, progress, ratings and rounds: the part of a league page that moves."""
     standings = tournament_standings(tournament=tournament)
     rows: list[dict[str, Any]] = list(standings.get("rows", []))
+    names = {int(row["competitor"]): str(row["name"]) for row in rows}
     known = {key for key, _ in STANDINGS_COLUMNS} | HIDDEN_FIELDS
     extra = sorted(
         {
@@ -156,14 +161,29 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         }
         for row in rows
     ]
+    # Parts the league may add later show up as plain tables.
     tables = [
         (key.replace("_", " ").capitalize(), _generic_table(value))
         for key, value in standings.items()
-        if key != "rows" and isinstance(value, list) and value and isinstance(value[0], dict)
+        if key not in KNOWN_PARTS
+        and isinstance(value, list)
+        and value
+        and isinstance(value[0], dict)
     ]
-    series = rating_histories(tournament=tournament)
+    pairs = [
+        {
+            "names": " & ".join(pair.get("names") or []),
+            "games": pair.get("games"),
+            "points": pair.get("points"),
+            "average": pair.get("average"),
+            "wins": pair.get("wins"),
+        }
+        for pair in standings.get("partner_pairs") or []
+    ]
+    ratings = tournament_ratings(tournament=tournament)
+    series = tournament_rating_series(tournament=tournament)
     chart = line_chart_svg(
-        [(s.name, s.points) for s in series],
+        [(line.name, line.points) for line in series],
         title=f"Ratings in {tournament.name}",
         x_label="round",
         y_label="rating (mu - 3 sigma)",
@@ -172,14 +192,22 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     progress = tournament_progress(tournament_id=tournament.pk)
     return {
         "tournament": tournament,
+        "unit": standings.get("unit", "game"),
         "columns": columns,
         "round_numbers": rounds,
         "rows": table_rows,
         "has_gaps": any(row["gap"] for row in table_rows),
+        "partner_pairs": pairs,
+        "head_to_head": head_to_head_table(
+            heads=standings.get("head_to_head") or [],
+            order=[int(row["competitor"]) for row in rows],
+            names=names,
+        ),
         "other_tables": tables,
+        "ratings": ratings.get("ratings", []),
+        "ratings_pending": ratings.get("pending", 0),
+        "margin": ratings.get("margin"),
         "chart": chart,
-        "has_ratings": bool(series),
-        "head_to_head": head_to_head(tournament=tournament),
         "progress": progress,
         "rounds": round_list(tournament_id=tournament.pk),
         "percent": round(100 * progress["finished"] / max(1, progress["total"])),

@@ -244,3 +244,30 @@ def test_an_organiser_enters_a_member_and_a_member_enters_themself() -> None:
     assert messages_of(response) == ["Choose a competitor from the list."]  # entered already
     page = member_client.get(f"/leagues/{league.pk}/").content.decode()
     assert "user:" not in page  # a member enters only themself and their own bots
+
+
+def test_a_priffe_league_page_shows_partner_pairs_ratings_and_the_leaderboard() -> None:
+    from league.models import TournamentFormat
+    from league.services.ratings import ratings_update
+    from tests.league.builders import bot_tournament
+    from tests.league.test_standings_service import rounds_played
+
+    tournament, organiser = bot_tournament(game="priffe(rubbers_per_game=3)", entrants=4)
+    tournament.format = TournamentFormat.ROTATING_PARTNERS
+    tournament.save()
+    rounds_played(tournament, organiser, 1)
+    client = Client()
+    page = client.get(f"/leagues/{tournament.pk}/").content.decode()
+    assert "Partner pairs" in page
+    assert page.count(" &amp; ") >= 6  # six pairs of partners, named
+    assert "Head to head" in page
+    assert "1 result waiting for the ratings queue." in page
+    ratings_update()
+    page = client.get(f"/leagues/{tournament.pk}/live/").content.decode()
+    assert 'id="ratings"' in page
+    assert "waiting for the ratings queue" not in page
+    assert "Margin rating of partnership play" in page
+    assert "<polyline" in page  # each entrant's line from its start
+    board = client.get("/ratings/?family=priffe").content.decode()
+    assert board.count("random-") == 4
+    assert "No kingen match" in client.get("/ratings/?family=kingen").content.decode()

@@ -218,6 +218,17 @@ class _Annealer:
         singles: dict[int, int] = {}
         singles_p: dict[int, int] = {}
         self.filler_pairs += self._table_changes(g, sign, pairs_p, pairs_o, singles, singles_p)
+        self._add_counts(pairs_p, pairs_o, singles, singles_p)
+
+    def _add_counts(
+        self,
+        pairs_p: dict[int, int],
+        pairs_o: dict[int, int],
+        singles: dict[int, int],
+        singles_p: dict[int, int],
+    ) -> None:
+        """Add counted changes: partner (or meeting) pairs, opponent pairs, games with a
+        filler and partnerships with a filler."""
         target = self.partner if self.partnership else self.meeting
         for key, d in pairs_p.items():
             target[key] += d
@@ -308,15 +319,7 @@ class _Annealer:
         self.rounds[r] = new
         self.cost += delta
         self.filler_pairs += dfill
-        target = self.partner if self.partnership else self.meeting
-        for key, d in pairs_p.items():
-            target[key] += d
-        for key, d in pairs_o.items():
-            self.opponent[key] += d
-        for x, d in singles.items():
-            self.filler_game[x] += d
-        for x, d in singles_p.items():
-            self.filler_partner[x] += d
+        self._add_counts(pairs_p, pairs_o, singles, singles_p)
         for x, d in bye_changes:
             self.bye[x] += d
 

@@ -65,3 +65,21 @@ def play_randomly_until(state: State[Any], deal_number: int, rng: random.Random)
             state.apply_chance(state.sample_chance(rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def replace_a_card_play(record: dict[str, Any], rng: random.Random) -> int:
+    """Tamper with a record in place: one card play, in a deal chosen at random, becomes a
+    card its seat was not dealt. Returns the index of the deal tampered with."""
+    played_deals = [
+        i
+        for i, d in enumerate(record["deals"])
+        if any(a.get("action", "").startswith("play") for a in d["actions"])
+    ]
+    deal_index = rng.choice(played_deals)
+    actions = record["deals"][deal_index]["actions"]
+    index = rng.choice([i for i, a in enumerate(actions) if a.get("action", "").startswith("play")])
+    seat = actions[index]["seat"]
+    dealt = next(a for a in actions if a.get("chance") == "deal")["cards"][seat]
+    foreign = next(c for c in ("2C", "3C", "AS", "KH", "9D", "4S") if c not in dealt)
+    actions[index] = {"seat": seat, "action": f"play {foreign}"}
+    return deal_index

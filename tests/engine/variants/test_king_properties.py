@@ -16,6 +16,7 @@ from engine.cards import card_name, cards_of
 from engine.players.greedy_king import greedy_king
 from engine.record import record_from_state, verify_record
 from engine.variants.king import FOIL, NEGATIVE_CONTRACTS, KingRules, KingState
+from tests.engine.scripting import replace_a_card_play
 
 CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 
@@ -149,19 +150,8 @@ def test_records_round_trip_and_tampering_is_caught(game_string: str, seed: int)
     assert result.complete
     rng = random.Random(seed)
     # A card the player does not hold at that point.
-    played_deals = [
-        i
-        for i, d in enumerate(record["deals"])
-        if any(a.get("action", "").startswith("play") for a in d["actions"])
-    ]
-    deal_index = rng.choice(played_deals)
-    actions = record["deals"][deal_index]["actions"]
-    index = rng.choice([i for i, a in enumerate(actions) if a.get("action", "").startswith("play")])
-    seat = actions[index]["seat"]
-    dealt = next(a for a in actions if a.get("chance") == "deal")["cards"][seat]
-    foreign = next(c for c in ("2C", "3C", "AS", "KH", "9D", "4S") if c not in dealt)
     tampered = json.loads(json.dumps(record))
-    tampered["deals"][deal_index]["actions"][index] = {"seat": seat, "action": f"play {foreign}"}
+    deal_index = replace_a_card_play(tampered, rng)
     outcome = verify_record(tampered)
     assert not outcome.ok
     assert f"deal {deal_index + 1}" in outcome.problem

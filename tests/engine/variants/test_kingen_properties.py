@@ -11,6 +11,7 @@ from engine import CHANCE, load_game
 from engine.cards import cards_of
 from engine.game import TrickTakingState
 from engine.record import record_from_state, verify_record
+from tests.engine.scripting import replace_a_card_play
 
 BOOLEAN_OPTIONS = (
     "heart_lead_ban",
@@ -105,15 +106,7 @@ def test_records_round_trip_and_tampering_is_caught(game_string: str, seed: int)
     assert result.ok
     assert result.scores == state.scores()
     assert result.complete
-    # Replace one card play by a card the player does not hold at that point.
-    deal_index = rng.randrange(len(record["deals"]))
-    actions = record["deals"][deal_index]["actions"]
-    plays = [i for i, a in enumerate(actions) if a.get("action", "").startswith("play")]
-    index = rng.choice(plays)
-    seat = actions[index]["seat"]
-    dealt = next(a for a in actions if a.get("chance") == "deal")["cards"][seat]
-    foreign = next(c for c in ("2C", "3C", "AS", "KH", "9D", "4S") if c not in dealt)
-    actions[index] = {"seat": seat, "action": f"play {foreign}"}
+    deal_index = replace_a_card_play(record, rng)  # a card its seat was not dealt
     tampered = verify_record(record)
     assert not tampered.ok
     assert f"deal {deal_index + 1}" in tampered.problem

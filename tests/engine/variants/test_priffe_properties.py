@@ -16,6 +16,7 @@ from engine.chance import DEAL
 from engine.players import make_player
 from engine.record import record_from_state, verify_record
 from engine.variants.priffe import HONOUR_MASKS, MISERE, PriffeState
+from tests.engine.scripting import replace_a_card_play
 
 CHOICES = {
     "players": ["3", "4"],
@@ -186,15 +187,7 @@ def test_records_round_trip_and_tampering_is_caught(game_string: str, seed: int)
     assert result.ok, result.problem
     assert result.scores == state.scores()
     assert result.complete
-    # Replace one card play by a card the player (or the träkarl) does not hold.
-    deal_index = rng.randrange(len(record["deals"]))
-    actions = record["deals"][deal_index]["actions"]
-    plays = [i for i, a in enumerate(actions) if a.get("action", "").startswith("play")]
-    index = rng.choice(plays)
-    seat = actions[index]["seat"]
-    dealt = next(a for a in actions if a.get("chance") == "deal")["cards"][seat]
-    foreign = next(c for c in ("2C", "3C", "AS", "KH", "9D", "4S") if c not in dealt)
-    actions[index] = {"seat": seat, "action": f"play {foreign}"}
+    deal_index = replace_a_card_play(record, rng)  # a card its seat was not dealt
     tampered = verify_record(record)
     assert not tampered.ok
     assert f"deal {deal_index + 1}" in tampered.problem

@@ -367,6 +367,10 @@ _BEATS = tuple(
 )
 """``_BEATS[trump][winning card][card]``: 1 if the card beats the winning card in its suit,
 ``_TRUMPS_IT`` if it trumps it, else 0 (``trump`` -1, no trumps, is the last table)."""
+_PLAYED_BIT = BIT + (0,) * CARD_ACTIONS
+"""The bit of a card for ``apply_action``'s check: ``BIT`` followed by zeros, so that an index
+from -52 to 103 gives a card's bit or 0 (no card) with one lookup, no comparison; anything
+else raises IndexError or TypeError."""
 _LOGGED = tuple(tuple(seat << 10 | card for card in range(CARD_ACTIONS)) for seat in range(16))
 """``_LOGGED[seat][card]`` is the log entry ``seat << 10 | card``, ready made for up to 16
 seats (a lookup allocates nothing; the two operations allocate an int each)."""
@@ -381,6 +385,7 @@ class TrickTakingState(State[GameT]):
     """
 
     __slots__ = (
+        "_beats_row",
         "_legal_cache",
         "completed",
         "dealt",
@@ -411,6 +416,8 @@ class TrickTakingState(State[GameT]):
         self.trick: list[int] = []
         self.led_suit = -1
         self.win_card = -1
+        self._beats_row = _BEATS[-1][0]
+        """``_BEATS[trump][win_card]`` of the trick being played (kept with ``win_card``)."""
         self.win_seat = -1
         self.trumped = False
         self.tricks_won = [0] * n
@@ -461,6 +468,7 @@ class TrickTakingState(State[GameT]):
         if self.trick:
             self.led_suit = SUIT_OF[self.trick[0]]
             self.win_card = winning_card(view.trick, self.trump)
+            self._beats_row = _BEATS[self.trump][self.win_card]
             seat = self.leader
             for _ in range(self.trick.index(self.win_card)):
                 seat = self.left_of[seat]
@@ -548,8 +556,8 @@ class TrickTakingState(State[GameT]):
             if mask is None:
                 mask = self._play_rule()[0]
         try:
-            bit = mask & BIT[action] if action >= 0 else 0  # BIT[-1] would be a card
-        except (IndexError, TypeError):  # not an int, or above 51
+            bit = mask & _PLAYED_BIT[action]
+        except (IndexError, TypeError):  # not an int, or far out of range
             bit = 0
         if not bit:
             raise self._refuse_play(action)
@@ -561,13 +569,15 @@ class TrickTakingState(State[GameT]):
             trick.append(action)
             self.led_suit = action // 13
             self.win_card = action
+            self._beats_row = _BEATS[self.trump][action]
             self.win_seat = current
             self.trumped = False
             self.current_seat = self.left_of[current]
             return
-        beats = _BEATS[self.trump][self.win_card][action]
+        beats = self._beats_row[action]
         if beats:
             self.win_card = action
+            self._beats_row = _BEATS[self.trump][action]
             self.win_seat = current
             if beats == _TRUMPS_IT:
                 self.trumped = True

@@ -359,7 +359,39 @@ def plackett_luce_update(
     of random games, ties included); written out because ``rate()`` deep-copies its arguments
     and mints a uuid per rating, which costs more than the update itself.
     Ratings are ``(mu, sigma)`` pairs.
+
+    The two shapes the league rates, without a tie, are written out once more (one-player
+    teams, and two teams): there every rank is a place and every count is 1, so the same
+    floating-point operations run in the same order with fewer of Python's own steps, and
+    give the same bits as :func:`_plackett_luce_general` (the tests check it on random
+    games).
     """
+    k = len(teams)
+    if len(set(scores)) == k:
+        if k == 2:
+            if scores[0] > scores[1]:
+                return _two_teams_ranked(teams[0], teams[1], beta, tau, kappa)
+            loser, winner = _two_teams_ranked(teams[1], teams[0], beta, tau, kappa)
+            return [winner, loser]
+        if all(len(team) == 1 for team in teams):
+            order = sorted(range(k), key=lambda i: -scores[i])
+            placed = _singles_ranked([teams[i][0] for i in order], beta, tau, kappa)
+            singles: list[list[tuple[float, float]]] = [[] for _ in teams]
+            for place, i in enumerate(order):
+                singles[i] = [placed[place]]
+            return singles
+    return _plackett_luce_general(teams, scores, beta=beta, tau=tau, kappa=kappa)
+
+
+def _plackett_luce_general(
+    teams: Sequence[Sequence[tuple[float, float]]],
+    scores: Sequence[float],
+    *,
+    beta: float,
+    tau: float,
+    kappa: float,
+) -> list[list[tuple[float, float]]]:
+    """:func:`plackett_luce_update` in general (any teams, ties): openskill's steps."""
     tau2 = tau * tau
     widened = [[(mu, math.sqrt(sigma * sigma + tau2)) for mu, sigma in team] for team in teams]
     # ranks from scores: the index of the first equal score in the sorted order
@@ -415,6 +447,115 @@ def plackett_luce_update(
             members.append((mu + share * omega, sigma * math.sqrt(max(1 - share * delta, kappa))))
         updated[order[i]] = members
     return updated
+
+
+def _singles_ranked(
+    ratings: Sequence[tuple[float, float]], beta: float, tau: float, kappa: float
+) -> list[tuple[float, float]]:
+    """:func:`plackett_luce_update` of one-player teams given best first, without ties:
+    the same operations in the same order (a team's sums of one member are that member's
+    values: ``0.0 + x`` is ``x``, or 0.0 for -0.0, which changes no result)."""
+    sqrt = math.sqrt
+    tau2 = tau * tau
+    beta2 = beta * beta
+    widened = [sqrt(sigma * sigma + tau2) for _, sigma in ratings]
+    variances = [w * w for w in widened]
+    collective = 0.0
+    for v in variances:
+        collective += v + beta2
+    c = sqrt(collective)
+    c2 = c**2
+    exps = [math.exp(mu / c) for mu, _ in ratings]
+    k = len(ratings)
+    sums = []
+    for q in range(k):
+        total = 0.0
+        for i in range(q, k):
+            total += exps[i]
+        sums.append(total)
+    out = []
+    for i in range(k):
+        exp_i = exps[i]
+        omega = 0.0
+        delta = 0.0
+        for q in range(i):
+            ratio = exp_i / sums[q]
+            delta += ratio * (1 - ratio)
+            omega -= ratio
+        ratio = exp_i / sums[i]
+        delta += ratio * (1 - ratio)
+        omega += 1 - ratio
+        v = variances[i]
+        omega *= v / c
+        delta *= v / c2
+        delta *= sqrt(v) / c
+        w = widened[i]
+        share = w**2 / v
+        out.append((ratings[i][0] + share * omega, w * sqrt(max(1 - share * delta, kappa))))
+    return out
+
+
+def _two_teams_ranked(
+    winner: Sequence[tuple[float, float]],
+    loser: Sequence[tuple[float, float]],
+    beta: float,
+    tau: float,
+    kappa: float,
+) -> list[list[tuple[float, float]]]:
+    """:func:`plackett_luce_update` of two teams, the winner first (no tie): the same
+    operations in the same order."""
+    sqrt = math.sqrt
+    tau2 = tau * tau
+    beta2 = beta * beta
+    wide_a = [(mu, sqrt(sigma * sigma + tau2)) for mu, sigma in winner]
+    wide_b = [(mu, sqrt(sigma * sigma + tau2)) for mu, sigma in loser]
+    mu_a = 0.0
+    var_a = 0.0
+    for mu, sigma in wide_a:
+        mu_a += mu
+        var_a += sigma * sigma
+    mu_b = 0.0
+    var_b = 0.0
+    for mu, sigma in wide_b:
+        mu_b += mu
+        var_b += sigma * sigma
+    c = sqrt(0.0 + (var_a + beta2) + (var_b + beta2))
+    c2 = c**2
+    exp_a = math.exp(mu_a / c)
+    exp_b = math.exp(mu_b / c)
+    both = exp_a + exp_b
+    ratio = exp_a / both  # the winner: ranked at or below the first place only
+    delta_a = ratio * (1 - ratio)
+    omega_a = 1 - ratio
+    ratio = exp_b / both  # the loser: the first place, then its own
+    delta_b = ratio * (1 - ratio)
+    omega_b = -ratio
+    ratio = exp_b / exp_b
+    delta_b += ratio * (1 - ratio)
+    omega_b += 1 - ratio
+    return [
+        _members_update(wide_a, var_a, omega_a, delta_a, c, c2, kappa),
+        _members_update(wide_b, var_b, omega_b, delta_b, c, c2, kappa),
+    ]
+
+
+def _members_update(
+    members: list[tuple[float, float]],
+    sigma2_team: float,
+    omega: float,
+    delta: float,
+    c: float,
+    c2: float,
+    kappa: float,
+) -> list[tuple[float, float]]:
+    omega *= sigma2_team / c
+    delta *= sigma2_team / c2
+    delta *= math.sqrt(sigma2_team) / c
+    out = []
+    for mu, sigma in members:
+        share = sigma**2 / sigma2_team
+        out.append((mu + share * omega, sigma * math.sqrt(max(1 - share * delta, kappa))))
+    return out
 
 
 class SkillAccumulator:

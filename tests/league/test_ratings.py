@@ -19,6 +19,7 @@ from league.ratings import (
     plackett_luce_update,
     skill_ratings,
 )
+from league.ratings import _plackett_luce_general as plackett_luce_general
 from league.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
 from league.scheduling.rotating_partners import rotating_partners
 from league.standings import MatchResult, StandingsRules, compute_standings
@@ -127,6 +128,38 @@ def test_plackett_luce_update_is_openskills_computation() -> None:
             for ref, (mu, sigma) in zip(ref_team, our_team, strict=True):
                 assert mu == pytest.approx(ref.mu, abs=1e-12)
                 assert sigma == pytest.approx(ref.sigma, abs=1e-12)
+
+
+def test_the_written_out_shapes_give_the_same_bits_as_the_general_update() -> None:
+    """One-player teams and two teams without a tie take a shorter path: exactly the
+    general computation's floats (so the ratings queue and a recomputation, which both use
+    it, agree bit for bit with what was stored before)."""
+    model = PlackettLuce()
+    rng = random.Random(11)
+
+    def rating() -> tuple[float, float]:
+        mu = rng.choice([rng.uniform(-20, 70), 25.0, 0.0, -0.0, rng.gauss(25, 3)])
+        sigma = rng.choice([rng.uniform(0.001, 12), DEFAULT_SIGMA, 1e-6, rng.uniform(0.5, 9)])
+        return (mu, sigma)
+
+    shortened = 0
+    for _ in range(20_000):
+        k = rng.choice([2, 2, 3, 4, 4, 5])
+        sizes = [1] * k if k > 2 or rng.random() < 0.5 else [rng.randint(1, 3) for _ in range(2)]
+        teams = [[rating() for _ in range(size)] for size in sizes]
+        scores = [float(s) for s in rng.sample(range(-60, 60), k)]  # no tie
+        if rng.random() < 0.2:
+            scores[-1] = scores[0]  # a tie: the general path
+        else:
+            shortened += 1
+        expected = plackett_luce_general(
+            teams, scores, beta=model.beta, tau=model.tau, kappa=model.kappa
+        )
+        assert (
+            plackett_luce_update(teams, scores, beta=model.beta, tau=model.tau, kappa=model.kappa)
+            == expected
+        )
+    assert shortened > 15_000
 
 
 def test_openskill_first_game_by_the_library() -> None:

@@ -21,10 +21,12 @@ so it never touches the service's data. Printed:
   ``--only-standings`` skips the rest): synthetic stored results of 40 entrants (Kingen, and
   Priffe with two rubbers a match); ``standings_apply_result`` per result in a transaction
   of its own (what ``match_finish`` adds), in a fresh league and in one of N results
-  (target: under 10 ms); the ratings queue's work per result; the full recomputations of
-  the N results (``standings_recompute``, and ``ratings_recompute`` of the tournament's
-  ratings with their history; target: under one second together); the table from the
-  stored parts.
+  (target: under 10 ms); the ratings queue's run per result stored (one result waiting)
+  and for the results stored at once; the full recomputations of the N results
+  (``standings_recompute``, and ``ratings_recompute`` of the tournament's ratings with their
+  history, which writes only the rows that differ; target: under one second together;
+  and the tournament's ratings recomputed when every history row differs and when none is
+  stored); the table from the stored parts.
 
 It prints figures; it asserts nothing.
 """
@@ -208,6 +210,43 @@ def _applied_one_by_one(results: Sequence[Any]) -> tuple[list[float], list[float
     return calls, commits
 
 
+def _rated_one_by_one(tournament: Any, *, priffe: bool, count: int) -> list[float]:
+    """The ratings queue's run after each of ``count`` results stored one at a time (as
+    after each ``match_finish``: one result waiting)."""
+    from league.services.ratings import ratings_update
+    from tests.league.synthetic import synthetic_results
+
+    seconds = []
+    for index in range(count):
+        synthetic_results(
+            tournament, count=1, seed=100 + index, priffe=priffe, first_round=30_000 + index
+        )
+        began = time.perf_counter()
+        rated = ratings_update()
+        seconds.append(time.perf_counter() - began)
+        assert rated == 1, rated
+    return seconds
+
+
+def _rerated_after_damage(tournament: Any) -> list[tuple[str, float, int]]:
+    """The tournament's ratings recomputation when its stored history differs: every
+    row's numbers (as after a change of the model), and no row at all."""
+    from league.models import RatingChange
+    from league.services.ratings import ratings_recompute
+
+    timings = []
+    history = RatingChange.objects.filter(tournament=tournament)
+    for label, damage in (
+        ("every history row's numbers differ", lambda: history.update(mu_before=0.0)),
+        ("the history is empty", history.delete),
+    ):
+        damage()
+        began = time.perf_counter()
+        report = ratings_recompute(tournament_id=tournament.pk)
+        timings.append((label, time.perf_counter() - began, report.written))
+    return timings
+
+
 def bench_standings(count: int, sample: int) -> None:
     """Standings and ratings through the services on PostgreSQL: the incremental update
     per stored result in a fresh league and in one of ``count`` results, the ratings
@@ -261,21 +300,25 @@ def bench_standings(count: int, sample: int) -> None:
         calls, commits = _applied_one_by_one(more)
         say(f"  update per result, {count} stored  {_percentiles(calls)}   (target < 10 ms)")
         say(f"    with a commit of its own          {_percentiles(commits)}")
-        per_rating = []
-        for _ in more:
-            began = time.perf_counter()
-            ratings_update(batch=1)
-            per_rating.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        burst = ratings_update()  # the results just stored, in one run of the queue
+        burst_seconds = time.perf_counter() - began
+        per_rating = _rated_one_by_one(tournament, priffe=priffe, count=sample)
         say(f"  ratings queue per result            {_percentiles(per_rating)}")
+        say(f"    {burst} results waiting, one run     {burst_seconds * 1000:8.0f} ms")
         say(f"  standings recomputation, {count}      {recompute * 1000:8.0f} ms")
         say(
             f"  ratings recomputation (tournament), {report.results} "
-            f"{rerating * 1000:8.0f} ms   ({report.changes} history rows written)"
+            f"{rerating * 1000:8.0f} ms   ({report.changes} history rows, "
+            f"{report.written} written)"
         )
         say(
             f"  ratings recomputation (every scope), {everything.results} "
-            f"{rerating_all * 1000:8.0f} ms   ({everything.changes} history rows written)"
+            f"{rerating_all * 1000:8.0f} ms   ({everything.changes} history rows, "
+            f"{everything.written} written)"
         )
+        for label, seconds, written in _rerated_after_damage(tournament):
+            say(f"    {label:33s} {seconds * 1000:8.0f} ms   ({written} written)")
         say(f"  standings + ratings recomputation   {(recompute + rerating) * 1000:8.0f} ms")
         say(f"  rating {rated} results for the first time {rating * 1000:8.0f} ms")
         say(f"  the table from the stored parts     {table * 1000:8.1f} ms")

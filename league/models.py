@@ -537,7 +537,10 @@ class RatingChange(models.Model):
     rated = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
     competitor = models.ForeignKey(
-        Competitor, on_delete=models.CASCADE, related_name="rating_changes"
+        Competitor,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,  # rating_change_history starts with it
     )
     family = models.CharField(max_length=40)
     tournament = models.ForeignKey(

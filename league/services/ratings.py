@@ -23,13 +23,28 @@ a scope starts from ``RatingPrior()`` (mu 25, sigma 25/3), or, for a **new versi
 rated there before, from ``new_version_prior`` of the previous version's rating: its mu and
 a sigma of at least 25/3, so the new version moves quickly. What a leaderboard shows is the
 conservative rating ``mu - 3 sigma``. ``games`` counts matches rated.
+
+**Writing.** The queue rates a batch of results (up to ``BATCH``) in one transaction: the
+``RatedMatch`` rows in one insert, the ratings of the scopes involved read once, every
+result rated in memory in order, then the ratings written in one insert and one update and
+the history rows (one ``RatingChange`` per competitor, rated match and scope) in one COPY.
+A recomputation reads only the seats and rubbers of each stored result and writes only
+what changed. On PostgreSQL the history it computes is copied (binary COPY) into a
+temporary table, and one statement joins it with the stored rows of the scope and, in the
+same pass, rewrites the rows whose numbers differ, deletes the rows no longer produced and
+inserts the missing ones; the history table keeps free room in its pages (fillfactor 50,
+migration 0006), so rewriting a row's numbers is a HOT update that touches no index. On
+SQLite the comparison is made here and written through the ORM. The ratings are compared
+here. Rows that stay the same keep their ids.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +52,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+import orjson
 from openskill.models import PlackettLuce
 
 from league.models import (
@@ -62,7 +78,6 @@ from league.services.standings import (
     game_family,
     game_trakarl,
     result_rubbers,
-    result_seats,
     tournament_entrants,
 )
 
@@ -88,10 +103,24 @@ def _lock() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while many small objects are made and
+    kept (a recomputation's rows and their history: no cycles among them); its passes over
+    the growing heap would otherwise cost a third of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 # ---------------------------------------------------------------- what is rated
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """One rating update: teams of competitor ids (None: a filler) and their scores."""
 
@@ -99,18 +128,47 @@ class Unit:
     scores: tuple[float, ...]
 
 
-def rating_units(stored: StoredResult, *, game: str, entrants: set[int]) -> list[Unit]:
-    """The updates a result makes: one per individual game (a team per seat), one per
-    Priffe rubber (the rubber's two partnerships, scored by their points)."""
-    seats = result_seats(stored.standings_input)
-    ids: list[int | None] = [s.competitor if s.competitor in entrants else None for s in seats]
-    if game_family(game) not in PARTNERSHIP_FAMILIES:
-        return [Unit(tuple((i,) for i in ids), tuple(float(s.score) for s in seats))]
-    trakarl = game_trakarl(game)
-    if 0 <= trakarl < len(ids):
-        ids[trakarl] = None
+@dataclass(frozen=True)
+class RatedGame:
+    """How a game's results are rated: its family, partnership play (Priffe: per rubber)
+    and the träkarl's seat (-1: none)."""
+
+    family: str
+    partnership: bool
+    trakarl: int
+
+    @classmethod
+    def of(cls, game: str) -> RatedGame:
+        family = game_family(game)
+        return cls(family, family in PARTNERSHIP_FAMILIES, game_trakarl(game))
+
+
+def _seat_number(seat: Mapping[str, Any]) -> int:
+    return int(seat["seat"])
+
+
+def result_units(
+    seats: Sequence[Mapping[str, Any]],
+    rubbers: Sequence[Mapping[str, Any]],
+    *,
+    rated: RatedGame,
+    entrants: set[int] | frozenset[int],
+) -> list[Unit]:
+    """The updates a result makes, from its stored seats (``standings_input["seats"]``,
+    read as league.services.standings.result_seats reads them: by seat number, integer
+    competitor and score) and, for partnership play, its rubbers: one update per individual
+    game (a team per seat), one per Priffe rubber (the rubber's two partnerships, scored by
+    their points)."""
+    ordered = sorted(seats, key=_seat_number)
+    ids: list[int | None] = [
+        competitor if (competitor := int(s["competitor"])) in entrants else None for s in ordered
+    ]
+    if not rated.partnership:
+        return [Unit(tuple((i,) for i in ids), tuple(float(int(s["score"])) for s in ordered))]
+    if 0 <= rated.trakarl < len(ids):
+        ids[rated.trakarl] = None
     units = []
-    for rubber in result_rubbers(stored):
+    for rubber in rubbers:
         a, b, c, d = (int(s) for s in rubber["seating"])
         points = rubber["points"]
         units.append(
@@ -120,6 +178,18 @@ def rating_units(stored: StoredResult, *, game: str, entrants: set[int]) -> list
             )
         )
     return units
+
+
+def rating_units(stored: StoredResult, *, game: str, entrants: set[int]) -> list[Unit]:
+    """The updates a stored result makes (see :func:`result_units`)."""
+    return rating_units_of(stored, rated=RatedGame.of(game), entrants=entrants)
+
+
+def rating_units_of(stored: StoredResult, *, rated: RatedGame, entrants: set[int]) -> list[Unit]:
+    """The updates a stored result makes; a Priffe result stored without its rubbers has
+    them read from its record once (``result_rubbers``)."""
+    rubbers = result_rubbers(stored) if rated.partnership else []
+    return result_units(stored.standings_input["seats"], rubbers, rated=rated, entrants=entrants)
 
 
 # ---------------------------------------------------------------- a scope's book
@@ -164,76 +234,94 @@ class Versions:
         return [c for _, c in reversed(siblings[:before])]
 
 
-@dataclass
-class Entry:
-    mu: float
-    sigma: float
-    games: int
+Change = tuple[int, float, float, float, float]
+"""A competitor's rating in one rated match: competitor, mu and sigma before, mu and sigma
+after."""
+
+Scope = tuple[str, int | None]
+"""A family's leaderboard ``(family, None)`` or a tournament ``(family, tournament)``."""
+
+BETA, TAU, KAPPA = MODEL.beta, MODEL.tau, MODEL.kappa
 
 
-@dataclass
-class Change:
-    competitor: int
-    before: tuple[float, float]
-    after: tuple[float, float]
+def _no_ratings() -> dict[int | None, tuple[float, float]]:
+    return {None: FILLER}
 
 
 @dataclass
 class Book:
     """The ratings of one scope (a family's leaderboard or a tournament)."""
 
-    entries: dict[int, Entry] = field(default_factory=dict)
-    created: set[int] = field(default_factory=set)
-    """Competitors first rated by this book (not loaded)."""
-    rows: dict[int, Rating] = field(default_factory=dict)
-    """The stored rows a book was loaded from."""
+    ratings: dict[int | None, tuple[float, float]] = field(default_factory=_no_ratings)
+    """competitor -> (mu, sigma); ``None`` (a filler's seat) -> the default rating."""
+    games: dict[int, int] = field(default_factory=dict)
+    """competitor -> matches rated: the competitors rated in this scope."""
+    created: dict[int, None] = field(default_factory=dict)
+    """Competitors first rated by this book (not loaded), in the order first rated."""
+    stored: dict[int, int] = field(default_factory=dict)
+    """competitor -> id of the stored ``Rating`` row its rating was loaded from."""
+    touched: set[int] = field(default_factory=set)
+    """Competitors rated by this book."""
+
+    def load(self, competitor: int, mu: float, sigma: float, games: int, pk: int) -> None:
+        self.ratings[competitor] = (mu, sigma)
+        self.games[competitor] = games
+        self.stored[competitor] = pk
+
+    def entry(self, competitor: int) -> tuple[float, float, int]:
+        mu, sigma = self.ratings[competitor]
+        return mu, sigma, self.games[competitor]
 
     def prior(self, competitor: int, versions: Versions) -> RatingPrior:
         for parent in versions.earlier(competitor):
-            rated = self.entries.get(parent)
-            if rated is not None:
-                return new_version_prior(SkillRating(rated.mu, rated.sigma, rated.games))
+            if parent in self.games:
+                return new_version_prior(SkillRating(*self.entry(parent)))
         return RatingPrior()
 
     def rate(self, units: Sequence[Unit], versions: Versions) -> list[Change]:
         """Apply a match's updates in order; each competitor's rating before and after."""
+        ratings = self.ratings
         before: dict[int, tuple[float, float]] = {}
         for unit in units:
             for team in unit.teams:
                 for competitor in team:
                     if competitor is None or competitor in before:
                         continue
-                    entry = self.entries.get(competitor)
-                    if entry is None:
+                    rating = ratings.get(competitor)
+                    if rating is None:
                         prior = self.prior(competitor, versions)
-                        entry = self.entries[competitor] = Entry(prior.mu, prior.sigma, 0)
-                        self.created.add(competitor)
-                    before[competitor] = (entry.mu, entry.sigma)
+                        rating = ratings[competitor] = (prior.mu, prior.sigma)
+                        self.games[competitor] = 0
+                        self.created[competitor] = None
+                    before[competitor] = rating
         for unit in units:
-            teams = [
-                [FILLER if c is None else (self.entries[c].mu, self.entries[c].sigma) for c in team]
-                for team in unit.teams
-            ]
             updated = plackett_luce_update(
-                teams, unit.scores, beta=MODEL.beta, tau=MODEL.tau, kappa=MODEL.kappa
+                [[ratings[c] for c in team] for team in unit.teams],
+                unit.scores,
+                beta=BETA,
+                tau=TAU,
+                kappa=KAPPA,
             )
-            for team, ratings in zip(unit.teams, updated, strict=True):
-                for competitor, (mu, sigma) in zip(team, ratings, strict=True):
+            for team, new in zip(unit.teams, updated, strict=True):
+                for competitor, rating in zip(team, new, strict=True):
                     if competitor is not None:
-                        entry = self.entries[competitor]
-                        entry.mu, entry.sigma = mu, sigma
+                        ratings[competitor] = rating
+        games = self.games
         changes = []
-        for competitor, was in before.items():
-            entry = self.entries[competitor]
-            entry.games += 1
-            changes.append(Change(competitor, was, (entry.mu, entry.sigma)))
+        for competitor, (mu_before, sigma_before) in before.items():
+            games[competitor] += 1
+            mu, sigma = ratings[competitor]
+            changes.append((competitor, mu_before, sigma_before, mu, sigma))
+        self.touched.update(before)
         return changes
 
 
-ChangeRow = tuple[int, int, int, str, int | None, float, float, float, float, float]
+# ---------------------------------------------------------------- the history rows
+
+HistoryRow = tuple[int, int, int, str, int | None, float, float, float, float, float]
 """A ``RatingChange`` row: rated, match, competitor, family, tournament, mu and sigma
 before, mu, sigma, conservative."""
-CHANGE_COLUMNS = (
+HISTORY_COLUMNS = (
     "rated_id",
     "match_id",
     "competitor_id",
@@ -245,169 +333,233 @@ CHANGE_COLUMNS = (
     "sigma",
     "conservative",
 )
+HISTORY_VALUES = [
+    c for c in HISTORY_COLUMNS if c not in ("rated_id", "competitor_id", "tournament_id")
+]
+"""What a history row says (its key: rated match, competitor and scope)."""
+_HISTORY_TYPES = (
+    "int8",
+    "int8",
+    "int8",
+    "text",
+    "int8",
+    "float8",
+    "float8",
+    "float8",
+    "float8",
+    "float8",
+)
+"""The columns' types for a binary COPY (the doubles travel exactly)."""
 
 
-def _change_row(
-    change: Change, *, rated_id: int, match_id: int, family: str, tournament_id: int | None
-) -> ChangeRow:
-    mu, sigma = change.after
-    return (
-        rated_id,
-        match_id,
-        change.competitor,
-        family,
-        tournament_id,
-        change.before[0],
-        change.before[1],
-        mu,
-        sigma,
-        conservative(mu, sigma),
+def _history_rows(
+    changes: Iterable[Change],
+    *,
+    rated_id: int,
+    match_id: int,
+    family: str,
+    tournament_id: int | None,
+    into: list[HistoryRow],
+) -> None:
+    z = CONSERVATIVE_Z
+    into.extend(
+        (
+            rated_id,
+            match_id,
+            competitor,
+            family,
+            tournament_id,
+            mu_before,
+            sigma_before,
+            mu,
+            sigma,
+            mu - z * sigma,
+        )
+        for competitor, mu_before, sigma_before, mu, sigma in changes
     )
 
 
-def _changes_insert(rows: Sequence[ChangeRow]) -> None:
-    """Insert history rows: one COPY on PostgreSQL (floats written with ``repr``, which
-    reads back to the same double), a bulk insert elsewhere."""
+def _copy_rows(cursor: Any, table: str, rows: Sequence[HistoryRow]) -> None:
+    """COPY ``rows`` into ``table``'s history columns, in binary (PostgreSQL)."""
+    columns = ", ".join(f'"{c}"' for c in HISTORY_COLUMNS)
+    with cursor.copy(f'COPY "{table}" ({columns}) FROM STDIN (FORMAT BINARY)') as copy:
+        copy.set_types(_HISTORY_TYPES)
+        for row in rows:
+            copy.write_row(row)
+
+
+def _history_insert(rows: Sequence[HistoryRow]) -> None:
+    """Insert history rows: one binary COPY on PostgreSQL, a bulk insert elsewhere."""
     if not rows:
         return
     if connection.vendor != "postgresql":
         RatingChange.objects.bulk_create(
-            (RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows),
+            (RatingChange(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in rows),
             batch_size=2000,
         )
         return
-    null = "\\N"
-    lines = [
-        f"{r}\t{m}\t{c}\t{f}\t{null if t is None else t}\t{a!r}\t{b!r}\t{mu!r}\t{sd!r}\t{k!r}\n"
-        for r, m, c, f, t, a, b, mu, sd, k in rows
-    ]
-    columns = ", ".join(f'"{c}"' for c in CHANGE_COLUMNS)
-    table = RatingChange._meta.db_table
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f'COPY "{table}" ({columns}) FROM STDIN') as copy,
-    ):
-        for start in range(0, len(lines), 5000):
-            copy.write("".join(lines[start : start + 5000]))
+    with connection.cursor() as cursor:
+        _copy_rows(cursor.cursor, RatingChange._meta.db_table, rows)
 
 
-def _rating_row(competitor: int, entry: Entry, *, family: str, tournament_id: int | None) -> Rating:
-    return Rating(
-        competitor_id=competitor,
-        family=family,
-        tournament_id=tournament_id,
-        mu=entry.mu,
-        sigma=entry.sigma,
-        conservative=conservative(entry.mu, entry.sigma),
-        games=entry.games,
-        updated_at=timezone.now(),
+# ---------------------------------------------------------------- the ratings rows
+
+RatingValues = tuple[int, float, float, int]
+"""A stored rating's new values: id, mu, sigma, games."""
+
+
+def _ratings_insert(rows: Iterable[tuple[int, Scope, tuple[float, float, int]]]) -> int:
+    """Insert new ratings: (competitor, scope, (mu, sigma, games))."""
+    now = timezone.now()
+    created = Rating.objects.bulk_create(
+        (
+            Rating(
+                competitor_id=competitor,
+                family=family,
+                tournament_id=tournament_id,
+                mu=mu,
+                sigma=sigma,
+                conservative=conservative(mu, sigma),
+                games=games,
+                updated_at=now,
+            )
+            for competitor, (family, tournament_id), (mu, sigma, games) in rows
+        ),
+        batch_size=2000,
     )
+    return len(created)
+
+
+def _ratings_update(rows: Sequence[RatingValues]) -> None:
+    """Write stored ratings' new values: one UPDATE ... FROM (VALUES ...) on PostgreSQL."""
+    if not rows:
+        return
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        for pk, mu, sigma, games in rows:
+            Rating.objects.filter(pk=pk).update(
+                mu=mu,
+                sigma=sigma,
+                conservative=conservative(mu, sigma),
+                games=games,
+                updated_at=now,
+            )
+        return
+    table = Rating._meta.db_table
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 2000):
+            chunk = rows[start : start + 2000]
+            values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(chunk))
+            params: list[Any] = []
+            for pk, mu, sigma, games in chunk:
+                params += [pk, mu, sigma, conservative(mu, sigma), games]
+            cursor.execute(
+                f'UPDATE "{table}" AS r SET mu = v.mu, sigma = v.sigma, '
+                "conservative = v.conservative, games = v.games, updated_at = %s "
+                f"FROM (VALUES {values}) AS v(id, mu, sigma, conservative, games) "
+                "WHERE r.id = v.id",
+                [now, *params],
+            )
 
 
 # ---------------------------------------------------------------- the queue's work
 
 
-def _scope_filter(tournament_id: int | None) -> Q:
-    """A family's leaderboard (no tournament) or one tournament."""
-    if tournament_id is None:
-        return Q(tournament__isnull=True)
-    return Q(tournament_id=tournament_id)
+def _books_load(needed: Mapping[Scope, set[int]]) -> tuple[dict[Scope, Book], Versions]:
+    """The books of the scopes in ``needed`` with the stored ratings of the competitors
+    they rate and, for a competitor new to a scope, of its bot's earlier versions there."""
+    books = {scope: Book() for scope in needed}
 
+    def load(competitors: set[int]) -> None:
+        families = {family for family, tournament in needed if tournament is None}
+        tournaments = {tournament for _, tournament in needed if tournament is not None}
+        rows = Rating.objects.filter(
+            Q(tournament__isnull=True, family__in=families) | Q(tournament_id__in=tournaments),
+            competitor_id__in=competitors,
+        ).values_list("id", "competitor_id", "family", "tournament_id", "mu", "sigma", "games")
+        for pk, competitor, family, tournament, mu, sigma, games in rows:
+            book = books.get((family, tournament))
+            if book is not None and competitor not in book.games:
+                book.load(competitor, mu, sigma, games, pk)
 
-def _scope_load(
-    book: Book, *, family: str, tournament_id: int | None, competitors: set[int]
-) -> None:
-    for rating in Rating.objects.filter(
-        _scope_filter(tournament_id), family=family, competitor_id__in=competitors
-    ):
-        book.entries[rating.competitor_id] = Entry(rating.mu, rating.sigma, rating.games)
-        book.rows[rating.competitor_id] = rating
-
-
-def _ratings_write(rows: Sequence[Rating]) -> None:
-    """Write the ratings of stored rows: one UPDATE ... FROM (VALUES ...) on PostgreSQL."""
-    if not rows:
-        return
-    now = timezone.now()
-    if connection.vendor != "postgresql":
-        for row in rows:
-            Rating.objects.filter(pk=row.pk).update(
-                mu=row.mu,
-                sigma=row.sigma,
-                conservative=row.conservative,
-                games=row.games,
-                updated_at=now,
-            )
-        return
-    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
-    params: list[Any] = []
-    for row in rows:
-        params += [row.pk, row.mu, row.sigma, row.conservative, row.games]
-    table = Rating._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{table}" AS r SET mu = v.mu, sigma = v.sigma, '
-            "conservative = v.conservative, games = v.games, updated_at = %s "
-            f"FROM (VALUES {values}) AS v(id, mu, sigma, conservative, games) "
-            "WHERE r.id = v.id",
-            [now, *params],
-        )
-
-
-def _book_store(
-    book: Book, changes: Sequence[Change], *, family: str, tournament_id: int | None
-) -> None:
-    """Write the changed ratings of a book loaded from the database."""
-    touched = {change.competitor for change in changes}
-    new = [c for c in touched if c in book.created]
-    if new:
-        Rating.objects.bulk_create(
-            [
-                _rating_row(c, book.entries[c], family=family, tournament_id=tournament_id)
-                for c in new
-            ]
-        )
-    rows = [book.rows[c] for c in touched if c not in book.created]
-    for row in rows:
-        entry = book.entries[row.competitor_id]
-        row.mu, row.sigma, row.games = entry.mu, entry.sigma, entry.games
-        row.conservative = conservative(entry.mu, entry.sigma)
-    _ratings_write(rows)
-
-
-def _rate_stored(result: MatchResult, *, tournament: Tournament, entrants: set[int]) -> RatedMatch:
-    family = game_family(tournament.game)
-    rated = RatedMatch.objects.create(result=result, family=family, tournament=tournament)
-    units = rating_units(StoredResult.of(result), game=tournament.game, entrants=entrants)
-    competitors = {c for unit in units for team in unit.teams for c in team if c is not None}
-    if not competitors:
-        return rated
+    load({c for competitors in needed.values() for c in competitors})
+    missing = {c for scope, cs in needed.items() for c in cs if c not in books[scope].games}
     versions = Versions()  # only needed (and loaded) for a competitor new to a scope
-    rows: list[ChangeRow] = []
-    for tournament_id in (None, tournament.pk):
-        book = Book()
-        _scope_load(book, family=family, tournament_id=tournament_id, competitors=competitors)
-        missing = competitors - book.entries.keys()
-        if missing:
-            if not versions.of:
-                versions = Versions.load(competitors=competitors)
-            parents = {p for c in missing for p in versions.earlier(c)}
-            if parents:
-                _scope_load(book, family=family, tournament_id=tournament_id, competitors=parents)
-        changes = book.rate(units, versions)
-        _book_store(book, changes, family=family, tournament_id=tournament_id)
-        rows += [
-            _change_row(
-                change,
-                rated_id=rated.pk,
-                match_id=result.match_id,
+    if missing:
+        versions = Versions.load(competitors=missing)
+        parents = {p for c in missing for p in versions.earlier(c)}
+        if parents:
+            load(parents)
+    return books, versions
+
+
+def _books_store(books: Mapping[Scope, Book]) -> None:
+    """Write the ratings the books changed: the new ones in one insert, the others in one
+    update."""
+    new = [
+        (competitor, scope, book.entry(competitor))
+        for scope, book in books.items()
+        for competitor in book.created
+        if competitor in book.touched
+    ]
+    if new:
+        _ratings_insert(new)
+    changed = [
+        (book.stored[c], *book.entry(c))
+        for book in books.values()
+        for c in sorted(book.touched)
+        if c in book.stored
+    ]
+    _ratings_update(changed)
+
+
+def _rate_batch(results: Sequence[MatchResult]) -> None:
+    """Rate ``results`` (in this order) in both scopes, with their history."""
+    rated_games: dict[int, RatedGame] = {}
+    entrants: dict[int, set[int]] = {}
+    for result in results:
+        tournament = result.match.tournament
+        if tournament.pk not in rated_games:
+            rated_games[tournament.pk] = RatedGame.of(tournament.game)
+            entrants[tournament.pk] = tournament_entrants(tournament.pk)
+    rated = RatedMatch.objects.bulk_create(
+        RatedMatch(
+            result=result,
+            family=rated_games[result.match.tournament_id].family,
+            tournament_id=result.match.tournament_id,
+        )
+        for result in results
+    )
+    work = []
+    needed: dict[Scope, set[int]] = {}
+    for result, rated_match in zip(results, rated, strict=True):
+        tournament_id = result.match.tournament_id
+        game = rated_games[tournament_id]
+        units = rating_units_of(
+            StoredResult.of(result), rated=game, entrants=entrants[tournament_id]
+        )
+        competitors = {c for unit in units for team in unit.teams for c in team if c is not None}
+        if not competitors:
+            continue
+        for scope in ((game.family, None), (game.family, tournament_id)):
+            needed.setdefault(scope, set()).update(competitors)
+        work.append((rated_match.pk, result.match_id, game.family, tournament_id, units))
+    if not work:
+        return
+    books, versions = _books_load(needed)
+    rows: list[HistoryRow] = []
+    for rated_id, match_id, family, tournament_id, units in work:
+        for scope in ((family, None), (family, tournament_id)):
+            _history_rows(
+                books[scope].rate(units, versions),
+                rated_id=rated_id,
+                match_id=match_id,
                 family=family,
-                tournament_id=tournament_id,
+                tournament_id=scope[1],
+                into=rows,
             )
-            for change in changes
-        ]
-    _changes_insert(rows)
-    return rated
+    _books_store(books)
+    _history_insert(rows)
 
 
 def ratings_update(*, batch: int = BATCH) -> int:
@@ -425,12 +577,8 @@ def ratings_update(*, batch: int = BATCH) -> int:
                 .defer("record")
                 .order_by("id")[:batch]
             )
-            entrants: dict[int, set[int]] = {}
-            for result in results:
-                tournament = result.match.tournament
-                if tournament.pk not in entrants:
-                    entrants[tournament.pk] = tournament_entrants(tournament.pk)
-                _rate_stored(result, tournament=tournament, entrants=entrants[tournament.pk])
+            if results:
+                _rate_batch(results)
         total += len(results)
         if len(results) < batch:
             return total
@@ -444,65 +592,224 @@ class RecomputeReport:
     results: int
     """Rated results replayed."""
     changes: int
+    """History rows the replay gives."""
     ratings: int
     rated_after: int
     """Results that were not rated yet and were rated afterwards."""
+    written: int = 0
+    """History rows written: inserted, rewritten or deleted (the others were the same)."""
 
 
-def ratings_recompute(*, tournament_id: int | None = None) -> RecomputeReport:
-    """Recompute the ratings from the stored results in the order they were rated: every
-    scope, or only ``tournament_id``'s own (a family's leaderboard spans tournaments, so it
-    is recomputed as a whole). Then rate what was not rated yet."""
-    with transaction.atomic():
-        _lock()
-        rated_rows = RatedMatch.objects.order_by("id")
+StoredRated = tuple[int, str, int, int, int, Sequence[Mapping[str, Any]], Any]
+"""A rated result as a recomputation reads it: rated id, family, tournament, result,
+match, the stored seats and the stored rubbers (None: not stored)."""
+
+
+def _rated_read(tournament_id: int | None) -> Iterator[StoredRated]:
+    """The rated results in the order they were rated (of one tournament, or all): only
+    the seats and rubbers of each stored ``standings_input``."""
+    if connection.vendor != "postgresql":
+        rows = RatedMatch.objects.order_by("id")
         if tournament_id is not None:
-            rated_rows = rated_rows.filter(tournament_id=tournament_id)
-            RatingChange.objects.filter(tournament_id=tournament_id).delete()
-            Rating.objects.filter(tournament_id=tournament_id).delete()
-        else:
-            RatingChange.objects.all().delete()
-            Rating.objects.all().delete()
-        versions = Versions.load()
-        books: dict[tuple[str, int | None], Book] = {}
-        games: dict[int, str] = dict(Tournament.objects.values_list("id", "game"))
-        entrants: dict[int, set[int]] = {}
-        changes: list[ChangeRow] = []
-        count = 0
-        rows = rated_rows.values_list(
+            rows = rows.filter(tournament_id=tournament_id)
+        for rated_id, family, t_id, result_id, match_id, standings_input in rows.values_list(
             "id",
             "family",
             "tournament_id",
             "result_id",
             "result__match_id",
             "result__standings_input",
+        ).iterator(chunk_size=2000):
+            yield (
+                rated_id,
+                family,
+                t_id,
+                result_id,
+                match_id,
+                standings_input["seats"],
+                standings_input.get("rubbers"),
+            )
+        return
+    rated = RatedMatch._meta.db_table
+    result = MatchResult._meta.db_table
+    where = "WHERE rm.tournament_id = %s" if tournament_id is not None else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rm.id, rm.family, rm.tournament_id, mr.id, mr.match_id, "
+            "(mr.standings_input -> 'seats')::text, (mr.standings_input -> 'rubbers')::text "
+            f'FROM "{rated}" AS rm JOIN "{result}" AS mr ON mr.id = rm.result_id '
+            f"{where} ORDER BY rm.id",
+            [tournament_id] if tournament_id is not None else [],
         )
-        for rated_id, family, t_id, result_id, match_id, standings_input in rows.iterator(
-            chunk_size=2000
+        loads = orjson.loads
+        while chunk := cursor.fetchmany(5000):
+            for rated_id, family, t_id, result_id, match_id, seats, rubbers in chunk:
+                yield (
+                    rated_id,
+                    family,
+                    t_id,
+                    result_id,
+                    match_id,
+                    loads(seats),
+                    None if rubbers is None else loads(rubbers),
+                )
+
+
+def _history_sync_compared(rows: Sequence[HistoryRow], *, tournament_id: int | None) -> int:
+    """:func:`_history_sync` compared here, written through the ORM (SQLite)."""
+    stored = RatingChange.objects.all()
+    if tournament_id is not None:
+        stored = stored.filter(tournament_id=tournament_id)
+    key_of = {
+        (rated, competitor, tournament): (pk, tuple(values))
+        for pk, rated, competitor, tournament, *values in stored.values_list(
+            "id", "rated_id", "competitor_id", "tournament_id", *HISTORY_VALUES
+        )
+    }
+    rewrite: list[RatingChange] = []
+    insert: list[HistoryRow] = []
+    for row in rows:
+        rated, match, competitor, family, tournament, *numbers = row
+        found = key_of.pop((rated, competitor, tournament), None)
+        if found is None:
+            insert.append(row)
+        elif found[1] != (match, family, *numbers):
+            rewrite.append(
+                RatingChange(pk=found[0], **dict(zip(HISTORY_COLUMNS, row, strict=True)))
+            )
+    RatingChange.objects.bulk_update(rewrite, HISTORY_VALUES, batch_size=500)
+    RatingChange.objects.filter(pk__in=[pk for pk, _ in key_of.values()]).delete()
+    _history_insert(insert)
+    return len(rewrite) + len(key_of) + len(insert)
+
+
+def _history_sync(rows: Sequence[HistoryRow], *, tournament_id: int | None) -> int:
+    """Make the stored history of the scope (``tournament_id``'s, or every scope) equal
+    to ``rows``; how many rows were written (inserted, rewritten or deleted)."""
+    if connection.vendor != "postgresql":
+        return _history_sync_compared(rows, tournament_id=tournament_id)
+    table = RatingChange._meta.db_table
+    scope = "WHERE tournament_id = %s" if tournament_id is not None else ""
+    params = [tournament_id] if tournament_id is not None else []
+    values = HISTORY_VALUES
+    columns = ", ".join(HISTORY_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMPORARY TABLE kl_rating_history (rated_id bigint, match_id bigint, "
+            "competitor_id bigint, family varchar(40), tournament_id bigint, "
+            "mu_before float8, sigma_before float8, mu float8, sigma float8, "
+            "conservative float8) ON COMMIT DROP"
+        )
+        _copy_rows(cursor.cursor, "kl_rating_history", rows)
+        # One pass over the stored rows of the scope: the rows that differ (old_id null:
+        # to insert; rated_id null: to delete; both: to rewrite), then the writes.
+        cursor.execute(
+            "WITH differ AS MATERIALIZED ("
+            f'SELECT h.id AS old_id, n.* FROM (SELECT * FROM "{table}" {scope}) AS h '
+            "FULL JOIN kl_rating_history AS n ON h.rated_id = n.rated_id "
+            "AND h.competitor_id = n.competitor_id "
+            "AND coalesce(h.tournament_id, 0) = coalesce(n.tournament_id, 0) "
+            "WHERE h.id IS NULL OR n.rated_id IS NULL OR ("
+            + ", ".join(f"h.{c}" for c in values)
+            + ") IS DISTINCT FROM ("
+            + ", ".join(f"n.{c}" for c in values)
+            + ")), rewritten AS ("
+            f'UPDATE "{table}" AS h SET '
+            + ", ".join(f"{c} = d.{c}" for c in values)
+            + " FROM differ AS d WHERE h.id = d.old_id AND d.rated_id IS NOT NULL RETURNING 1"
+            f'), deleted AS (DELETE FROM "{table}" AS h USING differ AS d '
+            "WHERE h.id = d.old_id AND d.rated_id IS NULL RETURNING 1"
+            f'), inserted AS (INSERT INTO "{table}" ({columns}) SELECT {columns} '
+            "FROM differ AS d WHERE d.old_id IS NULL "
+            "ORDER BY d.rated_id, d.tournament_id NULLS FIRST RETURNING 1) "
+            "SELECT (SELECT count(*) FROM rewritten) + (SELECT count(*) FROM deleted) "
+            "+ (SELECT count(*) FROM inserted)",
+            params,
+        )
+        written = int(cursor.fetchone()[0])
+        cursor.execute("DROP TABLE kl_rating_history")
+    return written
+
+
+def _ratings_sync(books: Mapping[Scope, Book], *, tournament_id: int | None) -> int:
+    """Make the stored ratings of the scope (``tournament_id``'s, or every scope) those
+    of ``books``: changed ones updated, new ones inserted, the others deleted."""
+    stored = Rating.objects.all()
+    if tournament_id is not None:
+        stored = stored.filter(tournament_id=tournament_id)
+    changed: list[RatingValues] = []
+    stale: list[int] = []
+    seen: set[tuple[int, Scope]] = set()
+    for pk, competitor, family, t_id, mu, sigma, rated_conservative, games in stored.values_list(
+        "id", "competitor_id", "family", "tournament_id", "mu", "sigma", "conservative", "games"
+    ):
+        scope = (family, t_id)
+        book = books.get(scope)
+        if book is None or competitor not in book.games or (competitor, scope) in seen:
+            stale.append(pk)
+            continue
+        seen.add((competitor, scope))
+        new_mu, new_sigma, new_games = book.entry(competitor)
+        if (mu, sigma, rated_conservative, games) != (
+            new_mu,
+            new_sigma,
+            conservative(new_mu, new_sigma),
+            new_games,
+        ):
+            changed.append((pk, new_mu, new_sigma, new_games))
+    if stale:
+        Rating.objects.filter(pk__in=stale).delete()
+    _ratings_update(changed)
+    _ratings_insert(
+        (competitor, scope, book.entry(competitor))
+        for scope, book in books.items()
+        for competitor in book.games
+        if (competitor, scope) not in seen
+    )
+    return sum(len(book.games) for book in books.values())
+
+
+def ratings_recompute(*, tournament_id: int | None = None) -> RecomputeReport:
+    """Recompute the ratings from the stored results in the order they were rated: every
+    scope, or only ``tournament_id``'s own (a family's leaderboard spans tournaments, so it
+    is recomputed as a whole). Only what differs from the stored ratings and history is
+    written. Then rate what was not rated yet."""
+    with transaction.atomic(), _collector_paused():
+        _lock()
+        versions = Versions.load()
+        games: dict[int, str] = dict(Tournament.objects.values_list("id", "game"))
+        rated_games: dict[int, RatedGame] = {}
+        entrants: dict[int, set[int]] = {}
+        books: dict[Scope, Book] = {}
+        history: list[HistoryRow] = []
+        count = 0
+        for rated_id, family, t_id, result_id, match_id, seats, rubbers in _rated_read(
+            tournament_id
         ):
             count += 1
-            if t_id not in entrants:
+            game = rated_games.get(t_id)
+            if game is None:
+                game = rated_games[t_id] = RatedGame.of(games[t_id])
                 entrants[t_id] = tournament_entrants(t_id)
-            stored = StoredResult(result_id, match_id, standings_input)
-            units = rating_units(stored, game=games[t_id], entrants=entrants[t_id])
+            if game.partnership and rubbers is None:  # stored before the rubbers were
+                standings_input = MatchResult.objects.values_list("standings_input", flat=True).get(
+                    pk=result_id
+                )
+                rubbers = result_rubbers(StoredResult(result_id, match_id, standings_input))
+            units = result_units(seats, rubbers or [], rated=game, entrants=entrants[t_id])
             scopes: tuple[int | None, ...] = (t_id,) if tournament_id is not None else (None, t_id)
             for scope in scopes:
-                book = books.setdefault((family, scope), Book())
-                changes += [
-                    _change_row(
-                        change,
-                        rated_id=rated_id,
-                        match_id=match_id,
-                        family=family,
-                        tournament_id=scope,
-                    )
-                    for change in book.rate(units, versions)
-                ]
-        ratings = [
-            _rating_row(competitor, entry, family=family, tournament_id=scope)
-            for (family, scope), book in books.items()
-            for competitor, entry in book.entries.items()
-        ]
-        _changes_insert(changes)
-        Rating.objects.bulk_create(ratings, batch_size=5000)
-    return RecomputeReport(count, len(changes), len(ratings), ratings_update())
+                book = books.get((family, scope))
+                if book is None:
+                    book = books[(family, scope)] = Book()
+                _history_rows(
+                    book.rate(units, versions),
+                    rated_id=rated_id,
+                    match_id=match_id,
+                    family=family,
+                    tournament_id=scope,
+                    into=history,
+                )
+        written = _history_sync(history, tournament_id=tournament_id)
+        ratings = _ratings_sync(books, tournament_id=tournament_id)
+    return RecomputeReport(count, len(history), ratings, ratings_update(), written)

@@ -17,6 +17,7 @@ import pytest
 
 from bots.models import BotVersion
 from league.models import (
+    Competitor,
     MatchResult,
     RatedMatch,
     Rating,
@@ -36,6 +37,7 @@ from league.services.standings import (
 from league.services.tournaments import tournament_create
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league.builders import bot_tournament, club_with_organiser
+from tests.league.synthetic import synthetic_results
 from tests.league.test_standings_service import rounds_played
 from tests.servers import database_url_for
 
@@ -237,3 +239,190 @@ def test_a_worker_on_the_ratings_queue_rates_what_match_finish_stores(
     rated_wait(1, worker=worker)
     assert "league.tasks.ratings_update" in worker.log()
     assert set(ratings_of(tournament=tournament)) == tournament_entrants(tournament.pk)
+
+
+# ---------------------------------------------------------------- batches and recomputation
+
+
+def history_by_match(**scope: Any) -> list[tuple[Any, ...]]:
+    """The history by match (rated ids change when results are rated again)."""
+    return sorted(
+        RatingChange.objects.filter(**scope).values_list(
+            "match_id",
+            "competitor_id",
+            "tournament_id",
+            "family",
+            "mu_before",
+            "sigma_before",
+            "mu",
+            "sigma",
+            "conservative",
+        ),
+        key=lambda row: (row[0], row[1], row[2] or 0),
+    )
+
+
+def every_rating(**scope: Any) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Every rating, by competitor, family and tournament."""
+    rows = Rating.objects.filter(**scope).values_list(
+        "competitor_id", "family", "tournament_id", "mu", "sigma", "conservative", "games"
+    )
+    return {tuple(row[:3]): tuple(row[3:]) for row in rows}
+
+
+def history_ids() -> set[int]:
+    return set(RatingChange.objects.values_list("id", flat=True))
+
+
+def synthetic_leagues() -> tuple[Tournament, Tournament, Tournament]:
+    """Two Kingen tournaments sharing entrants (the family leaderboard spans both; the
+    second has a new version of one entrant's bot) and a Priffe tournament, 60 stored
+    results each, the second's and third's stored before the first's last ones."""
+    club, organiser = club_with_organiser()
+    entrants = [competitor_builtin(name="random", bot_name=f"entrant-{i}") for i in range(8)]
+    parent = entrants[0].bot_version
+    assert parent is not None
+    version = BotVersion.objects.create(
+        bot=parent.bot,
+        number=2,
+        kind=BotVersion.Kind.BUILTIN,
+        builtin_name="random",
+        options={},
+        status=BotVersion.Status.ACTIVE,
+    )
+    tournaments = [
+        tournament_create(
+            actor=organiser, club=club, name=name, game=game, rounds=1000, entrants=players
+        )
+        for name, game, players in (
+            ("First", "kingen", entrants),
+            ("Second", "kingen", [competitor_for_bot_version(version=version), *entrants[1:]]),
+            ("Priffe", "priffe(rubbers_per_game=2)", entrants),
+        )
+    ]
+    first, second, priffe = tournaments
+    synthetic_results(first, count=40, seed=1, priffe=False)
+    synthetic_results(second, count=60, seed=2, priffe=False)
+    synthetic_results(priffe, count=60, seed=3, priffe=True)
+    synthetic_results(first, count=20, seed=4, priffe=False, first_round=100)
+    return first, second, priffe
+
+
+def rated_again(*, batch: int) -> None:
+    RatedMatch.objects.all().delete()  # the history goes with them
+    Rating.objects.all().delete()
+    assert ratings_update(batch=batch) == MatchResult.objects.count()
+
+
+@pytest.mark.django_db
+def test_rating_in_batches_gives_the_numbers_of_rating_one_result_at_a_time() -> None:
+    """The queue rates up to BATCH results in memory and writes once: the same ratings and
+    history as one result per transaction, across tournaments, families and a new bot
+    version whose parent is rated in the same batch."""
+    synthetic_leagues()
+    rated_again(batch=1)
+    one_by_one = (every_rating(), history_by_match())
+    assert len(one_by_one[1]) == 2 * 4 * 180
+
+    rated_again(batch=200)
+    assert (every_rating(), history_by_match()) == one_by_one
+    rated_again(batch=7)
+    assert (every_rating(), history_by_match()) == one_by_one
+
+
+@pytest.mark.django_db
+def test_a_recomputation_writes_only_what_differs() -> None:
+    first, second, priffe = synthetic_leagues()
+    ratings_update()
+    ratings = every_rating()
+    history = history_by_match()
+    ids = history_ids()
+
+    for tournament_id in (first.pk, second.pk, priffe.pk, None):
+        report = ratings_recompute(tournament_id=tournament_id)
+        assert report.written == 0
+        assert (every_rating(), history_by_match(), history_ids()) == (ratings, history, ids)
+    assert report.changes == len(history) == 2 * 4 * 180
+
+    # another tournament's history and ratings are left alone by a tournament's recomputation
+    changed = RatingChange.objects.filter(tournament=second).order_by("id").first()
+    assert changed is not None
+    RatingChange.objects.filter(pk=changed.pk).update(mu=changed.mu + 1)
+    Rating.objects.filter(tournament=second).update(games=0)
+    assert ratings_recompute(tournament_id=first.pk).written == 0
+    assert RatingChange.objects.get(pk=changed.pk).mu == changed.mu + 1
+    assert set(Rating.objects.filter(tournament=second).values_list("games", flat=True)) == {0}
+    ratings_recompute(tournament_id=second.pk)
+    assert (every_rating(), history_by_match()) == (ratings, history)
+
+
+@pytest.mark.django_db
+def test_a_recomputation_repairs_a_damaged_history_and_ratings() -> None:
+    """Rows whose numbers differ are rewritten, missing rows inserted, rows no result gives
+    deleted (in the tournament's scope, and on the family leaderboard)."""
+    first, _, _ = synthetic_leagues()
+    ratings_update()
+    ratings = every_rating()
+    history = history_by_match()
+    for scope in ({"tournament": first}, {"tournament__isnull": True, "family": "kingen"}):
+        rows = list(RatingChange.objects.filter(**scope).order_by("id")[:3])
+        RatingChange.objects.filter(pk=rows[0].pk).update(sigma_before=1.0, conservative=0.0)
+        RatingChange.objects.filter(pk=rows[1].pk).delete()
+        stray = rows[2]
+        stray.pk = None
+        stray.competitor_id = Competitor.objects.exclude(pk=stray.competitor_id).values_list(
+            "id", flat=True
+        )[0]
+        stray.save()
+        rating = Rating.objects.filter(**scope).order_by("id").first()
+        assert rating is not None
+        Rating.objects.filter(pk=rating.pk).update(mu=0.5)
+        Rating.objects.filter(**scope).order_by("-id").first().delete()  # type: ignore[union-attr]
+
+    report = ratings_recompute(tournament_id=first.pk)
+    assert report.written == 3
+    assert every_rating(tournament=first) == {k: v for k, v in ratings.items() if k[2] == first.pk}
+    assert history_by_match(tournament=first) == [h for h in history if h[2] == first.pk]
+    assert history_by_match() != history  # the leaderboard's damage is still there
+    assert every_rating() != ratings
+
+    report = ratings_recompute()
+    assert report.written == 3
+    assert (every_rating(), history_by_match()) == (ratings, history)
+
+
+@pytest.mark.django_db
+def test_a_recomputation_fills_an_empty_history() -> None:
+    synthetic_leagues()
+    ratings_update()
+    ratings = every_rating()
+    history = history_by_match()
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+
+    report = ratings_recompute()
+
+    assert report.written == report.changes == len(history)
+    assert (every_rating(), history_by_match()) == (ratings, history)
+
+
+@pytest.mark.django_db
+def test_a_recomputation_reads_a_priffe_result_stored_without_rubbers_from_its_record() -> None:
+    tournament, organiser = bot_tournament(game="priffe(rubbers_per_game=2)", entrants=6, rounds=2)
+    tournament.format = TournamentFormat.ROTATING_PARTNERS
+    tournament.save()
+    rounds_played(tournament, organiser, 2)
+    ratings_update()
+    ratings = every_rating()
+    history = history_by_match()
+    result = MatchResult.objects.filter(match__tournament=tournament).order_by("id").first()
+    assert result is not None
+    rubbers = result.standings_input["rubbers"]
+    legacy = {k: v for k, v in result.standings_input.items() if k != "rubbers"}
+    MatchResult.objects.filter(pk=result.pk).update(standings_input=legacy)
+
+    assert ratings_recompute().written == 0
+
+    assert (every_rating(), history_by_match()) == (ratings, history)
+    result.refresh_from_db()
+    assert result.standings_input["rubbers"] == rubbers

@@ -11,8 +11,9 @@ class Command(BaseCommand):
     help = (
         "Recompute the openskill ratings and their history from the stored results, in the "
         "order the ratings queue rated them (the same numbers), then rate any result not "
-        "rated yet. --tournament ID recomputes that tournament's own ratings only (the "
-        "family leaderboards span tournaments and are recomputed as a whole)."
+        "rated yet. Only history rows and ratings that differ are written. --tournament ID "
+        "recomputes that tournament's own ratings only (the family leaderboards span "
+        "tournaments and are recomputed as a whole)."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -26,6 +27,7 @@ class Command(BaseCommand):
         where = f"tournament {tournament_id}" if tournament_id is not None else "every scope"
         self.stdout.write(
             f"ratings of {where}: {report.results} rated results replayed, "
-            f"{report.changes} history rows, {report.ratings} ratings; "
+            f"{report.changes} history rows ({report.written} written, the others were "
+            f"the same), {report.ratings} ratings; "
             f"{report.rated_after} results rated for the first time"
         )

@@ -5,6 +5,11 @@ Pure: plain records in, plain records out; no database, no clock. A service keep
 applies each stored :class:`MatchResult`; applying results one by one, in any order, gives exactly
 the table a full recomputation gives (all sums are of integers, all comparisons exact).
 
+**Tables.** An individual game is played by 3 to 5 (Kingen for three or five, everything else
+by four); a partnership game (Priffe) by four, partners opposite (seats 0 and 2 against 1 and
+3). Everything below works for any of these sizes: in an individual game every other seat at
+the table is an opponent.
+
 **What a row shows.** Games played, total score, average per game, table wins, the score of every
 round, and for duplicate play the matchpoints, the top (the matchpoints available) and the
 percentage. In Priffe a player's score is his individual settlement points, so the total is the
@@ -35,7 +40,8 @@ results of the same cards: the same hand of the same board (individual games) or
 of the same board (partnerships, whose members both get the side's matchpoints). 2 matchpoints
 for each result beaten, 1 for each tie; results that share a competitor are not compared. The
 percentage is matchpoints over top. :func:`duplicate_scores` also offers the Neuberg adjustment
-for boards played fewer times than others.
+for boards played fewer times than others. A board is a label (a number, or a string without
+``:``) that the caller gives to results dealt the same cards at the same number of seats.
 """
 
 from __future__ import annotations
@@ -43,16 +49,23 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Final
 
 from league.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
 
 Pair = tuple[PlayerId, PlayerId]
-_SEAT_PAIRS = tuple(combinations(range(SEATS), 2))
+MIN_SEATS: Final = 3
+MAX_SEATS: Final = 5
+"""Seats at a table of an individual game (Kingen for three and five); partnership play is
+played by four (``SEATS``)."""
+ROUND_BLOCK: Final = 64
+"""The per-round points of a player are stored in parts of 64 rounds (``r:P:B`` holds the
+rounds ``r`` with ``r // 64 == B``), so a result rewrites one short list, not every round."""
+_SEAT_PAIRS: Final = {n: tuple(combinations(range(n), 2)) for n in range(MIN_SEATS, MAX_SEATS + 1)}
 _Tie = tuple[Fraction, int, Fraction, int]
 """Ranking value, head-to-head, strength of opposition, wins."""
 
@@ -65,15 +78,23 @@ class MatchResult:
     """Unique per match; applying the same id twice is a no-op."""
     round_number: int
     seats: tuple[Occupant, ...]
-    """Who held each seat (seat 0 dealt first; in duplicate play seat ``h`` held hand ``h``)."""
+    """Who held each seat, 3 to 5 of them (seat 0 dealt first; in duplicate play seat ``h``
+    held hand ``h``)."""
     scores: tuple[int, ...]
     """Points per seat, higher is better (Priffe: individual settlement points)."""
-    board: int | None = None
-    """The duplicate board played, or ``None`` for ordinary play."""
+    board: int | str | None = None
+    """The duplicate board played (results of one board held the same cards), or ``None``
+    for ordinary play."""
 
     def __post_init__(self) -> None:
-        if len(self.seats) != SEATS or len(self.scores) != SEATS:
-            raise ValueError(f"a result has {SEATS} seats and {SEATS} scores")
+        n = len(self.seats)
+        if not MIN_SEATS <= n <= MAX_SEATS or len(self.scores) != n:
+            raise ValueError(
+                f"a result has {MIN_SEATS} to {MAX_SEATS} seats and a score for each seat,"
+                f" not {n} seats and {len(self.scores)} scores"
+            )
+        if isinstance(self.board, str) and (":" in self.board or not self.board):
+            raise ValueError(f"a board label is not empty and has no ':', not {self.board!r}")
 
 
 class RankBy(enum.StrEnum):
@@ -180,8 +201,6 @@ class _Sheet:
     total: int = 0
     total_sq: int = 0
     wins: int = 0
-    per_round: dict[int, int] = field(default_factory=dict)
-    opponents: dict[PlayerId, int] = field(default_factory=dict)
     matchpoints: int = 0
     top: int = 0
 
@@ -211,35 +230,35 @@ class _Entry:
     top: int = 0
 
 
+_Group = tuple[str, int]
+"""A duplicate comparison group: (board label, hand or side)."""
+
+
 def _entrant(occupant: Occupant) -> PlayerId | None:
     if occupant is None or isinstance(occupant, Trakarl):
         return None
     return occupant
 
 
-def _groups_of(result: MatchResult, mode: Mode) -> list[tuple[tuple[int, int], _Entry]]:
+def _groups_of(result: MatchResult, mode: Mode) -> list[tuple[_Group, _Entry]]:
     """The duplicate comparison groups a result joins: (board, hand) or (board, side)."""
     assert result.board is not None
-    board = result.board
+    board = str(result.board)
+    seats = result.seats
     if mode is Mode.PARTNERSHIP:
+        if len(seats) != SEATS:
+            raise ValueError(f"a partnership result has {SEATS} seats, not {len(seats)}")
         out = []
         for side in (0, 1):
             holders = tuple(
-                p
-                for p in (_entrant(result.seats[side]), _entrant(result.seats[side + 2]))
-                if p is not None
+                p for p in (_entrant(seats[side]), _entrant(seats[side + 2])) if p is not None
             )
             value = result.scores[side] + result.scores[side + 2]
             out.append(((board, side), _Entry(holders, value)))
         return out
     return [
-        (
-            (board, h),
-            _Entry(
-                tuple(p for p in (_entrant(result.seats[h]),) if p is not None), result.scores[h]
-            ),
-        )
-        for h in range(SEATS)
+        ((board, h), _Entry(tuple(p for p in (_entrant(seats[h]),) if p is not None), x))
+        for h, x in enumerate(result.scores)
     ]
 
 
@@ -261,54 +280,56 @@ class StandingsAccumulator:
         self.rules = rules
         self._applied: set[int] = set()
         self._sheets: dict[PlayerId, _Sheet] = {}
+        self._rounds: dict[PlayerId, dict[int, int]] = {}
+        """Each player's points per round."""
         self._heads: dict[Pair, _Head] = {}
         self._pairs: dict[Pair, _PairSheet] = {}
-        self._groups: dict[tuple[int, int], list[_Entry]] = {}
+        self._groups: dict[_Group, list[_Entry]] = {}
 
     def __contains__(self, match_id: int) -> bool:
         return match_id in self._applied
 
     def apply(self, result: MatchResult) -> bool:
-        """Add one result; False (and nothing changes) if its ``match_id`` was applied."""
+        """Add one result; False (and nothing changes) if its ``match_id`` was applied.
+        ValueError for a partnership result that is not of four seats."""
         if result.match_id in self._applied:
             return False
-        self._applied.add(result.match_id)
+        seats = result.seats
         partnership = self.rules.mode is Mode.PARTNERSHIP
-        ids = [o if isinstance(o, int) else None for o in result.seats]
+        if partnership and len(seats) != SEATS:
+            raise ValueError(f"a partnership result has {SEATS} seats, not {len(seats)}")
+        self._applied.add(result.match_id)
+        ids = [o if isinstance(o, int) else None for o in seats]
         scores = result.scores
-        side_totals = (scores[0] + scores[2], scores[1] + scores[3])
-        best = max(scores)
-        sole_best = scores.count(best) == 1
+        if partnership:
+            side_0, side_1 = scores[0] + scores[2], scores[1] + scores[3]
+            side_won = (side_0 > side_1, side_1 > side_0)
+            winner = -1
+        else:
+            side_won = (False, False)
+            best = max(scores)
+            winner = scores.index(best) if scores.count(best) == 1 else -1
         round_number = result.round_number
         sheets = self._sheets
-        for s in range(SEATS):
-            p = ids[s]
+        rounds = self._rounds
+        for s, p in enumerate(ids):
             if p is None:
                 continue
             sheet = sheets.get(p)
             if sheet is None:
                 sheet = sheets[p] = _Sheet()
             x = scores[s]
-            others: tuple[PlayerId | None, ...]
             sheet.games += 1
             sheet.total += x
             sheet.total_sq += x * x
-            per_round = sheet.per_round
+            if s == winner or side_won[s & 1]:
+                sheet.wins += 1
+            per_round = rounds.get(p)
+            if per_round is None:
+                per_round = rounds[p] = {}
             per_round[round_number] = per_round.get(round_number, 0) + x
-            if partnership:
-                if side_totals[s & 1] > side_totals[1 - (s & 1)]:
-                    sheet.wins += 1
-                others = (ids[(s + 1) & 3], ids[(s + 3) & 3])
-            else:
-                if sole_best and x == best:
-                    sheet.wins += 1
-                others = (ids[(s + 1) & 3], ids[(s + 2) & 3], ids[(s + 3) & 3])
-            opponents = sheet.opponents
-            for q in others:
-                if q is not None:
-                    opponents[q] = opponents.get(q, 0) + 1
         heads = self._heads
-        for a, b in _SEAT_PAIRS:
+        for a, b in _SEAT_PAIRS[len(ids)]:
             pa, pb = ids[a], ids[b]
             if pa is None or pb is None:
                 continue
@@ -319,14 +340,14 @@ class StandingsAccumulator:
             if head is None:
                 head = heads[key] = _Head()
             head.games += 1
-            if partnership and (b - a) % 2 == 0:
+            if partnership and not (b - a) & 1:  # partners sit opposite
                 head.as_partners += 1
                 pair_sheet = self._pairs.get(key)
                 if pair_sheet is None:
                     pair_sheet = self._pairs[key] = _PairSheet()
                 pair_sheet.games += 1
                 pair_sheet.points += scores[a] + scores[b]
-                if side_totals[a & 1] > side_totals[1 - (a & 1)]:
+                if side_won[a & 1]:
                     pair_sheet.wins += 1
             else:
                 head.as_opponents += 1
@@ -359,13 +380,15 @@ class StandingsAccumulator:
     # ------------------------------------------------------------------------ persistence
     # The state is a set of small *parts*, keyed by strings, so that a service can store
     # them as rows and apply a result to the few parts it touches (:meth:`part_keys`):
-    #   "s:P"     player P's sheet: games, total, total of squares, wins, points per round,
-    #             games against each opponent, matchpoints, top
-    #   "h:A:B"   the head-to-head of players A < B
+    #   "s:P"     player P's sheet: games, total, total of squares, wins, matchpoints, top
+    #   "r:P:B"   player P's points in the rounds r with r // ROUND_BLOCK == B: [[r, points]]
+    #   "h:A:B"   the head-to-head of players A < B (also who met whom, for the opposition)
     #   "p:A:B"   the partnership A < B (partnership games)
     #   "g:B:H"   duplicate board B, hand or side H: every result compared there
-    # The ids applied are not part of the state: whoever stores it applies each result
-    # once (league.services.standings does it in the result's own transaction).
+    # Every part is bounded by the number of players (a board's group by its tables), so an
+    # update reads and writes the same few short lists in a league's first round and its
+    # thousandth. The ids applied are not part of the state: whoever stores it applies each
+    # result once (league.services.standings does it in the result's own transaction).
 
     def to_parts(self) -> dict[str, Any]:
         """Every part of the state, as JSON-able lists (canonically ordered)."""
@@ -376,19 +399,23 @@ class StandingsAccumulator:
                 sheet.total,
                 sheet.total_sq,
                 sheet.wins,
-                sorted(sheet.per_round.items()),
-                sorted(sheet.opponents.items()),
                 sheet.matchpoints,
                 sheet.top,
             ]
+        for p, per_round in self._rounds.items():
+            blocks: dict[int, list[list[int]]] = {}
+            for r in sorted(per_round):
+                blocks.setdefault(r // ROUND_BLOCK, []).append([r, per_round[r]])
+            for block, rows in blocks.items():
+                parts[f"r:{p}:{block}"] = rows
         for (a, b), head in self._heads.items():
             parts[f"h:{a}:{b}"] = [head.games, head.as_partners, head.as_opponents, head.difference]
         for (a, b), pair in self._pairs.items():
             parts[f"p:{a}:{b}"] = [pair.games, pair.points, pair.wins]
         for (board, part), group in self._groups.items():
-            parts[f"g:{board}:{part}"] = [
+            parts[f"g:{board}:{part}"] = sorted(
                 [list(e.holders), e.value, e.matchpoints, e.top] for e in group
-            ]
+            )  # in any order of the results, the same part
         return parts
 
     @classmethod
@@ -396,28 +423,27 @@ class StandingsAccumulator:
         """An accumulator holding ``parts`` (all of a state, or the ones a result touches;
         no ids applied)."""
         accumulator = cls(rules)
+        sheets = accumulator._sheets
+        rounds = accumulator._rounds
+        heads = accumulator._heads
         for key, value in parts.items():
             kind, *ids = key.split(":")
-            if kind == "s":
-                games, total, total_sq, wins, per_round, opponents, mp, top = value
-                accumulator._sheets[PlayerId(int(ids[0]))] = _Sheet(
-                    games,
-                    total,
-                    total_sq,
-                    wins,
-                    {int(r): x for r, x in per_round},
-                    {PlayerId(q): c for q, c in opponents},
-                    mp,
-                    top,
-                )
-            elif kind == "h":
-                pair = (PlayerId(int(ids[0])), PlayerId(int(ids[1])))
-                accumulator._heads[pair] = _Head(*value)
+            if kind == "h":
+                heads[(PlayerId(int(ids[0])), PlayerId(int(ids[1])))] = _Head(*value)
+            elif kind == "s":
+                sheets[PlayerId(int(ids[0]))] = _Sheet(*value)
+            elif kind == "r":
+                player = PlayerId(int(ids[0]))
+                per_round = rounds.get(player)
+                if per_round is None:
+                    per_round = rounds[player] = {}
+                for r, x in value:
+                    per_round[r] = x
             elif kind == "p":
                 pair = (PlayerId(int(ids[0])), PlayerId(int(ids[1])))
                 accumulator._pairs[pair] = _PairSheet(*value)
             elif kind == "g":
-                accumulator._groups[(int(ids[0]), int(ids[1]))] = [
+                accumulator._groups[(ids[0], int(ids[1]))] = [
                     _Entry(tuple(PlayerId(h) for h in holders), v, mp, top)
                     for holders, v, mp, top in value
                 ]
@@ -429,17 +455,20 @@ class StandingsAccumulator:
     def part_keys(result: MatchResult, mode: Mode) -> set[str]:
         """The parts :meth:`apply` reads or writes for ``result``, except the sheets of
         players compared with it on a duplicate board (:meth:`holder_keys` of its groups)."""
-        ids = [o for o in result.seats if isinstance(o, int)]
+        seats = result.seats
+        ids = [o for o in seats if isinstance(o, int)]
+        block = result.round_number // ROUND_BLOCK
         keys = {f"s:{p}" for p in ids}
-        for a, b in _SEAT_PAIRS:
-            pa, pb = result.seats[a], result.seats[b]
+        keys.update(f"r:{p}:{block}" for p in ids)
+        for a, b in _SEAT_PAIRS[len(seats)]:
+            pa, pb = seats[a], seats[b]
             if isinstance(pa, int) and isinstance(pb, int):
                 low, high = min(pa, pb), max(pa, pb)
                 keys.add(f"h:{low}:{high}")
                 if mode is Mode.PARTNERSHIP and (b - a) % 2 == 0:
                     keys.add(f"p:{low}:{high}")
         if result.board is not None:
-            parts = (0, 1) if mode is Mode.PARTNERSHIP else range(SEATS)
+            parts = (0, 1) if mode is Mode.PARTNERSHIP else range(len(seats))
             keys.update(f"g:{result.board}:{part}" for part in parts)
         return keys
 
@@ -485,26 +514,34 @@ class StandingsAccumulator:
             out[p] = (n, mean, float(exact))
         return out
 
+    def _opponents(self) -> dict[PlayerId, list[tuple[PlayerId, int]]]:
+        """Whom each player met as an opponent, how many times (from the head-to-head
+        records: in an individual game every tablemate is an opponent)."""
+        met: dict[PlayerId, list[tuple[PlayerId, int]]] = {}
+        for (a, b), head in self._heads.items():
+            if head.as_opponents:
+                met.setdefault(a, []).append((b, head.as_opponents))
+                met.setdefault(b, []).append((a, head.as_opponents))
+        return met
+
     def table(self) -> Standings:
         rules = self.rules
         keys = {p: self._key(s) for p, s in self._sheets.items()}
         float_keys = {p: float(k) for p, k in keys.items()}
+        met = self._opponents()
         shown: dict[PlayerId, float] = {}  # for display: fsum is exact whatever the order
-        for p, sheet in self._sheets.items():
-            met = sum(sheet.opponents.values())
-            shown[p] = (
-                math.fsum(float_keys[q] * c for q, c in sheet.opponents.items()) / met
-                if met
-                else 0.0
-            )
+        for p in self._sheets:
+            opponents = met.get(p, ())
+            games = sum(c for _, c in opponents)
+            shown[p] = math.fsum(float_keys[q] * c for q, c in opponents) / games if games else 0.0
 
         def opposition(p: PlayerId) -> Fraction:
             """Exact, for breaking ties (computed for tied players only)."""
-            sheet = self._sheets[p]
-            met = sum(sheet.opponents.values())
-            if not met:
+            opponents = met.get(p, ())
+            games = sum(c for _, c in opponents)
+            if not games:
                 return Fraction(0)
-            return sum((keys[q] * c for q, c in sheet.opponents.items()), Fraction(0)) / met
+            return sum((keys[q] * c for q, c in opponents), Fraction(0)) / games
 
         def head_to_head_score(p: PlayerId, group: Sequence[PlayerId]) -> int:
             total = 0
@@ -581,7 +618,7 @@ class StandingsAccumulator:
             total=s.total,
             average=s.total / s.games,
             wins=s.wins,
-            per_round=tuple(sorted(s.per_round.items())),
+            per_round=tuple(sorted(self._rounds.get(p, {}).items())),
             opposition=opposition,
             matchpoints=s.matchpoints if duplicate else None,
             top=s.top if duplicate else None,
@@ -618,7 +655,7 @@ def duplicate_scores(
     ``(mp + 1)·N/n - 1`` out of ``2(N - 1)`` (the Neuberg formula; a result with nobody to
     compare with then counts 50 %).
     """
-    groups: dict[tuple[int, int], list[_Entry]] = {}
+    groups: dict[_Group, list[_Entry]] = {}
     for result in results:
         if result.board is None:
             raise ValueError(f"match {result.match_id} is not a duplicate board")

@@ -2,20 +2,26 @@
 
 A tournament's standings are the state of league.standings' accumulator (and, for Priffe,
 of the margin rating's), stored as small JSON *parts*, one ``StandingsPart`` row each: a
-player's sheet, a pair's head-to-head, a partnership, a duplicate board. ``match_finish``
-calls :func:`standings_apply_result` in the transaction that stores the ``MatchResult``:
-the tournament's ``StandingsSnapshot`` row is locked (one writer per tournament), the few
-parts the result touches are read, the result is added, and those parts are written back.
-So the result and its effect on the standings commit together (a second completion stores
-no result and changes nothing), and the cost of an update does not grow with the league.
-The table is served from the parts (:func:`standings_current`), never by reading every
-result again.
+player's sheet, his points in a block of 64 rounds, a pair's head-to-head, a partnership,
+a duplicate board, a row of the margin rating. ``match_finish`` calls
+:func:`standings_apply_result` in the transaction that stores the ``MatchResult``: the
+tournament's ``StandingsSnapshot`` row is locked (one writer per tournament) by the very
+statement that counts the result, the few parts the result touches are read (with the
+question which of its competitors are entrants, in the same query), the result is added,
+and the parts it changed are written back: five statements with the savepoint. So the
+result and its effect on the standings commit together (a second completion stores no
+result and changes nothing), and the cost of an update does not grow with the league: no
+part grows with the number of rounds. The table is served from the parts
+(:func:`standings_current`), never by reading every result again.
 
 :func:`standings_recompute` rebuilds the parts from all the stored results (the same
 integer sums, so the same parts and the same table). A snapshot whose parts' format
 (``STATE_VERSION``) or rules changed, or that does not exist yet, is rebuilt the first time
 it is needed; the lock makes a rebuild and a concurrent finish see each other's results
 exactly once (READ COMMITTED: the rebuild reads the results after taking the lock).
+
+Tables of three, four or five (Kingen for three or five players) are individual play: every
+seat is ranked, every other seat at the table is an opponent.
 
 Priffe is ranked as partnership play **per rubber**: each rubber of a match is one result
 whose seats are the rubber's clockwise seating (partners opposite), and whose scores are the
@@ -24,18 +30,33 @@ player's total is his individual points summed over rubbers, the partner-pair ta
 every pair that played a rubber together, and the ridge margin rating (league.ratings)
 is kept alongside. ``match_finish`` stores the rubbers in ``standings_input["rubbers"]``
 (:func:`priffe_rubbers`); a result stored before that is read from its game record once.
+
+**Duplicate** tournaments (one seed for every table of a round) rank by matchpoint
+percentage. Individual games compare each hand of the round's deal (seat ``h`` holds hand
+``h`` at every table). Priffe compares each **side of a rubber** with the same side of the
+same rubber at the other tables, both partners getting the side's matchpoints, but only
+where the rubber was dealt the same cards: the same seed deals the same sequence of deals,
+so rubber ``k`` of two tables holds the same cards when the rubbers before it lasted the
+same number of deals at both. The board of a rubber is therefore the round and the
+lengths of the rubbers before it (``"7"`` for rubber 1 of round 7, ``"7.5"`` for rubber 2
+after a rubber of 5 deals, ``"7.5.9"`` ...); a rubber dealt differently from every other
+table is compared with nobody (no matchpoints, no top). The first rubber of a round is
+always compared across all the round's tables.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
+
+import orjson
 
 from engine.errors import EngineError
 from engine.game import State
@@ -44,6 +65,7 @@ from engine.variants import load_game
 from engine.view import spectator_view
 from league.models import (
     Entry,
+    Match,
     MatchResult,
     StandingsPart,
     StandingsSnapshot,
@@ -52,19 +74,32 @@ from league.models import (
 )
 from league.ratings import MarginRatingAccumulator, MarginRatings
 from league.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
+from league.standings import (
+    MAX_SEATS,
+    MIN_SEATS,
+    RankBy,
+    Standings,
+    StandingsAccumulator,
+    StandingsRules,
+)
 from league.standings import MatchResult as StandingsResult
-from league.standings import RankBy, Standings, StandingsAccumulator, StandingsRules
 
 logger = logging.getLogger(__name__)
 
-STATE_VERSION = 1
-"""The format of ``StandingsSnapshot.state``; a snapshot of another version is rebuilt."""
+STATE_VERSION = 2
+"""The format of the parts; a snapshot of another version is rebuilt. 2: per-round points
+in blocks of rounds (``r:P:B``), opponents read from the head-to-head records, duplicate
+boards as labels, duplicate Priffe by matchpoints."""
 RUBBER_ID_BASE = 100
 """A Priffe rubber's result id: ``match id * RUBBER_ID_BASE + rubber number`` (at most 99
 rubbers a game)."""
 MARGIN_RIDGE = 3.0
 """The ridge of the margin rating in Priffe (settlement points per rubber; luck-heavy)."""
 PARTNERSHIP_FAMILIES = frozenset({"priffe"})
+BOARD_LABEL_MAX = 40
+"""The longest Priffe board label kept as it is (a ``StandingsPart`` key has 60 characters)."""
+_ENTRANT = "entrant:"
+"""The key prefix of the entrant rows in the query that reads a result's parts."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -78,13 +113,13 @@ def _game_trakarl(game: str) -> int:
 
 
 def standings_rules_of(tournament: Tournament) -> StandingsRules:
-    """Priffe: partnership play (per rubber), by average; duplicate: by matchpoint
-    percentage; everything else: individual play by average per game."""
+    """Priffe: partnership play (per rubber); individual games otherwise. Ranked by
+    matchpoint percentage in a duplicate tournament, by average per game otherwise."""
+    duplicate = tournament.format == TournamentFormat.DUPLICATE
+    rank_by = RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE
     if game_family(tournament.game) in PARTNERSHIP_FAMILIES:
-        return StandingsRules(mode=Mode.PARTNERSHIP)
-    if tournament.format == TournamentFormat.DUPLICATE:
-        return StandingsRules(mode=Mode.SOLO, rank_by=RankBy.PERCENTAGE)
-    return StandingsRules(mode=Mode.SOLO)
+        return StandingsRules(mode=Mode.PARTNERSHIP, rank_by=rank_by)
+    return StandingsRules(mode=Mode.SOLO, rank_by=rank_by)
 
 
 def _rules_json(rules: StandingsRules) -> dict[str, Any]:
@@ -101,21 +136,23 @@ def _rules_json(rules: StandingsRules) -> dict[str, Any]:
 
 def priffe_rubbers(state: State[Any]) -> list[dict[str, Any]]:
     """The rubbers of a finished Priffe game, from its public view: for each, its number,
-    the clockwise ``seating`` (partners opposite: seating[0] and [2], [1] and [3]), the
-    partner seats, the side ``totals``, each seat's ``settlement`` and each seat's
-    ``points`` (the individual points of the rubber's deals: settlement and misère; they
-    add up to the game's scores)."""
+    the number of ``deals`` it lasted, the clockwise ``seating`` (partners opposite:
+    seating[0] and [2], [1] and [3]), the partner seats, the side ``totals``, each seat's
+    ``settlement`` and each seat's ``points`` (the individual points of the rubber's deals:
+    settlement and misère; they add up to the game's scores)."""
     rubbers = spectator_view(state.view_for(0)).public["rubbers"]
     deal_scores = list(state.deal_scores)
     out: list[dict[str, Any]] = []
     first = 0
     for rubber in rubbers:
-        deals = deal_scores[first : first + int(rubber["deals"])]
-        first += int(rubber["deals"])
+        count = int(rubber["deals"])
+        deals = deal_scores[first : first + count]
+        first += count
         points = [sum(deal[seat] for deal in deals) for seat in range(len(rubber["seating"]))]
         out.append(
             {
                 "number": rubber["number"],
+                "deals": count,
                 "seating": list(rubber["seating"]),
                 "partners": [list(p) for p in rubber["partners"]],
                 "totals": list(rubber["totals"]),
@@ -183,44 +220,92 @@ def game_trakarl(game: str) -> int:
     return _game_trakarl(game)
 
 
+def _number(rubber: Mapping[str, Any]) -> int:
+    return int(rubber["number"])
+
+
+def rubber_boards(round_number: int, rubbers: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """The duplicate board of each rubber of a Priffe match, in the order of ``rubbers``
+    (by number): the round and the number of deals of every rubber before it (the same
+    seed deals rubber ``k`` the same cards at two tables exactly when those agree).
+    ``None`` from the first rubber whose predecessor has no ``deals`` stored (a result
+    stored before they were): compared with nobody. A label longer than
+    ``BOARD_LABEL_MAX`` (a game of many rubbers) is the round and a digest of it, so that a
+    part's key stays short."""
+    boards: list[str | None] = []
+    label: str | None = str(round_number)
+    for rubber in rubbers:
+        if label is not None and len(label) > BOARD_LABEL_MAX:  # a long game: a digest
+            digest = hashlib.sha256(label.encode()).hexdigest()[:24]
+            boards.append(f"{round_number}.{digest}")
+        else:
+            boards.append(label)
+        deals = rubber.get("deals")
+        label = None if label is None or deals is None else f"{label}.{int(deals)}"
+    return boards
+
+
 def standings_results_of(
     result: StoredResult, *, game: str, entrants: Iterable[int], rules: StandingsRules
 ) -> list[StandingsResult]:
-    """The pure results of one stored match result: one for an individual game (none for
-    a table that is not of four), one per rubber for Priffe. Seats of competitors who are
-    not entrants (the built-in bots that fill a table) are fillers (``None``); the Priffe
-    träkarl is ``TRAKARL``."""
+    """The pure results of one stored match result: one for an individual game (a table
+    of three to five), one per rubber for Priffe (a table of four). Seats of competitors
+    who are not entrants (the built-in bots that fill a table) are fillers (``None``); the
+    Priffe träkarl is ``TRAKARL``. In a duplicate tournament the results carry their board:
+    the round (individual games; seat ``h`` holds hand ``h``) or :func:`rubber_boards`.
+    (Written for speed: a recomputation calls it for every stored result.)"""
     entrant_set = entrants if isinstance(entrants, (set, frozenset)) else set(entrants)
-    seats = result_seats(result.standings_input)
-    if len(seats) != SEATS:
+    standings_input = result.standings_input
+    seats = standings_input["seats"]
+    n = len(seats)
+    partnership = rules.mode is Mode.PARTNERSHIP
+    if not (n == SEATS if partnership else MIN_SEATS <= n <= MAX_SEATS):
         return []
-    occupants: list[Occupant] = [
-        PlayerId(s.competitor) if s.competitor in entrant_set else None for s in seats
-    ]
-    round_number = int(result.standings_input.get("round", 1))
-    if rules.mode is Mode.PARTNERSHIP:
-        trakarl = _game_trakarl(game)
-        if trakarl >= 0:
-            occupants[trakarl] = TRAKARL
+    occupants: list[Occupant] = [None] * n
+    scores = [0] * n
+    for seat in seats:  # seats are numbered 0 to n - 1 (unique per match)
+        number = int(seat["seat"])
+        competitor = int(seat["competitor"])
+        if competitor in entrant_set:
+            occupants[number] = PlayerId(competitor)
+        scores[number] = int(seat["score"])
+    round_number = int(standings_input.get("round", 1))
+    duplicate = rules.rank_by is RankBy.PERCENTAGE
+    if not partnership:
         return [
             StandingsResult(
-                match_id=result.match_id * RUBBER_ID_BASE + int(rubber["number"]),
+                match_id=result.match_id,
                 round_number=round_number,
-                seats=tuple(occupants[s] for s in rubber["seating"]),
-                scores=tuple(int(rubber["points"][s]) for s in rubber["seating"]),
+                seats=tuple(occupants),
+                scores=tuple(scores),
+                board=round_number if duplicate else None,
             )
-            for rubber in result_rubbers(result)
         ]
-    board = round_number if rules.rank_by is RankBy.PERCENTAGE else None
-    return [
-        StandingsResult(
-            match_id=result.match_id,
-            round_number=round_number,
-            seats=tuple(occupants),
-            scores=tuple(s.score for s in seats),
-            board=board,
+    trakarl = _game_trakarl(game)
+    if trakarl >= 0:
+        occupants[trakarl] = TRAKARL
+    rubbers = standings_input.get("rubbers")
+    if rubbers is None:
+        rubbers = result_rubbers(result)
+    boards: Sequence[str | None] = [None] * len(rubbers)
+    if duplicate:  # the boards follow the order of the rubbers
+        rubbers = sorted(rubbers, key=_number)
+        boards = rubber_boards(round_number, rubbers)
+    out = []
+    base = result.match_id * RUBBER_ID_BASE
+    for rubber, board in zip(rubbers, boards, strict=True):
+        a, b, c, d = rubber["seating"]
+        points = rubber["points"]
+        out.append(
+            StandingsResult(
+                match_id=base + int(rubber["number"]),
+                round_number=round_number,
+                seats=(occupants[a], occupants[b], occupants[c], occupants[d]),
+                scores=(int(points[a]), int(points[b]), int(points[c]), int(points[d])),
+                board=board,
+            )
         )
-    ]
+    return out
 
 
 def tournament_entrants(tournament_id: int) -> set[int]:
@@ -280,21 +365,86 @@ def _part_keys(results: Sequence[StandingsResult], rules: StandingsRules) -> set
     return keys
 
 
+def _table(model: Any) -> str:
+    return str(connection.ops.quote_name(model._meta.db_table))
+
+
 def _parts_load(tournament_id: int, keys: Iterable[str] | None = None) -> dict[str, Any]:
-    parts = StandingsPart.objects.filter(tournament_id=tournament_id)
+    """The stored parts (those of ``keys``, or all), decoded."""
+    sql = f'SELECT "key", "data" FROM {_table(StandingsPart)} WHERE "tournament_id" = %s'
+    params: list[Any] = [tournament_id]
     if keys is not None:
-        parts = parts.filter(key__in=list(keys))
-    return dict(parts.values_list("key", "data"))
+        wanted = list(keys)
+        if not wanted:
+            return {}
+        sql += f' AND "key" IN ({", ".join(["%s"] * len(wanted))})'
+        params += wanted
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {key: orjson.loads(data) for key, data in cursor.fetchall()}
+
+
+def _parts_and_entrants(
+    tournament_id: int, keys: Sequence[str], competitors: Sequence[int]
+) -> tuple[dict[str, Any], set[int]]:
+    """The stored parts of ``keys``, and which of ``competitors`` are entrants: one query."""
+    sql = (
+        f'SELECT "key", "data" FROM {_table(StandingsPart)}'
+        f' WHERE "tournament_id" = %s AND "key" IN ({", ".join(["%s"] * len(keys))})'
+        f" UNION ALL SELECT '{_ENTRANT}' || CAST(\"competitor_id\" AS TEXT), NULL"
+        f' FROM {_table(Entry)} WHERE "tournament_id" = %s'
+        f' AND "competitor_id" IN ({", ".join(["%s"] * len(competitors))})'
+    )
+    parts: dict[str, Any] = {}
+    entrants: set[int] = set()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, *keys, tournament_id, *competitors])
+        for key, data in cursor.fetchall():
+            if key.startswith(_ENTRANT):
+                entrants.add(int(key[len(_ENTRANT) :]))
+            else:
+                parts[key] = orjson.loads(data)
+    return parts, entrants
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _parts_store(tournament_id: int, parts: Mapping[str, Any]) -> None:
-    StandingsPart.objects.bulk_create(
-        [StandingsPart(tournament_id=tournament_id, key=k, data=v) for k, v in parts.items()],
-        update_conflicts=True,
-        unique_fields=["tournament", "key"],
-        update_fields=["data"],
-        batch_size=1000,
-    )
+    """Insert or replace ``parts`` (one statement)."""
+    if not parts:
+        return
+    rows = ", ".join(["(%s, %s, %s)"] * len(parts))
+    params: list[Any] = []
+    for key, value in parts.items():
+        params += [tournament_id, key, _dumps(value)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO {_table(StandingsPart)} ("tournament_id", "key", "data")'
+            f' VALUES {rows} ON CONFLICT ("tournament_id", "key")'
+            ' DO UPDATE SET "data" = excluded."data"',
+            params,
+        )
+
+
+def _parts_replace(tournament_id: int, parts: Mapping[str, Any]) -> None:
+    """Replace all the tournament's parts with ``parts``: one COPY on PostgreSQL (several
+    times cheaper than an insert of a thousand rows), batched inserts elsewhere."""
+    StandingsPart.objects.filter(tournament_id=tournament_id).delete()
+    if connection.vendor != "postgresql":
+        items = list(parts.items())
+        for start in range(0, len(items), 300):
+            _parts_store(tournament_id, dict(items[start : start + 300]))
+        return
+    lines = []
+    for key, value in parts.items():
+        text = _dumps(value).replace("\\", "\\\\")  # JSON has no tab or newline left
+        lines.append(f"{tournament_id}\t{key}\t{text}\n")
+    columns = '"tournament_id", "key", "data"'
+    statement = f"COPY {_table(StandingsPart)} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        copy.write("".join(lines))
 
 
 def _snapshot_locked(tournament: Tournament) -> StandingsSnapshot:
@@ -309,6 +459,24 @@ def _snapshot_locked(tournament: Tournament) -> StandingsSnapshot:
     return snapshot
 
 
+def _snapshot_counted(tournament_id: int, rules: StandingsRules) -> bool:
+    """Count one more result in the tournament's snapshot, which locks its row until the
+    transaction ends. False if there is no current snapshot (none, or of another format
+    or other rules): then nothing is counted and the caller rebuilds."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE {_table(StandingsSnapshot)} SET "results" = "results" + 1,'
+            ' "updated_at" = %s WHERE "tournament_id" = %s AND "version" = %s'
+            ' RETURNING "rules"',
+            [timezone.now(), tournament_id, STATE_VERSION],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    stored = row[0]
+    return bool((orjson.loads(stored) if isinstance(stored, str) else stored) == _rules_json(rules))
+
+
 def _is_current(snapshot: StandingsSnapshot, rules: StandingsRules) -> bool:
     return snapshot.version == STATE_VERSION and snapshot.rules == _rules_json(rules)
 
@@ -321,25 +489,32 @@ def _snapshot_save(snapshot: StandingsSnapshot, rules: StandingsRules, *, result
     snapshot.save(update_fields=["version", "rules", "results", "updated_at"])
 
 
+def _stored_results(tournament_id: int) -> Iterable[StoredResult]:
+    """Every stored result of the tournament, in no particular order (the sums and the
+    parts do not depend on it): only the columns standings read, the JSON decoded by orjson
+    one result at a time (the record is never read)."""
+    sql = (
+        f'SELECT r."id", r."match_id", r."standings_input" FROM {_table(MatchResult)} r'
+        f' INNER JOIN {_table(Match)} m ON m."id" = r."match_id" WHERE m."tournament_id" = %s'
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        rows = cursor.fetchall()  # text only: decoded one at a time below
+    for pk, match_id, standings_input in rows:
+        yield StoredResult(pk, match_id, orjson.loads(standings_input))
+
+
 def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulators:
     """Rebuild the parts of ``snapshot`` (locked) from every stored result."""
     rules = standings_rules_of(tournament)
     accumulators = Accumulators.empty(rules)
     entrants = tournament_entrants(tournament.pk)
     count = 0
-    rows = (
-        MatchResult.objects.filter(match__tournament=tournament)
-        .order_by("id")
-        .values_list("id", "match_id", "standings_input")
-    )
-    for pk, match_id, standings_input in rows.iterator(chunk_size=2000):
-        stored = StoredResult(pk, match_id, standings_input)
-        accumulators.apply(
-            standings_results_of(stored, game=tournament.game, entrants=entrants, rules=rules)
-        )
+    game = tournament.game
+    for stored in _stored_results(tournament.pk):
+        accumulators.apply(standings_results_of(stored, game=game, entrants=entrants, rules=rules))
         count += 1
-    StandingsPart.objects.filter(tournament=tournament).delete()
-    _parts_store(tournament.pk, accumulators.to_parts())
+    _parts_replace(tournament.pk, accumulators.to_parts())
     _snapshot_save(snapshot, rules, results=count)
     return accumulators
 
@@ -347,23 +522,31 @@ def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulator
 def _standings_apply(*, match_result: MatchResult) -> None:
     tournament = match_result.match.tournament
     rules = standings_rules_of(tournament)
-    snapshot = _snapshot_locked(tournament)
-    if not _is_current(snapshot, rules):
-        _rebuilt(snapshot, tournament)  # reads this transaction's result too
+    if not _snapshot_counted(tournament.pk, rules):
+        _rebuilt(_snapshot_locked(tournament), tournament)  # reads this result too
         return
-    entrants = tournament_entrants(tournament.pk)
-    results = standings_results_of(
-        StoredResult.of(match_result), game=tournament.game, entrants=entrants, rules=rules
-    )
+    stored = StoredResult.of(match_result)
+    game = tournament.game
+    competitors = sorted({s.competitor for s in result_seats(stored.standings_input)})
+    # Which competitors are entrants is read with the parts: ask for the parts of both
+    # cases (every competitor an entrant, none), then keep those of the real case.
+    wanted = set()
+    for assumed in (competitors, ()):
+        assumed_results = standings_results_of(stored, game=game, entrants=assumed, rules=rules)
+        wanted |= _part_keys(assumed_results, rules)
+    parts, entrants = _parts_and_entrants(tournament.pk, sorted(wanted), competitors)
+    results = standings_results_of(stored, game=game, entrants=entrants, rules=rules)
     keys = _part_keys(results, rules)
-    parts = _parts_load(tournament.pk, keys)
+    parts = {k: v for k, v in parts.items() if k in keys}
     holders = StandingsAccumulator.holder_keys(parts) - keys  # duplicate boards
     if holders:
         parts.update(_parts_load(tournament.pk, holders))
     accumulators = Accumulators.from_parts(rules, parts)
     accumulators.apply(results)
-    _parts_store(tournament.pk, accumulators.to_parts())
-    _snapshot_save(snapshot, rules, results=snapshot.results + 1)
+    _parts_store(
+        tournament.pk,
+        {k: v for k, v in accumulators.to_parts().items() if parts.get(k) != v},
+    )
 
 
 def standings_apply_result(*, match_result: MatchResult) -> None:

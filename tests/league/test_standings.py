@@ -10,6 +10,7 @@ import pytest
 from league.ratings import MarginRatingAccumulator, margin_ratings
 from league.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
 from league.standings import (
+    HeadToHead,
     MatchResult,
     RankBy,
     StandingsAccumulator,
@@ -29,7 +30,7 @@ def result(
     round_number: int,
     seats: tuple[Occupant, ...],
     scores: tuple[int, ...],
-    board: int | None = None,
+    board: int | str | None = None,
 ) -> MatchResult:
     return MatchResult(
         match_id=match_id, round_number=round_number, seats=seats, scores=scores, board=board
@@ -130,6 +131,98 @@ def test_trakarl_and_bots_are_not_ranked() -> None:
     table = compute_standings(results, StandingsRules(mode=Mode.PARTNERSHIP))
     assert {r.player for r in table.rows} == {1, 2, 3}
     assert table.partner_pairs[0].players == (2, 3)
+
+
+THREE = [
+    result(1, 1, (P(1), P(2), P(3)), (6, -1, -5)),
+    result(2, 2, (P(4), P(1), P(2)), (3, 3, -6)),
+    result(3, 3, (P(3), P(4), None), (2, -4, 2)),  # a built-in bot holds seat 2
+]
+
+
+def test_tables_of_three_worked_example() -> None:
+    """Kingen for three. Totals: 1: 6+3 = 9, 2: -1-6 = -7, 3: -5+2 = -3, 4: 3-4 = -1,
+    two games each: averages 4.5, -3.5, -1.5, -0.5. Wins: only 1 in round 1 (round 2: 4
+    and 1 share the best score; round 3: 3 shares it with the bot)."""
+    table = compute_standings(THREE, StandingsRules(mode=Mode.SOLO))
+    assert [(r.player, r.total, r.games) for r in table.rows] == [
+        (1, 9, 2),
+        (4, -1, 2),
+        (3, -3, 2),
+        (2, -7, 2),
+    ]
+    assert [r.wins for r in table.rows] == [1, 0, 0, 0]
+    assert table.row(P(3)).per_round == ((1, -5), (3, 2))
+    # every tablemate is an opponent: 1 met 2 twice (6 - -1 = 7, 3 - -6 = 9)
+    assert table.head_to_head_of(P(1), P(2)) == HeadToHead((P(1), P(2)), 2, 0, 2, 16)
+    assert table.head_to_head_of(P(4), P(3)).difference == -6
+    assert table.head_to_head_of(P(1), P(4)).difference == 0
+    assert (P(2), P(4)) in table.head_to_head  # met in round 2
+    # pairs: 1-2, 1-3, 2-3 (round 1), 1-4, 2-4 (round 2), 3-4 (round 3); the bot is none
+    assert len(table.head_to_head) == 6
+    # opposition of 1: 2 (twice), 3, 4 -> (2 x -3.5 - 1.5 - 0.5) / 4
+    assert table.row(P(1)).opposition == pytest.approx(-2.25)
+    # opposition of 3: 1 and 2 in round 1, 4 in round 3 -> (4.5 - 3.5 - 0.5) / 3
+    assert table.row(P(3)).opposition == pytest.approx(0.5 / 3)
+    assert table.partner_pairs == ()
+
+
+def test_tables_of_five_worked_example() -> None:
+    """Kingen for five, two rounds. Totals: 1: 10-6 = 4, 2: 0-4 = -4, 3: -5+2 = -3,
+    4: -5+8 = 3, 5: 0+0 = 0; averages 2, -2, -1.5, 1.5, 0. Wins: 1 (round 1), 4 (round 2)."""
+    results = [
+        result(1, 1, (P(1), P(2), P(3), P(4), P(5)), (10, 0, -5, -5, 0)),
+        result(2, 2, (P(5), P(4), P(3), P(2), P(1)), (0, 8, 2, -4, -6)),
+    ]
+    table = compute_standings(results, StandingsRules(mode=Mode.SOLO))
+    assert [(r.player, r.total) for r in table.rows] == [(1, 4), (4, 3), (5, 0), (3, -3), (2, -4)]
+    assert [r.wins for r in table.rows] == [1, 1, 0, 0, 0]
+    assert table.row(P(4)).per_round == ((1, -5), (2, 8))
+    assert len(table.head_to_head) == 10  # every pair met twice
+    assert all(h.games == h.as_opponents == 2 for h in table.head_to_head.values())
+    assert table.head_to_head_of(P(1), P(4)).difference == 15 - 14
+    # opposition of 2: the four others twice each -> mean of their averages
+    assert table.row(P(2)).opposition == pytest.approx((2 - 1.5 + 1.5 + 0) / 4)
+    # the same by total: 1 (4) and 4 (3) keep their places
+    by_total = compute_standings(results, StandingsRules(mode=Mode.SOLO, rank_by=RankBy.TOTAL))
+    assert [r.player for r in by_total.rows] == [1, 4, 5, 3, 2]
+
+
+def test_duplicate_tables_of_three_compare_each_hand() -> None:
+    """Board 9 at two tables of three. Hand 0: 3 beats 1 (player 1: 2 of 2, player 4: 0);
+    hand 1: 2 beats 0 (5: 2, 2: 0); hand 2: -3 and -3 tie (3 and 6: 1 each)."""
+    results = [
+        result(1, 1, (P(1), P(2), P(3)), (3, 0, -3), board=9),
+        result(2, 1, (P(4), P(5), P(6)), (1, 2, -3), board=9),
+    ]
+    table = compute_standings(results, StandingsRules(mode=Mode.SOLO, rank_by=RankBy.PERCENTAGE))
+    got = {r.player: (r.matchpoints, r.top, r.percentage) for r in table.rows}
+    assert got == {
+        1: (2, 2, 100.0),
+        2: (0, 2, 0.0),
+        3: (1, 2, 50.0),
+        4: (0, 2, 0.0),
+        5: (2, 2, 100.0),
+        6: (1, 2, 50.0),
+    }
+    assert [r.player for r in table.rows][:2] == [1, 5]
+    batch = {s.player: (s.matchpoints, s.top) for s in duplicate_scores(results, mode=Mode.SOLO)}
+    assert batch == {p: (mp, top) for p, (mp, top, _) in got.items()}
+
+
+def test_table_sizes_outside_three_to_five_and_partnerships_not_of_four_are_refused() -> None:
+    with pytest.raises(ValueError, match="3 to 5 seats"):
+        result(1, 1, (P(1), P(2)), (1, -1))
+    with pytest.raises(ValueError, match="3 to 5 seats"):
+        result(1, 1, tuple(P(i) for i in range(6)), (0,) * 6)
+    with pytest.raises(ValueError, match="a score for each seat"):
+        result(1, 1, (P(1), P(2), P(3)), (1, -1))
+    with pytest.raises(ValueError, match="board label"):
+        result(1, 1, (P(1), P(2), P(3)), (1, 0, -1), board="1:2")
+    accumulator = StandingsAccumulator(StandingsRules(mode=Mode.PARTNERSHIP))
+    with pytest.raises(ValueError, match="partnership result has 4 seats"):
+        accumulator.apply(result(1, 1, (P(1), P(2), P(3)), (1, 0, -1)))
+    assert 1 not in accumulator  # nothing was applied
 
 
 def board(match_id: int, board_no: int, seats: tuple[int, int, int, int], ns: int) -> MatchResult:
@@ -236,35 +329,46 @@ def test_confidence_marks_adjacent_rows() -> None:
     assert table.rows[2].next_gap is None
 
 
-def random_results(count: int, *, seed: int, mode: Mode, boards: bool = False) -> list[MatchResult]:
+def random_results(
+    count: int, *, seed: int, mode: Mode, boards: bool = False, table: int = 4
+) -> list[MatchResult]:
+    """Random tables of ``table`` seats (3 to 5 in individual games), ten a round; with
+    ``boards``, six results a board; rounds from 0 to ``count // 10`` (several blocks of
+    per-round points)."""
     rng = random.Random(seed)
     players = [P(i) for i in range(1, 41)]
     out = []
     for i in range(count):
-        seats: list[Occupant] = list(rng.sample(players, 4))
+        seats: list[Occupant] = list(rng.sample(players, table))
         if rng.random() < 0.05:
-            seats[rng.randrange(4)] = TRAKARL if mode is Mode.PARTNERSHIP else None
+            seats[rng.randrange(table)] = TRAKARL if mode is Mode.PARTNERSHIP else None
         scores: tuple[int, ...]
         if mode is Mode.PARTNERSHIP:
             d = rng.randint(-12, 12)
             scores = (d, -d, d, -d)
         else:
-            scores = tuple(rng.randint(-40, 60) for _ in range(4))
+            scores = tuple(rng.randint(-40, 60) for _ in range(table))
         out.append(result(i, i // 10, tuple(seats), scores, (i // 6) if boards else None))
     return out
 
 
 @pytest.mark.parametrize(
-    ("mode", "rank_by", "boards"),
+    ("mode", "rank_by", "boards", "table"),
     [
-        (Mode.SOLO, RankBy.AVERAGE, False),
-        (Mode.PARTNERSHIP, RankBy.TOTAL, False),
-        (Mode.SOLO, RankBy.PERCENTAGE, True),
-        (Mode.PARTNERSHIP, RankBy.PERCENTAGE, True),
+        (Mode.SOLO, RankBy.AVERAGE, False, 4),
+        (Mode.PARTNERSHIP, RankBy.TOTAL, False, 4),
+        (Mode.SOLO, RankBy.PERCENTAGE, True, 4),
+        (Mode.PARTNERSHIP, RankBy.PERCENTAGE, True, 4),
+        (Mode.SOLO, RankBy.AVERAGE, False, 3),
+        (Mode.SOLO, RankBy.PERCENTAGE, True, 3),
+        (Mode.SOLO, RankBy.TOTAL, False, 5),
+        (Mode.SOLO, RankBy.PERCENTAGE, True, 5),
     ],
 )
-def test_incremental_updates_equal_recomputation(mode: Mode, rank_by: RankBy, boards: bool) -> None:
-    results = random_results(600, seed=5, mode=mode, boards=boards)
+def test_incremental_updates_equal_recomputation(
+    mode: Mode, rank_by: RankBy, boards: bool, table: int
+) -> None:
+    results = random_results(600, seed=5, mode=mode, boards=boards, table=table)
     rules = StandingsRules(mode=mode, rank_by=rank_by, min_games=20)
     accumulator = StandingsAccumulator(rules)
     shuffled = list(results)
@@ -279,21 +383,24 @@ def test_incremental_updates_equal_recomputation(mode: Mode, rank_by: RankBy, bo
 
 
 @pytest.mark.parametrize(
-    ("mode", "rank_by", "boards"),
+    ("mode", "rank_by", "boards", "table"),
     [
-        (Mode.SOLO, RankBy.AVERAGE, False),
-        (Mode.PARTNERSHIP, RankBy.AVERAGE, False),
-        (Mode.SOLO, RankBy.PERCENTAGE, True),
-        (Mode.PARTNERSHIP, RankBy.PERCENTAGE, True),
+        (Mode.SOLO, RankBy.AVERAGE, False, 4),
+        (Mode.PARTNERSHIP, RankBy.AVERAGE, False, 4),
+        (Mode.SOLO, RankBy.PERCENTAGE, True, 4),
+        (Mode.PARTNERSHIP, RankBy.PERCENTAGE, True, 4),
+        (Mode.SOLO, RankBy.AVERAGE, False, 3),
+        (Mode.SOLO, RankBy.PERCENTAGE, True, 5),
     ],
 )
 def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
-    mode: Mode, rank_by: RankBy, boards: bool
+    mode: Mode, rank_by: RankBy, boards: bool, table: int
 ) -> None:
     """What league.services.standings does: for each result, read only its parts (and,
     on a duplicate board, the sheets of those compared with it) through JSON, apply it,
-    write those parts back. The parts end up equal to the recomputation's."""
-    results = random_results(400, seed=13, mode=mode, boards=boards)
+    write those parts back. The parts end up equal to the recomputation's, whatever the
+    order of the results."""
+    results = random_results(1400, seed=13, mode=mode, boards=boards, table=table)
     rules = StandingsRules(mode=mode, rank_by=rank_by)
     stored: dict[str, object] = {}
     margins: dict[str, object] = {}
@@ -304,19 +411,24 @@ def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
         accumulator = StandingsAccumulator.from_parts(rules, json.loads(json.dumps(parts)))
         accumulator.apply(r)
         stored |= json.loads(json.dumps(accumulator.to_parts()))
-        margin_keys = MarginRatingAccumulator.part_keys(r)
-        margin = MarginRatingAccumulator.from_parts(
-            mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))
-        )
-        margin.apply(r)
-        margins |= json.loads(json.dumps(margin.to_parts()))
+        if table == 4:  # the margin rating (league.ratings) takes tables of four
+            margin_keys = MarginRatingAccumulator.part_keys(r)
+            margin = MarginRatingAccumulator.from_parts(
+                mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))
+            )
+            margin.apply(r)
+            margins |= json.loads(json.dumps(margin.to_parts()))
 
-    whole = StandingsAccumulator(rules).apply_all(results)
+    shuffled = list(results)
+    random.Random(3).shuffle(shuffled)
+    whole = StandingsAccumulator(rules).apply_all(shuffled)
     assert stored == json.loads(json.dumps(whole.to_parts()))
+    assert any(key.startswith("r:") and key.endswith(":2") for key in stored)  # rounds 128-140
     assert StandingsAccumulator.from_parts(rules, stored).table() == whole.table()
-    assert MarginRatingAccumulator.from_parts(mode, margins).solve() == margin_ratings(
-        results, mode=mode
-    )
+    if table == 4:
+        assert MarginRatingAccumulator.from_parts(mode, margins).solve() == margin_ratings(
+            results, mode=mode
+        )
 
 
 def test_duplicate_accumulator_matches_the_batch_scores() -> None:

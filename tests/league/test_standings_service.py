@@ -6,33 +6,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 import pytest
 
+from engine.variants import load_game
 from league.models import (
     Match,
     MatchResult,
     MatchSeat,
+    Round,
     StandingsPart,
     StandingsSnapshot,
     Tournament,
     TournamentFormat,
 )
-from league.scheduling.model import Mode
+from league.scheduling.model import Mode, PlayerId
 from league.selectors import tournament_standings
 from league.services import standings as standings_service
 from league.services.matches import match_finish, match_replay, match_run
 from league.services.standings import (
     Accumulators,
     StoredResult,
+    rubber_boards,
+    standings_apply_result,
     standings_current,
     standings_recompute,
     standings_results_of,
     standings_rules_of,
     tournament_entrants,
 )
-from league.services.tournaments import tournament_round_start
-from league.standings import compute_standings
-from tests.league.builders import bot_tournament
+from league.services.tournaments import tournament_create, tournament_round_start
+from league.standings import RankBy, compute_standings
+from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
 from tests.league.synthetic import synthetic_results
 
 
@@ -194,6 +200,151 @@ def test_a_snapshot_of_another_format_is_rebuilt_when_the_next_result_arrives() 
     snapshot = snapshot_of(tournament)
     assert (snapshot.version, snapshot.results) == (standings_service.STATE_VERSION, 2)
     assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "entrants", "format"),
+    [
+        ("kingen(players=3)", 4, TournamentFormat.ROUND_ROBIN),
+        ("kingen(players=5)", 7, TournamentFormat.ROUND_ROBIN),
+        ("kingen(players=3)", 5, TournamentFormat.DUPLICATE),
+    ],
+)
+def test_tables_of_three_and_five_rank_every_seat_and_equal_recomputation(
+    game: str, entrants: int, format: str
+) -> None:
+    tournament, organiser = bot_tournament(game=game, entrants=entrants, rounds=2)
+    tournament.format = format
+    tournament.save()
+    rounds_played(tournament, organiser, 2)
+    seats = load_game(game).num_seats
+    results = MatchResult.objects.filter(match__tournament=tournament)
+    assert {len(r.standings_input["seats"]) for r in results} == {seats}
+
+    current = standings_current(tournament=tournament)
+    assert current.results == results.count()
+    assert current.standings == recomputed_table(tournament)
+    entrant_ids = tournament_entrants(tournament.pk)
+    seated: dict[int, int] = {}
+    for seat in MatchSeat.objects.filter(match__tournament=tournament):
+        if seat.competitor_id in entrant_ids:
+            seated[seat.competitor_id] = seated.get(seat.competitor_id, 0) + 1
+    rows = current.standings.rows
+    assert {int(r.player): r.games for r in rows} == seated  # every entrant's every game
+    assert all(len(r.per_round) == 2 for r in rows)  # everyone played both rounds
+    duplicate = format == TournamentFormat.DUPLICATE
+    assert current.rules.rank_by is (RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE)
+    if duplicate:  # hand h of the round's deal compared across the round's two tables
+        assert all(r.top for r in rows)
+        assert sum(r.matchpoints or 0 for r in rows) > 0
+    parts = stored_parts(tournament)
+    assert standings_recompute(tournament=tournament) == results.count()
+    assert stored_parts(tournament) == parts
+
+
+def stored_priffe_result(
+    tournament: Tournament, round_: Round, table: int, competitors: list[Any], rubbers: list[Any]
+) -> MatchResult:
+    """A finished duplicate Priffe match (not played: its result only), seats 0-3 held by
+    ``competitors``; ``rubbers``: (deals, points per seat) with the seatings of
+    ``seating=fixed`` (rubber 1: 0 and 2 partners, rubber 2: 0 and 1)."""
+    match = Match.objects.create(
+        tournament=tournament,
+        round=round_,
+        table=table,
+        game=tournament.game,
+        seed=1,
+        status="finished",
+        attempts=1,
+        finished_at=timezone.now(),
+    )
+    seatings = ([0, 1, 2, 3], [0, 2, 1, 3])
+    totals = [sum(points[s] for _, points in rubbers) for s in range(4)]
+    standings_input = {
+        "round": round_.number,
+        "seats": [
+            {"seat": s, "competitor": c.pk, "score": totals[s], "outcome": "ok"}
+            for s, c in enumerate(competitors)
+        ],
+        "rubbers": [
+            {"number": n, "deals": deals, "seating": seatings[n - 1], "points": points}
+            for n, (deals, points) in enumerate(rubbers, start=1)
+        ],
+    }
+    result = MatchResult.objects.create(
+        match=match, scores=totals, outcomes=["ok"] * 4, standings_input=standings_input, record={}
+    )
+    standings_apply_result(match_result=result)  # as match_finish does
+    return result
+
+
+@pytest.mark.django_db
+def test_duplicate_priffe_gives_each_side_matchpoints_where_the_cards_were_the_same() -> None:
+    """Three tables play round 1 with one seed. Rubber 1 (partners 0-2 against 1-3) is
+    board "1" at every table; rubber 2 (partners 0-1 against 2-3) is board "1.5" at A and
+    B, whose first rubbers lasted 5 deals, and "1.7" at C (7 deals: other cards).
+
+    Board "1", side 0-2 totals A 8, B 12, C -6: B 4 of 4, A 2, C 0; side 1-3 (A -8,
+    B -12, C 6): C 4, A 2, B 0. Board "1.5", side 0-1 A 4, B -2: A 2 of 2, B 0; side 2-3
+    (A -4, B 2): B 2, A 0. Board "1.7": C alone, nothing to compare (top 0). Each player
+    gets his side's matchpoints in each rubber:
+    A: seat 0: 2+2 = 4 of 6, seat 1: 2+2 = 4 of 6, seat 2: 2+0 = 2 of 6, seat 3: 2 of 6;
+    B: 4+0 = 4, 0+0 = 0, 4+2 = 6, 0+2 = 2 of 6; C: 0, 4, 0, 4 of 4."""
+    club, organiser = club_with_organiser()
+    players = builtin_competitors(12, "random")
+    tournament = tournament_create(
+        actor=organiser,
+        club=club,
+        name="Duplicate Priffe",
+        game="priffe(rubbers_per_game=2)",
+        format=TournamentFormat.DUPLICATE,
+        entrants=players,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    a, b, c = players[0:4], players[4:8], players[8:12]
+    stored_priffe_result(tournament, round_, 1, a, [(5, [4, -4, 4, -4]), (6, [2, 2, -2, -2])])
+    stored_priffe_result(tournament, round_, 2, b, [(5, [6, -6, 6, -6]), (3, [-1, -1, 1, 1])])
+    stored_priffe_result(tournament, round_, 3, c, [(7, [-3, 3, -3, 3]), (4, [5, 5, -5, -5])])
+
+    current = standings_current(tournament=tournament)
+    assert (current.rules.mode, current.rules.rank_by) == (Mode.PARTNERSHIP, RankBy.PERCENTAGE)
+    got = {int(r.player): (r.matchpoints, r.top) for r in current.standings.rows}
+    expected = [(4, 6), (4, 6), (2, 6), (2, 6)]  # table A
+    expected += [(4, 6), (0, 6), (6, 6), (2, 6)]  # table B
+    expected += [(0, 4), (4, 4), (0, 4), (4, 4)]  # table C
+    assert got == {p.pk: mp_top for p, mp_top in zip(players, expected, strict=True)}
+    assert current.standings.row(PlayerId(players[6].pk)).percentage == 100.0  # B's seat 2
+    assert current.standings.row(PlayerId(players[1].pk)).percentage == pytest.approx(200 / 3)
+    assert current.standings.rows[0].percentage == 100.0
+    assert current.results == 3
+    assert current.standings == recomputed_table(tournament)
+    parts = stored_parts(tournament)
+    assert {k for k in parts if k.startswith("g:")} == {
+        "g:1:0",
+        "g:1:1",
+        "g:1.5:0",
+        "g:1.5:1",
+        "g:1.7:0",
+        "g:1.7:1",
+    }
+    standings_recompute(tournament=tournament)
+    assert stored_parts(tournament) == parts
+    api = tournament_standings(tournament=tournament)
+    assert (api["mode"], api["rank_by"]) == ("partnership", "percentage")
+    assert {r["competitor"]: r["matchpoints"] for r in api["rows"]}[players[6].pk] == 6
+
+
+def test_rubber_boards_name_the_cards_dealt() -> None:
+    rubbers = [{"number": 1, "deals": 5}, {"number": 2, "deals": 12}, {"number": 3, "deals": 4}]
+    assert rubber_boards(7, rubbers) == ["7", "7.5", "7.5.12"]
+    legacy = [{"number": 1}, {"number": 2}, {"number": 3}]  # stored before "deals"
+    assert rubber_boards(7, legacy) == ["7", None, None]
+    many = [{"number": n, "deals": 10 + n} for n in range(1, 31)]
+    boards = rubber_boards(3, many)
+    assert boards[13] == "3." + ".".join(str(10 + n) for n in range(1, 14))  # 41 characters
+    assert all(len(board or "") <= 3 + 1 + 24 for board in boards[14:])  # digests from here
+    assert len(set(boards)) == 30
 
 
 # ---------------------------------------------------------------- 10,000 matches

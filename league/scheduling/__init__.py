@@ -11,6 +11,8 @@ Formats (docs/scheduling.md has the rules for organisers):
 * :func:`duplicate_plan` - the same boards at every table with rotated seats (bot leagues);
 * :func:`plan_rounds` / :func:`plan_round` - the local search itself (any N, any attendance,
   continuing a history), for a number of rounds or just the next one;
+* :func:`small_tables_round` - the next round at tables of three or five (Kingen for three or
+  five players), meetings kept even;
 * :func:`whist_design` - the whist tournaments Wh(v) for v ≡ 0, 1 (mod 4), 4 <= v <= 40 and more.
 """
 
@@ -41,6 +43,7 @@ from league.scheduling.model import (
 from league.scheduling.plan import Plan
 from league.scheduling.rotating_partners import rotating_partners
 from league.scheduling.round_robin import round_robin
+from league.scheduling.small_tables import small_tables_round
 from league.scheduling.swiss import swiss_round
 from league.scheduling.whist import WhistDesign, whist_design, whist_sizes
 
@@ -73,6 +76,7 @@ __all__ = [
     "plan_rounds",
     "rotating_partners",
     "round_robin",
+    "small_tables_round",
     "swiss_round",
     "whist_design",
     "whist_sizes",

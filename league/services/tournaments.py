@@ -40,6 +40,7 @@ from league.scheduling.model import Round as ScheduledRound
 from league.scheduling.model import Table as ScheduledTable
 from league.scheduling.rotating_partners import rotating_partners
 from league.scheduling.round_robin import round_robin
+from league.scheduling.small_tables import small_tables_round
 from league.scheduling.swiss import swiss_round
 from league.selectors import club_role_of
 from league.services.clubs import club_organiser_require
@@ -52,6 +53,9 @@ logger = logging.getLogger(__name__)
 DEAL_OPTIONS = {"kung_och_adel": "deals", "priffe": "rubbers_per_game"}
 """The game-string option that sets the length of a match, for the families that have
 one; in the others (Kingen, Dubbelkingen, King) a match is one whole game."""
+FOUR_SEAT_FORMATS = frozenset({TournamentFormat.SWISS, TournamentFormat.ROTATING_PARTNERS})
+"""Formats whose schedulers seat tables of four only: a game of three or five seats (Kingen
+for three or five) is refused for them (round robin and duplicate take any size)."""
 FILLER_BOT = "greedy"
 """The built-in bot that fills a table the schedule leaves short."""
 TABLE_MOVE_SECONDS = 120.0
@@ -109,10 +113,18 @@ def tournament_create(
         raise InvalidInputError("format: a table is opened with POST /api/tables/")
     if format not in TournamentFormat.values:
         raise InvalidInputError(f"format: unknown format {format!r}")
+    canonical = match_game_string(game, deals)
+    seats = load_game(canonical).num_seats
+    if seats != SEATS and format in FOUR_SEAT_FORMATS:
+        message = (
+            f"{format} seats tables of four; {canonical} is played at tables of {seats}:"
+            " use round_robin or duplicate"
+        )
+        raise InvalidInputError(f"format: {message}", errors={"format": [message]})
     tournament = Tournament(
         name=name.strip(),
         club=club,
-        game=match_game_string(game, deals),
+        game=canonical,
         format=format,
         rounds=rounds,
         deals=deals,
@@ -166,10 +178,22 @@ def round_tables(
 
     Tables of four use the schedulers of league/scheduling with the rounds played so far
     as history: round robin (opponents and seats balanced), rotating partners (who
-    partners whom), Swiss (grouped by the standings). Duplicate play, and games of three
-    or five, use the simple rotation of league.rotation (the duplicate rounds share one
-    seed: the same deals at every table).
+    partners whom), Swiss (grouped by the standings). A round robin at tables of three or
+    five (Kingen for three or five) is planned a round at a time by
+    league.scheduling.small_tables (meetings and first seats kept even). Duplicate play
+    uses the simple rotation of league.rotation (the duplicate rounds share one seed: the
+    same deals at every table), as do Swiss and rotating-partner tournaments of three or
+    five seats made before those were refused (``FOUR_SEAT_FORMATS``).
     """
+    if seats != SEATS and tournament.format == TournamentFormat.ROUND_ROBIN:
+        history = _small_tables_history(tournament=tournament, entrants=set(entrants))
+        small = small_tables_round(
+            [PlayerId(e) for e in entrants],
+            seats=seats,
+            history=history,
+            seed=(tournament.seed + number) % 2**31,
+        )
+        return [[None if p is None else int(p) for p in table] for table in small]
     if seats != SEATS or tournament.format not in (
         TournamentFormat.ROUND_ROBIN,
         TournamentFormat.ROTATING_PARTNERS,
@@ -224,6 +248,22 @@ def _schedule_history(*, tournament: Tournament, entrants: set[int]) -> list[Sch
         seated = [ScheduledTable(tuple(t)) for t in tables[number].values() if len(t) == SEATS]
         history.append(ScheduledRound(tuple(seated)))
     return history
+
+
+def _small_tables_history(
+    *, tournament: Tournament, entrants: set[int]
+) -> list[list[list[PlayerId | None]]]:
+    """The rounds played so far, each a list of tables (seats in order, fillers ``None``)."""
+    rounds: dict[int, dict[int, list[PlayerId | None]]] = {}
+    rows = (
+        MatchSeat.objects.filter(match__tournament=tournament)
+        .order_by("match__round__number", "match_id", "seat")
+        .values_list("match__round__number", "match_id", "competitor_id")
+    )
+    for number, match_id, competitor_id in rows:
+        occupant = PlayerId(competitor_id) if competitor_id in entrants else None
+        rounds.setdefault(number, {}).setdefault(match_id, []).append(occupant)
+    return [list(rounds[number].values()) for number in sorted(rounds)]
 
 
 def _matches_create(

@@ -1,0 +1,83 @@
+"""Tournaments of a game played at tables of three or five (Kingen for three or five
+players): a round robin planned a round at a time from the rounds played, duplicate play,
+and the formats for tables of four refusing such a game with a 400."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from league.models import MatchSeat, Tournament
+from league.services.matches import match_run
+from league.services.tournaments import tournament_round_start
+from tests.league.builders import bot_tournament, builtin_competitors, user_create
+from tests.league.test_api import client_for, ok, refused
+
+
+def tables_of(tournament: Tournament) -> dict[int, list[list[int]]]:
+    """Round number -> its tables (competitor ids in seat order)."""
+    tables: dict[int, dict[int, list[int]]] = {}
+    rows = (
+        MatchSeat.objects.filter(match__tournament=tournament)
+        .order_by("match__round__number", "match_id", "seat")
+        .values_list("match__round__number", "match_id", "competitor_id")
+    )
+    for number, match_id, competitor in rows:
+        tables.setdefault(number, {}).setdefault(match_id, []).append(competitor)
+    return {number: list(by_match.values()) for number, by_match in tables.items()}
+
+
+@pytest.mark.django_db
+def test_a_round_robin_of_kingen_for_three_plans_each_round_from_the_rounds_played() -> None:
+    """Six players at two tables of three. Round 2 cannot avoid a repeat at either table
+    (each of its tables takes two players of one table of round 1) and has exactly one
+    each; after three rounds no pair has met three times."""
+    tournament, organiser = bot_tournament(game="kingen(players=3)", entrants=6, rounds=3)
+    for _ in range(3):
+        round_ = tournament_round_start(actor=organiser, tournament=tournament)
+        for match in round_.matches.order_by("id"):
+            assert match_run(match_id=match.pk, worker="test").outcome == "finished"
+    played = tables_of(tournament)
+    entrants = sorted(c for table in played[1] for c in table)
+    assert len(entrants) == 6
+    for number in (1, 2, 3):
+        assert [len(table) for table in played[number]] == [3, 3]
+        assert sorted(c for table in played[number] for c in table) == entrants
+    met_in_1 = {frozenset(pair) for table in played[1] for pair in combinations(table, 2)}
+    for table in played[2]:
+        assert sum(frozenset(pair) in met_in_1 for pair in combinations(table, 2)) == 1
+    meetings: dict[frozenset[int], int] = {}
+    for number in (1, 2, 3):
+        for table in played[number]:
+            for pair in combinations(table, 2):
+                meetings[frozenset(pair)] = meetings.get(frozenset(pair), 0) + 1
+    assert max(meetings.values()) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("format", ["swiss", "rotating_partners"])
+def test_formats_for_tables_of_four_refuse_a_game_of_three_or_five(format: str) -> None:
+    owner = user_create("olga")
+    api = client_for(owner)
+    club = ok(api.post("/api/clubs/", {"name": "C"}, format="json"), 201)
+    entrants = [c.pk for c in builtin_competitors(5)]
+    body = {"name": "T", "club": club["id"], "entrants": entrants, "format": format}
+    detail = refused(
+        api.post("/api/tournaments/", {**body, "game": "kingen(players=5)"}, format="json"), 400
+    )
+    assert f"{format} seats tables of four" in detail
+    assert "tables of 5" in detail
+    assert "round_robin or duplicate" in detail
+    assert not Tournament.objects.exists()
+    ok(api.post("/api/tournaments/", {**body, "game": "kingen"}, format="json"), 201)
+    for other in ("round_robin", "duplicate"):
+        created = ok(
+            api.post(
+                "/api/tournaments/",
+                {**body, "format": other, "game": "kingen(players=3)"},
+                format="json",
+            ),
+            201,
+        )
+        assert created["format"] == other

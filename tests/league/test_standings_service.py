@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import pytest
@@ -241,6 +243,23 @@ def test_tables_of_three_and_five_rank_every_seat_and_equal_recomputation(
     parts = stored_parts(tournament)
     assert standings_recompute(tournament=tournament) == results.count()
     assert stored_parts(tournament) == parts
+
+
+@pytest.mark.django_db
+def test_an_update_reads_and_writes_the_parts_of_its_result_in_five_statements() -> None:
+    """The savepoint, the UPDATE that counts the result and locks the snapshot, the query
+    for the parts and the entrants, the upsert of the changed parts, the release."""
+    tournament, _ = bot_tournament(game="priffe(rubbers_per_game=2)", entrants=8, rounds=10)
+    synthetic_results(tournament, count=1, seed=3, priffe=True)
+    standings_recompute(tournament=tournament)  # a current snapshot of the first result
+    (second,) = synthetic_results(tournament, count=1, seed=4, priffe=True, first_round=70)
+    second.match.tournament = tournament
+    with CaptureQueriesContext(connection) as queries:
+        standings_apply_result(match_result=second)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert statements == ["SAVEPOINT", "UPDATE", "SELECT", "INSERT", "RELEASE"]
+    assert snapshot_of(tournament).results == 2
+    assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
 
 
 def stored_priffe_result(

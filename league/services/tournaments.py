@@ -54,8 +54,9 @@ DEAL_OPTIONS = {"kung_och_adel": "deals", "priffe": "rubbers_per_game"}
 """The game-string option that sets the length of a match, for the families that have
 one; in the others (Kingen, Dubbelkingen, King) a match is one whole game."""
 FOUR_SEAT_FORMATS = frozenset({TournamentFormat.SWISS, TournamentFormat.ROTATING_PARTNERS})
-"""Formats whose schedulers seat tables of four only: a game of three or five seats (Kingen
-for three or five) is refused for them (round robin and duplicate take any size)."""
+"""Formats whose schedulers seat four players a table only: a game of three or five
+players a table (Kingen for three or five, Priffe for three with its träkarl) is refused for
+them (round robin and duplicate take any size)."""
 FILLER_BOT = "greedy"
 """The built-in bot that fills a table the schedule leaves short."""
 TABLE_MOVE_SECONDS = 120.0
@@ -114,10 +115,11 @@ def tournament_create(
     if format not in TournamentFormat.values:
         raise InvalidInputError(f"format: unknown format {format!r}")
     canonical = match_game_string(game, deals)
-    seats = load_game(canonical).num_seats
-    if seats != SEATS and format in FOUR_SEAT_FORMATS:
+    players, trakarl = table_players(canonical)
+    if players != SEATS and format in FOUR_SEAT_FORMATS:
+        table = f"tables of {players}" + (" and the träkarl" if trakarl >= 0 else "")
         message = (
-            f"{format} seats tables of four; {canonical} is played at tables of {seats}:"
+            f"{format} seats tables of four; {canonical} is played at {table}:"
             " use round_robin or duplicate"
         )
         raise InvalidInputError(f"format: {message}", errors={"format": [message]})
@@ -178,22 +180,33 @@ def round_tables(
 
     Tables of four use the schedulers of league/scheduling with the rounds played so far
     as history: round robin (opponents and seats balanced), rotating partners (who
-    partners whom), Swiss (grouped by the standings). A round robin at tables of three or
-    five (Kingen for three or five) is planned a round at a time by
-    league.scheduling.small_tables (meetings and first seats kept even). Duplicate play
-    uses the simple rotation of league.rotation (the duplicate rounds share one seed: the
-    same deals at every table), as do Swiss and rotating-partner tournaments of three or
-    five seats made before those were refused (``FOUR_SEAT_FORMATS``).
+    partners whom), Swiss (grouped by the standings). A round robin of three or five
+    players a table (Kingen for three or five; Priffe for three, whose träkarl seat is
+    left to a filler) is planned a round at a time by league.scheduling.small_tables
+    (meetings and first seats kept even). Duplicate play uses the simple rotation of
+    league.rotation (the duplicate rounds share one seed: the same deals at every table),
+    as do Swiss and rotating-partner tournaments of three or five players a table made
+    before those were refused (``FOUR_SEAT_FORMATS``).
     """
-    if seats != SEATS and tournament.format == TournamentFormat.ROUND_ROBIN:
-        history = _small_tables_history(tournament=tournament, entrants=set(entrants))
-        small = small_tables_round(
-            [PlayerId(e) for e in entrants],
-            seats=seats,
-            history=history,
-            seed=(tournament.seed + number) % 2**31,
-        )
-        return [[None if p is None else int(p) for p in table] for table in small]
+    players, trakarl = table_players(tournament.game)
+    if players != SEATS:
+        if tournament.format == TournamentFormat.ROUND_ROBIN:
+            history = _small_tables_history(
+                tournament=tournament, entrants=set(entrants), trakarl=trakarl
+            )
+            small = small_tables_round(
+                [PlayerId(e) for e in entrants],
+                seats=players,
+                history=history,
+                seed=(tournament.seed + number) % 2**31,
+            )
+            tables = [[None if p is None else int(p) for p in table] for table in small]
+        else:
+            tables = rotation_tables(entrants, round_number=number, seats=players)
+        if trakarl >= 0:  # the träkarl's seat: a filler the engine never asks to play
+            for table in tables:
+                table.insert(trakarl, None)
+        return tables
     if seats != SEATS or tournament.format not in (
         TournamentFormat.ROUND_ROBIN,
         TournamentFormat.ROTATING_PARTNERS,
@@ -250,13 +263,24 @@ def _schedule_history(*, tournament: Tournament, entrants: set[int]) -> list[Sch
     return history
 
 
+def table_players(game: str) -> tuple[int, int]:
+    """(players at a table of ``game``, the träkarl's seat or -1): four in most games,
+    three or five in Kingen for three or five, three in Priffe for three (four seats, one
+    of them the träkarl's)."""
+    loaded = load_game(game)
+    trakarl = int(getattr(loaded, "trakarl", -1))
+    return loaded.num_seats - (1 if trakarl >= 0 else 0), trakarl
+
+
 def _small_tables_history(
-    *, tournament: Tournament, entrants: set[int]
+    *, tournament: Tournament, entrants: set[int], trakarl: int = -1
 ) -> list[list[list[PlayerId | None]]]:
-    """The rounds played so far, each a list of tables (seats in order, fillers ``None``)."""
+    """The rounds played so far, each a list of tables (the players' seats in order, the
+    träkarl's left out, fillers ``None``)."""
     rounds: dict[int, dict[int, list[PlayerId | None]]] = {}
     rows = (
         MatchSeat.objects.filter(match__tournament=tournament)
+        .exclude(seat=trakarl)
         .order_by("match__round__number", "match_id", "seat")
         .values_list("match__round__number", "match_id", "competitor_id")
     )

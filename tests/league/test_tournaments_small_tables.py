@@ -1,6 +1,6 @@
-"""Tournaments of a game played at tables of three or five (Kingen for three or five
-players): a round robin planned a round at a time from the rounds played, duplicate play,
-and the formats for tables of four refusing such a game with a 400."""
+"""Tournaments of a game played by three or five a table (Kingen for three or five players,
+Priffe for three with its träkarl): a round robin planned a round at a time from the rounds
+played, and the formats for tables of four refusing such a game with a 400."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from league.models import MatchSeat, Tournament
 from league.services.matches import match_run
+from league.services.standings import standings_current, tournament_entrants
 from league.services.tournaments import tournament_round_start
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
 from tests.league.test_api import client_for, ok, refused
@@ -56,6 +57,30 @@ def test_a_round_robin_of_kingen_for_three_plans_each_round_from_the_rounds_play
 
 
 @pytest.mark.django_db
+def test_priffe_for_three_seats_the_players_and_leaves_the_trakarl_seat_to_a_filler() -> None:
+    """priffe(players=3) has four seats, seat 3 the träkarl's (played by its partner): every
+    round the three entrants hold seats 0-2 (the schedules of tables of four gave an
+    entrant the träkarl's seat in some rounds, while a bot played his)."""
+    game = "priffe(players=3,rubbers_per_game=1)"
+    tournament, organiser = bot_tournament(game=game, entrants=3, rounds=3)
+    for _ in range(3):
+        round_ = tournament_round_start(actor=organiser, tournament=tournament)
+        for match in round_.matches.order_by("id"):
+            assert match_run(match_id=match.pk, worker="test").outcome == "finished"
+    entrants = tournament_entrants(tournament.pk)
+    played = tables_of(tournament)
+    assert sorted(played) == [1, 2, 3]
+    for tables in played.values():
+        (table,) = tables
+        assert set(table[:3]) == entrants
+        assert table[3] not in entrants
+    firsts = {tables[0][0] for tables in played.values()}
+    assert firsts == entrants  # each holds seat 0 once (the schedule; the draw picks the dealer)
+    rows = standings_current(tournament=tournament).standings.rows
+    assert {int(r.player): r.games for r in rows} == dict.fromkeys(entrants, 3)
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("format", ["swiss", "rotating_partners"])
 def test_formats_for_tables_of_four_refuse_a_game_of_three_or_five(format: str) -> None:
     owner = user_create("olga")
@@ -69,6 +94,10 @@ def test_formats_for_tables_of_four_refuse_a_game_of_three_or_five(format: str) 
     assert f"{format} seats tables of four" in detail
     assert "tables of 5" in detail
     assert "round_robin or duplicate" in detail
+    detail = refused(
+        api.post("/api/tournaments/", {**body, "game": "priffe(players=3)"}, format="json"), 400
+    )
+    assert "tables of 3 and the träkarl" in detail
     assert not Tournament.objects.exists()
     ok(api.post("/api/tournaments/", {**body, "game": "kingen"}, format="json"), 201)
     for other in ("round_robin", "duplicate"):

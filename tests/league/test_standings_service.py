@@ -4,8 +4,11 @@ real tournaments (Kingen, Priffe per rubber) and on 10,000 synthetic matches."""
 
 from __future__ import annotations
 
+from io import StringIO
 from typing import Any
 
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -260,6 +263,22 @@ def test_an_update_reads_and_writes_the_parts_of_its_result_in_five_statements()
     assert statements == ["SAVEPOINT", "UPDATE", "SELECT", "INSERT", "RELEASE"]
     assert snapshot_of(tournament).results == 2
     assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
+
+
+@pytest.mark.django_db
+def test_the_recompute_standings_command_rebuilds_the_same_parts() -> None:
+    tournament, organiser = bot_tournament(game="kingen(players=5)", entrants=5)
+    rounds_played(tournament, organiser, 1)
+    parts = stored_parts(tournament)
+    StandingsPart.objects.filter(tournament=tournament).delete()
+    out = StringIO()
+
+    call_command("recompute_standings", tournament=tournament.pk, stdout=out)
+
+    assert out.getvalue() == f"tournament {tournament.pk}: standings of 1 results\n"
+    assert stored_parts(tournament) == parts
+    with pytest.raises(CommandError, match="no tournament"):
+        call_command("recompute_standings", tournament=tournament.pk + 1000)
 
 
 def stored_priffe_result(

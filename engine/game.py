@@ -84,6 +84,14 @@ class Game(ABC, Generic[RulesT]):
         or 0 when the game's length is open-ended and its state decides when it ends
         (Priffe plays rubbers until a side's second exit)."""
 
+    @property
+    def deals_fixed_by_seed(self) -> bool:
+        """Whether a seed decides the cards of every deal whatever the players do, so that
+        tables given one seed hold the same cards deal after deal (duplicate play). False
+        where the cards depend on play: Kingen's cut-only deals gather the tricks played;
+        in Kung och Adel the ranks won decide who holds which hand of the next deal."""
+        return True
+
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:
         """A new game. With a seed, chance events (deals) resolve themselves from it;

@@ -281,6 +281,12 @@ class KingenGame(Game[KingenRules]):
     def deal_count(self) -> int:
         return 20 if self.double else 6 + self.rules.players
 
+    @property
+    def deals_fixed_by_seed(self) -> bool:
+        """Cut-only deals are the previous deal's tricks, gathered and cut: only a full
+        shuffle makes every deal the seed's."""
+        return self.rules.shuffle_policy == "full_shuffle"
+
     def new_initial_state(self, seed: int | None = None) -> KingenState:
         return KingenState(self, seed)
 

@@ -254,6 +254,13 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
     def deal_count(self) -> int:
         return self.rules.deals
 
+    @property
+    def deals_fixed_by_seed(self) -> bool:
+        """Only a game of one deal without redeals: later deals go round from the fool and
+        follow the tribute, both decided by the play of the deals before; a redeal ordered
+        by the monarch draws a new pack."""
+        return self.rules.deals == 1 and not self.rules.redeal_allowed
+
     def new_initial_state(self, seed: int | None = None) -> KungOchAdelState:
         return KungOchAdelState(self, seed)
 

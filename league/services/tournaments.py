@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -64,6 +64,15 @@ TABLE_MOVE_SECONDS = 120.0
 
 def seed_draw() -> int:
     return secrets.randbits(62)
+
+
+FIXED_DEALS_OPTIONS: Final = {
+    "kingen": "shuffle_policy=full_shuffle",
+    "dubbelkingen": "shuffle_policy=full_shuffle",
+    "kung_och_adel": "deals=1,allow_redeal_if_no_court=false",
+}
+"""The option that makes every deal of a family the seed's (engine: ``deals_fixed_by_seed``),
+for the message that refuses a duplicate tournament without it."""
 
 
 def match_game_string(game: str, deals: int | None) -> str:
@@ -123,6 +132,14 @@ def tournament_create(
             " use round_robin or duplicate"
         )
         raise InvalidInputError(f"format: {message}", errors={"format": [message]})
+    if format == TournamentFormat.DUPLICATE and not load_game(canonical).deals_fixed_by_seed:
+        family = canonical.split("(")[0]
+        hint = FIXED_DEALS_OPTIONS.get(family)
+        message = (
+            f"duplicate play gives every table the same cards, but in {canonical} the deals "
+            "depend on the play" + (f": choose {family}({hint})" if hint else "")
+        )
+        raise InvalidInputError(f"game: {message}", errors={"game": [message]})
     tournament = Tournament(
         name=name.strip(),
         club=club,

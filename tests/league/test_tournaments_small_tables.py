@@ -100,13 +100,40 @@ def test_formats_for_tables_of_four_refuse_a_game_of_three_or_five(format: str) 
     assert "tables of 3 and the träkarl" in detail
     assert not Tournament.objects.exists()
     ok(api.post("/api/tournaments/", {**body, "game": "kingen"}, format="json"), 201)
-    for other in ("round_robin", "duplicate"):
+    for other, game in (
+        ("round_robin", "kingen(players=3)"),
+        ("duplicate", "kingen(players=3,shuffle_policy=full_shuffle)"),
+    ):
         created = ok(
-            api.post(
-                "/api/tournaments/",
-                {**body, "format": other, "game": "kingen(players=3)"},
-                format="json",
-            ),
+            api.post("/api/tournaments/", {**body, "format": other, "game": game}, format="json"),
             201,
         )
         assert created["format"] == other
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [
+        ("kingen", "kingen(shuffle_policy=full_shuffle)"),
+        ("dubbelkingen", "dubbelkingen(shuffle_policy=full_shuffle)"),
+        ("kung_och_adel", "kung_och_adel(deals=1,allow_redeal_if_no_court=false)"),
+    ],
+)
+def test_duplicate_refuses_a_game_whose_deals_depend_on_the_play(game: str, option: str) -> None:
+    """Kingen's cut-only deals gather the tricks played, and in Kung och Adel the ranks won
+    decide who holds which hand next (and a redeal draws a new pack): the tables of a
+    duplicate round would not hold the same cards after the first deal. The 400 names the
+    options that fix every deal by the seed, and that game is taken."""
+    api = client_for(user_create("olga"))
+    club = ok(api.post("/api/clubs/", {"name": "C"}, format="json"), 201)
+    entrants = [c.pk for c in builtin_competitors(8)]
+    body = {"name": "T", "club": club["id"], "entrants": entrants, "format": "duplicate"}
+    detail = refused(api.post("/api/tournaments/", {**body, "game": game}, format="json"), 400)
+    assert "the deals depend on the play" in detail
+    assert option in detail
+    assert not Tournament.objects.exists()
+    created = ok(api.post("/api/tournaments/", {**body, "game": option}, format="json"), 201)
+    assert created["format"] == "duplicate"
+    for fixed in ("king", "priffe", "kung_och_adel(rules=riddare,deals=1)"):
+        ok(api.post("/api/tournaments/", {**body, "game": fixed}, format="json"), 201)

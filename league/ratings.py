@@ -7,23 +7,24 @@ can always be recomputed from the stored results. Both models take the same
 **Margin rating** (:func:`margin_ratings`, notes/scheduling.md §6.1). Each player has a strength
 ``s``; the expected margin of a Priffe game is ``s_a + s_c - s_b - s_d`` (partners add, opponents
 subtract), with the margin taken as the mean seat score of one side minus the other's. In
-individual games each seat's score minus the table mean is expected to be ``s_i`` minus the table
-mean of ``s``. The strengths minimise the squared errors plus ``ridge · Σ s²``
-(``s = (XᵀX + λI)⁻¹ Xᵀm``): the ridge term pulls players with few games towards the average (0)
-and makes the fit well defined on any schedule. It corrects for the strength of partners and
-opponents, which raw totals only do on a complete whist design. Standard errors are
-``sd · sqrt(diag((XᵀX + λI)⁻¹))`` with ``sd²`` the residual variance (the Bayesian posterior
-reading of the ridge). A sensible ``ridge`` is (noise variance) / (skill variance) in the game's
-points, e.g. 1-5 when a game's luck is several times the skill differences. The träkarl and the
-built-in bots get a strength of their own (one each), so their systematic advantage or
-disadvantage is estimated and removed.
+individual games (tables of three to five, every tablemate an opponent) each seat's score minus the
+table mean is expected to be ``s_i`` minus the table mean of ``s``. The strengths minimise the
+squared errors plus ``ridge · Σ s²`` (``s = (XᵀX + λI)⁻¹ Xᵀm``): the ridge term pulls players with
+few games towards the average (0) and makes the fit well defined on any schedule. It corrects for
+the strength of partners and opponents, which raw totals only do on a complete whist design.
+Standard errors are ``sd · sqrt(diag((XᵀX + λI)⁻¹))`` with ``sd²`` the residual variance (the
+Bayesian posterior reading of the ridge). A sensible ``ridge`` is (noise variance) / (skill
+variance) in the game's points, e.g. 1-5 when a game's luck is several times the skill differences.
+The träkarl and the built-in bots get a strength of their own (one each), so their systematic
+advantage or disadvantage is estimated and removed.
 
 **openskill** (:func:`skill_ratings`): Weng-Lin Plackett-Luce as implemented by ``openskill``.
-Individual games rate four one-player teams ranked by score (ties share a rank); Priffe rates two
-teams of two by their side totals. Players start from a :class:`RatingPrior` (default
-``mu = 25``, ``sigma = 25/3``); a new bot version starts from :func:`new_version_prior`, its
-parent's ``mu`` with a wide ``sigma``. Display the conservative rating ``mu - 3·sigma``. Fillers
-(the träkarl, built-in bots) take part at a fixed default rating and are never updated.
+Individual games rate one one-player team per seat (three to five) ranked by score (ties share a
+rank); Priffe rates two teams of two by their side totals. Players start from a
+:class:`RatingPrior` (default ``mu = 25``, ``sigma = 25/3``); a new bot version starts from
+:func:`new_version_prior`, its parent's ``mu`` with a wide ``sigma``. Display the conservative
+rating ``mu - 3·sigma``. Fillers (the träkarl, built-in bots) take part at a fixed default rating
+and are never updated.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from league.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId, Trakarl
-from league.standings import MatchResult
+from league.standings import MAX_SEATS, MIN_SEATS, MatchResult
 
 DEFAULT_MU: Final = 25.0
 DEFAULT_SIGMA: Final = 25.0 / 3.0
@@ -75,10 +76,6 @@ class MarginRatings:
         return sorted(entrants, key=lambda kr: (-kr[1].value, kr[0]))
 
 
-_SOLO_GRAM: Final = tuple(tuple(12 if a == b else -4 for b in range(SEATS)) for a in range(SEATS))
-_PARTNER_SIGN: Final = (1, -1, 1, -1)
-
-
 def _column_order(key: Occupant) -> tuple[int, int]:
     if key is None:
         return (2, 0)
@@ -107,11 +104,27 @@ def _key_order(key: int | str) -> tuple[int, int]:
     return (0, key) if isinstance(key, int) else (1 if key == "trakarl" else 2, 0)
 
 
+_PAIR_SHIFT: Final = 32
+"""Pair keys of the Gram matrix: ``i << 32 | j`` for occupant indices ``i <= j``."""
+_SOLO_SCALE: Final = 60
+"""Individual rows are kept scaled by 60 (a multiple of every table size, 3 to 5 seats)."""
+_SOLO_TERMS: Final = {
+    n: (_SOLO_SCALE * _SOLO_SCALE * (n - 1) // n, -(_SOLO_SCALE * _SOLO_SCALE) // n)
+    for n in range(MIN_SEATS, MAX_SEATS + 1)
+}
+"""Table size -> (a seat's own Gram term, the term of two seats of one table)."""
+
+
 class MarginRatingAccumulator:
     """Sufficient statistics of the least-squares fit, updated one result at a time.
 
     Everything is kept in integers (scaled rows), so the order of the results does not matter
-    and an incremental fit equals a full recomputation exactly.
+    and an incremental fit equals a full recomputation exactly. Partnership results have four
+    seats; individual results three to five (every tablemate an opponent).
+
+    The Gram matrix ``XᵀX`` is kept by occupant index: a result adds its seats' own terms to
+    the diagonal and one term per pair of seats (symmetric: kept once per unordered pair of
+    occupants). Built into rows by occupant for :meth:`to_parts` and :meth:`solve`.
     """
 
     def __init__(self, mode: Mode, *, ridge: float = 1.0) -> None:
@@ -120,42 +133,121 @@ class MarginRatingAccumulator:
         self.mode = mode
         self.ridge = ridge
         # rows are kept as integers: partnership x = ±1 and y = 2·margin; individual games
-        # x = 4·(self - table mean coefficients) = (3, -1, -1, -1), y = 4·(score - mean)
-        self._x_scale = 1 if mode is Mode.PARTNERSHIP else 4
-        self._y_scale = 2 if mode is Mode.PARTNERSHIP else 4
-        self._gram: dict[tuple[Occupant, Occupant], int] = {}
-        self._rhs: dict[Occupant, int] = {}
-        self._games: dict[Occupant, int] = {}
+        # at a table of n: x = 60·(self - table mean coefficients), e.g. (45, -15, -15, -15),
+        # and y = 60·(score - table mean)
+        self._x_scale = 1 if mode is Mode.PARTNERSHIP else _SOLO_SCALE
+        self._y_scale = 2 if mode is Mode.PARTNERSHIP else _SOLO_SCALE
+        self._known: dict[Occupant, int] = {}
+        """Every occupant seen (played, or named in a loaded row) -> its index."""
+        self._occupants: list[Occupant] = []
+        """index -> occupant."""
+        self._index: dict[Occupant, int] = {}
+        """The occupants who played (who have a part), in the order first seen."""
+        self._rhs: list[int] = []
+        self._games: list[int] = []
+        self._diagonal: list[int] = []
+        """``XᵀX[i][i]`` less the pairs of seats both held by ``i`` (a filler twice)."""
+        self._pairs: dict[int, int] = {}
+        """``i << 32 | j`` (``i <= j``) -> the sum of the terms of two seats held by ``i``
+        and ``j``: ``XᵀX[i][j]`` (``i < j``), or half the rest of ``XᵀX[i][i]``."""
         self._target_sq = 0
         self._observations = 0
         self._matches = 0
         self._applied: set[int] = set()
 
+    def _known_index(self, occupant: Occupant) -> int:
+        i = self._known.get(occupant)
+        if i is None:
+            i = self._known[occupant] = len(self._occupants)
+            self._occupants.append(occupant)
+            self._rhs.append(0)
+            self._games.append(0)
+            self._diagonal.append(0)
+        return i
+
+    def _played(self, occupant: Occupant) -> int:
+        i = self._index[occupant] = self._known_index(occupant)
+        return i
+
     def apply(self, result: MatchResult) -> bool:
+        seats = result.seats
+        n = len(seats)
+        partnership = self.mode is Mode.PARTNERSHIP
+        if n != SEATS if partnership else n not in _SOLO_TERMS:
+            raise ValueError(
+                f"the margin rating takes {'tables of four' if partnership else 'three to five'}"
+                f" seats, not {n} (result {result.match_id})"
+            )
         if result.match_id in self._applied:
             return False
         self._applied.add(result.match_id)
-        seats, scores = result.seats, result.scores
-        if self.mode is Mode.PARTNERSHIP:
+        scores = result.scores
+        index = self._index
+        pairs = self._pairs
+        get = pairs.get
+        rhs = self._rhs
+        games = self._games
+        if partnership:
+            a, b, c, d = seats
+            ia = index.get(a)
+            if ia is None:
+                ia = self._played(a)
+            ib = index.get(b)
+            if ib is None:
+                ib = self._played(b)
+            ic = index.get(c)
+            if ic is None:
+                ic = self._played(c)
+            id_ = index.get(d)
+            if id_ is None:
+                id_ = self._played(d)
             target = scores[0] + scores[2] - scores[1] - scores[3]  # 2 x margin
-            rhs = [sign * target for sign in _PARTNER_SIGN]
-            gram = [[sa * sb for sb in _PARTNER_SIGN] for sa in _PARTNER_SIGN]
             self._target_sq += target * target
             self._observations += 1
+            rhs[ia] += target
+            rhs[ib] -= target
+            rhs[ic] += target
+            rhs[id_] -= target
+            games[ia] += 1
+            games[ib] += 1
+            games[ic] += 1
+            games[id_] += 1
+            # x = (1, -1, 1, -1): partners +1, opponents -1; a seat's own term (1) is
+            # counted by ``games``
+            k = ia << 32 | ic if ia <= ic else ic << 32 | ia
+            pairs[k] = get(k, 0) + 1
+            k = ib << 32 | id_ if ib <= id_ else id_ << 32 | ib
+            pairs[k] = get(k, 0) + 1
+            k = ia << 32 | ib if ia <= ib else ib << 32 | ia
+            pairs[k] = get(k, 0) - 1
+            k = ia << 32 | id_ if ia <= id_ else id_ << 32 | ia
+            pairs[k] = get(k, 0) - 1
+            k = ic << 32 | ib if ic <= ib else ib << 32 | ic
+            pairs[k] = get(k, 0) - 1
+            k = ic << 32 | id_ if ic <= id_ else id_ << 32 | ic
+            pairs[k] = get(k, 0) - 1
         else:
+            own, pair = _SOLO_TERMS[n]
             total = sum(scores)
-            targets = [SEATS * x - total for x in scores]  # 4 x (score - table mean)
-            rhs = [SEATS * t for t in targets]
-            gram = [list(row) for row in _SOLO_GRAM]
+            q = _SOLO_SCALE // n
+            targets = [q * (n * x - total) for x in scores]  # 60 x (score - table mean)
             self._target_sq += sum(t * t for t in targets)
-            self._observations += SEATS - 1
-        for a in range(SEATS):
-            ka = seats[a]
-            self._rhs[ka] = self._rhs.get(ka, 0) + rhs[a]
-            self._games[ka] = self._games.get(ka, 0) + 1
-            for b in range(SEATS):
-                key = (ka, seats[b])
-                self._gram[key] = self._gram.get(key, 0) + gram[a][b]
+            self._observations += n - 1
+            diagonal = self._diagonal
+            ids = []
+            for occupant, t in zip(seats, targets, strict=True):
+                i = index.get(occupant)
+                if i is None:
+                    i = self._played(occupant)
+                ids.append(i)
+                rhs[i] += _SOLO_SCALE * t  # Σ_rows x·y = 60·t (the targets sum to zero)
+                games[i] += 1
+                diagonal[i] += own
+            for s in range(n - 1):
+                i = ids[s]
+                for j in ids[s + 1 :]:
+                    k = i << 32 | j if i <= j else j << 32 | i
+                    pairs[k] = get(k, 0) + pair
         self._matches += 1
         return True
 
@@ -164,20 +256,49 @@ class MarginRatingAccumulator:
             self.apply(result)
         return self
 
+    def _rows(self) -> dict[int, dict[int, int]]:
+        """``XᵀX`` by rows: occupant index -> {occupant index: entry}, the rows of the
+        occupants who played, each with its diagonal entry first."""
+        own = self._games if self.mode is Mode.PARTNERSHIP else None
+        diagonal = self._diagonal
+        rows: dict[int, dict[int, int]] = {
+            i: {i: diagonal[i] + own[i] if own is not None else diagonal[i]}
+            for i in self._index.values()
+        }
+        mask = (1 << _PAIR_SHIFT) - 1
+        for key, value in self._pairs.items():
+            i, j = key >> _PAIR_SHIFT, key & mask
+            if i == j:
+                row = rows.get(i)
+                if row is not None:
+                    row[i] += 2 * value
+                continue
+            row = rows.get(i)
+            if row is not None:
+                row[j] = value
+            row = rows.get(j)
+            if row is not None:
+                row[i] = value
+        return rows
+
     # The state as parts, keyed by strings (as league.standings' accumulator), so that a
-    # service can store them as rows and apply a result to the parts it touches:
+    # service can store them as rows and apply a result to the parts it touches (the parts
+    # of every occupant of the result must be loaded: :meth:`part_keys`):
     #   "m"      [sum of squared targets, observations, matches]
     #   "m:K"    occupant K's row: [[[L, XᵀX entry], ...], Xᵀy entry, games]
     # Occupants are written as the player id, "bot" (a built-in filler) or "trakarl".
 
     def to_parts(self) -> dict[str, Any]:
-        rows: dict[Occupant, list[Any]] = {}
-        for (a, b), value in self._gram.items():
-            rows.setdefault(a, []).append([_occupant_key(b), value])
+        rows = self._rows()
+        keys = [_occupant_key(o) for o in self._occupants]
+        rhs, games = self._rhs, self._games
         parts: dict[str, Any] = {"m": [self._target_sq, self._observations, self._matches]}
-        for occupant, games in self._games.items():
-            gram = sorted(rows.get(occupant, []), key=lambda row: _key_order(row[0]))
-            parts[f"m:{_occupant_key(occupant)}"] = [gram, self._rhs.get(occupant, 0), games]
+        for i in self._index.values():
+            gram = sorted(
+                ([keys[j], value] for j, value in rows[i].items()),
+                key=lambda row: _key_order(row[0]),
+            )
+            parts[f"m:{keys[i]}"] = [gram, rhs[i], games[i]]
         return parts
 
     @classmethod
@@ -185,6 +306,8 @@ class MarginRatingAccumulator:
         cls, mode: Mode, parts: Mapping[str, Any], *, ridge: float = 1.0
     ) -> MarginRatingAccumulator:
         accumulator = cls(mode, ridge=ridge)
+        partnership = mode is Mode.PARTNERSHIP
+        pairs = accumulator._pairs
         for key, value in parts.items():
             if key == "m":
                 accumulator._target_sq, accumulator._observations, accumulator._matches = value
@@ -194,10 +317,15 @@ class MarginRatingAccumulator:
                 raise ValueError(f"unknown margin part {key!r}")
             occupant = _occupant_of(int(name) if name.lstrip("-").isdigit() else name)
             gram, rhs, games = value
+            i = accumulator._played(occupant)
+            accumulator._rhs[i] = rhs
+            accumulator._games[i] = games
             for other, entry in gram:
-                accumulator._gram[(occupant, _occupant_of(other))] = entry
-            accumulator._rhs[occupant] = rhs
-            accumulator._games[occupant] = games
+                j = accumulator._known_index(_occupant_of(other))
+                if j == i:  # kept less the seats' own terms (partnership: counted by games)
+                    accumulator._diagonal[i] = entry - games if partnership else entry
+                else:
+                    pairs[i << _PAIR_SHIFT | j if i <= j else j << _PAIR_SHIFT | i] = entry
         return accumulator
 
     @staticmethod
@@ -206,19 +334,22 @@ class MarginRatingAccumulator:
         return {"m"} | {f"m:{_occupant_key(o)}" for o in result.seats}
 
     def solve(self) -> MarginRatings:
-        columns = sorted(self._games, key=_column_order)
-        p = len(columns)
+        played = sorted(self._index.items(), key=lambda oi: _column_order(oi[0]))
+        p = len(played)
         if p == 0:
             return MarginRatings({}, 0.0, self.ridge, 0)
         kx, ky = self._x_scale, self._y_scale
-        index = {c: i for i, c in enumerate(columns)}
+        position = {i: column for column, (_, i) in enumerate(played)}
+        rows = self._rows()
         gram = [[0] * p for _ in range(p)]  # exact integers, in column order
-        for (a, b), value in self._gram.items():
-            gram[index[a]][index[b]] += value
+        for column, (_, i) in enumerate(played):
+            row = gram[column]
+            for j, value in rows[i].items():
+                row[position[j]] += value
         matrix = [[value / (kx * kx) for value in row] for row in gram]  # XᵀX
         for i in range(p):
             matrix[i][i] += self.ridge
-        rhs = [self._rhs[c] / (kx * ky) for c in columns]  # Xᵀy
+        rhs = [self._rhs[i] / (kx * ky) for _, i in played]  # Xᵀy
         factor = _cholesky(matrix)
         solution = _cholesky_solve(factor, rhs)
         # residual sum of squares from the sufficient statistics, summed in column order
@@ -233,9 +364,10 @@ class MarginRatingAccumulator:
         dof = max(1, self._observations - p)
         sigma2 = max(rss, 0.0) / dof
         inverse_diag = _inverse_diagonal(factor)
+        games = self._games
         ratings = {
-            c: MarginRating(solution[i], math.sqrt(sigma2 * inverse_diag[i]), self._games[c])
-            for i, c in enumerate(columns)
+            c: MarginRating(solution[k], math.sqrt(sigma2 * inverse_diag[k]), games[i])
+            for k, (c, i) in enumerate(played)
         }
         return MarginRatings(ratings, math.sqrt(sigma2), self.ridge, self._matches)
 
@@ -592,18 +724,24 @@ class SkillAccumulator:
         return rating
 
     def apply(self, result: MatchResult) -> bool:
+        seats, scores = result.seats, result.scores
+        partnership = self.mode is Mode.PARTNERSHIP
+        if partnership and len(seats) != SEATS:
+            raise ValueError(
+                f"partnership ratings take tables of four seats, not {len(seats)}"
+                f" (result {result.match_id})"
+            )
         if result.match_id in self._applied:
             return False
         self._applied.add(result.match_id)
-        seats, scores = result.seats, result.scores
         order: tuple[tuple[int, ...], ...]
-        if self.mode is Mode.PARTNERSHIP:
+        if partnership:
             order = ((0, 2), (1, 3))
             teams = [[self._rating(seats[i]) for i in side] for side in order]
             team_scores = [float(scores[0] + scores[2]), float(scores[1] + scores[3])]
-        else:
-            order = ((0,), (1,), (2,), (3,))
-            teams = [[self._rating(seats[i])] for i in range(SEATS)]
+        else:  # one team per seat, 3 to 5 of them (as league.services.ratings rates them)
+            order = tuple((i,) for i in range(len(seats)))
+            teams = [[self._rating(occupant)] for occupant in seats]
             team_scores = [float(x) for x in scores]
         new = plackett_luce_update(
             teams,

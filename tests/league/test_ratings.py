@@ -1,8 +1,11 @@
 """Ratings: ridge least squares worked by hand, openskill Plackett-Luce, determinism,
 incremental equals recomputation, and a league of 10,000 matches."""
 
+import hashlib
+import json
 import math
 import random
+from dataclasses import replace
 
 import pytest
 from openskill.models import PlackettLuce
@@ -256,3 +259,188 @@ def test_recomputation_is_deterministic_and_incremental_equals_full() -> None:
     for r in shuffled:
         margin.apply(r)
     assert margin.solve() == margin_ratings(results, mode=Mode.PARTNERSHIP, ridge=2.0)
+
+
+# ---------------------------------------------------------------- the margin rating's sums
+
+
+def filler_results(count: int, *, seed: int, mode: Mode, table: int = 4) -> list[MatchResult]:
+    """Random tables of 12 players; some with the träkarl (Priffe) or a built-in bot, some
+    with two built-in bots (one occupant at two seats: partners or opponents)."""
+    rng = random.Random(seed)
+    players = [P(i) for i in range(1, 13)]
+    out = []
+    for i in range(count):
+        seats: list[Occupant] = list(rng.sample(players, table))
+        if rng.random() < 0.2:
+            seats[rng.randrange(table)] = TRAKARL if mode is Mode.PARTNERSHIP else None
+        if rng.random() < 0.2:
+            for s in rng.sample(range(table), 2):
+                seats[s] = None
+        scores: tuple[int, ...]
+        if mode is Mode.PARTNERSHIP:
+            d = rng.randint(-12, 12)
+            scores = (d, -d, d, -d)
+        else:
+            scores = tuple(rng.randint(-40, 60) for _ in range(table))
+        out.append(result(i, tuple(seats), scores))
+    return out
+
+
+def occupant_key(occupant: Occupant) -> int | str:
+    return "bot" if occupant is None else "trakarl" if occupant is TRAKARL else int(occupant)
+
+
+def parts_by_definition(results: list[MatchResult], mode: Mode) -> dict[str, object]:
+    """MarginRatingAccumulator.to_parts written from the rows of X: Priffe one row a result,
+    x = ±1 (partners +, opponents -), y = 2·margin; individual games one row a seat of a
+    table of n, x = 60·(own seat - 1/n each seat), y = 60·(score - table mean). XᵀX summed
+    over every ordered pair of seats (a filler at two seats included)."""
+    gram: dict[tuple[Occupant, Occupant], int] = {}
+    rhs: dict[Occupant, int] = {}
+    games: dict[Occupant, int] = {}
+    target_sq = observations = 0
+    for r in results:
+        n = len(r.seats)
+        rows: list[tuple[list[int], int]]
+        if mode is Mode.PARTNERSHIP:
+            signs = [1, -1, 1, -1]
+            rows = [(signs, sum(sign * x for sign, x in zip(signs, r.scores, strict=True)))]
+            observations += 1
+        else:
+            total = sum(r.scores)
+            q = 60 // n  # 60 is a multiple of 3, 4 and 5
+            rows = [
+                ([60 * (s == i) - q for s in range(n)], 60 * r.scores[i] - q * total)
+                for i in range(n)
+            ]
+            observations += n - 1
+        for x, y in rows:
+            target_sq += y * y
+            for a in range(n):
+                rhs[r.seats[a]] = rhs.get(r.seats[a], 0) + x[a] * y
+                for b in range(n):
+                    key = (r.seats[a], r.seats[b])
+                    gram[key] = gram.get(key, 0) + x[a] * x[b]
+        for occupant in r.seats:
+            games[occupant] = games.get(occupant, 0) + 1
+
+    def order(occupant: Occupant) -> tuple[int, int]:
+        key = occupant_key(occupant)
+        return (0, key) if isinstance(key, int) else (1 if key == "trakarl" else 2, 0)
+
+    parts: dict[str, object] = {"m": [target_sq, observations, len(results)]}
+    for occupant, count in games.items():
+        row = sorted(
+            ((b, value) for (a, b), value in gram.items() if a == occupant),
+            key=lambda bv: order(bv[0]),
+        )
+        parts[f"m:{occupant_key(occupant)}"] = [
+            [[occupant_key(b), value] for b, value in row],
+            rhs[occupant],
+            count,
+        ]
+    return parts
+
+
+@pytest.mark.parametrize(
+    ("mode", "table"), [(Mode.PARTNERSHIP, 4), (Mode.SOLO, 3), (Mode.SOLO, 4), (Mode.SOLO, 5)]
+)
+def test_the_margin_sums_are_those_of_the_rows_of_x(mode: Mode, table: int) -> None:
+    results = filler_results(400, seed=17, mode=mode, table=table)
+    if mode is Mode.SOLO:  # tables of every size in one tournament
+        results += [
+            replace(r, match_id=1000 * other + r.match_id)
+            for other in (3, 4, 5)
+            if other != table
+            for r in filler_results(100, seed=other, mode=mode, table=other)
+        ]
+    parts = MarginRatingAccumulator(mode).apply_all(results).to_parts()
+    assert parts == parts_by_definition(results, mode)
+    if mode is Mode.PARTNERSHIP:  # partners as often as opponents: the zero is still written
+        rows = [part[0] for key, part in parts.items() if key != "m"]
+        assert any(value == 0 for row in rows for _, value in row)
+
+
+@pytest.mark.parametrize(
+    ("mode", "digest"),
+    [(Mode.SOLO, "73cc1f1806962e2c"), (Mode.PARTNERSHIP, "f0a0efcfbec364ea")],
+)
+def test_the_margin_rating_gives_the_bits_it_gave_before(mode: Mode, digest: str) -> None:
+    """The digests are those of the accumulator of 16 dict updates a result (commit
+    c0676ff), whose individual rows were scaled by 4, not 60: the same fit to the bit,
+    fillers at two seats included (every division is of exact integers, rounded once)."""
+    fit = margin_ratings(filler_results(500, seed=21, mode=mode), mode=mode, ridge=2.0)
+    rows = sorted(
+        (repr(k), r.value.hex(), r.standard_error.hex(), r.games) for k, r in fit.ratings.items()
+    )
+    text = repr([*rows, fit.residual_sd.hex(), fit.games])
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize(
+    ("scores", "strengths"),
+    [((30, 0, -30), (15, 0, -15)), ((40, 20, 0, -20, -40), (20, 10, 0, -10, -20))],
+)
+def test_ridge_one_table_of_three_or_five_by_hand(
+    scores: tuple[int, ...], strengths: tuple[int, ...]
+) -> None:
+    """As for four: the rows are the centring matrix C of the table, (C + I)s = y gives
+    s = y/2 for scores summing to zero; the residuals are y/2 (one degree of freedom kept)."""
+    seats = tuple(P(i) for i in range(1, len(scores) + 1))
+    ratings = margin_ratings([result(1, seats, scores)], mode=Mode.SOLO)
+    assert {k: r.value for k, r in ratings.ratings.items()} == pytest.approx(
+        dict(zip(seats, strengths, strict=True))
+    )
+    assert ratings.residual_sd == pytest.approx(math.sqrt(sum(x * x / 4 for x in scores)))
+
+
+def test_stored_parts_of_tables_of_three_to_five_give_the_whole_fit() -> None:
+    """Individual results of three, four and five seats applied one at a time to the parts
+    of their occupants (through JSON, as league.services.standings stores them)."""
+    results = [
+        replace(r, match_id=1000 * table + r.match_id)
+        for table in (3, 4, 5)
+        for r in filler_results(150, seed=table, mode=Mode.SOLO, table=table)
+    ]
+    random.Random(4).shuffle(results)
+    stored: dict[str, object] = {}
+    for r in results:
+        keys = MarginRatingAccumulator.part_keys(r)
+        parts = json.loads(json.dumps({k: stored[k] for k in keys if k in stored}))
+        accumulator = MarginRatingAccumulator.from_parts(Mode.SOLO, parts)
+        accumulator.apply(r)
+        stored |= json.loads(json.dumps(accumulator.to_parts()))
+    whole = MarginRatingAccumulator(Mode.SOLO).apply_all(results)
+    assert stored == json.loads(json.dumps(whole.to_parts()))
+    assert MarginRatingAccumulator.from_parts(Mode.SOLO, stored).solve() == whole.solve()
+
+
+def test_partnership_accumulators_refuse_tables_not_of_four() -> None:
+    three = result(1, (P(1), P(2), P(3)), (5, -5, 0))
+    five = result(2, (P(1), P(2), P(3), P(4), P(5)), (5, -5, 5, -5, 0))
+    for r in (three, five):
+        with pytest.raises(ValueError, match="tables of four"):
+            MarginRatingAccumulator(Mode.PARTNERSHIP).apply(r)
+        with pytest.raises(ValueError, match="tables of four"):
+            SkillAccumulator(Mode.PARTNERSHIP).apply(r)
+
+
+@pytest.mark.parametrize("table", [3, 5])
+def test_openskill_rates_every_seat_of_a_table_of_three_or_five(table: int) -> None:
+    """One team of one per seat, ranked by score: plackett_luce_update's numbers."""
+    seats = tuple(P(i) for i in range(1, table + 1))
+    scores = tuple(range(10 * table, 0, -10))
+    ratings = skill_ratings([result(1, seats, scores)], mode=Mode.SOLO).ratings
+    model = SkillAccumulator(Mode.SOLO).model
+    expected = plackett_luce_update(
+        [[(DEFAULT_MU, DEFAULT_SIGMA)] for _ in seats],
+        [float(x) for x in scores],
+        beta=model.beta,
+        tau=model.tau,
+        kappa=model.kappa,
+    )
+    assert [(ratings[p].mu, ratings[p].sigma, ratings[p].games) for p in seats] == [
+        (mu, sigma, 1) for [(mu, sigma)] in expected
+    ]
+    assert ratings[seats[0]].mu > ratings[seats[-1]].mu

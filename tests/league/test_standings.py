@@ -411,13 +411,13 @@ def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
         accumulator = StandingsAccumulator.from_parts(rules, json.loads(json.dumps(parts)))
         accumulator.apply(r)
         stored |= json.loads(json.dumps(accumulator.to_parts()))
-        if table == 4:  # the margin rating (league.ratings) takes tables of four
-            margin_keys = MarginRatingAccumulator.part_keys(r)
-            margin = MarginRatingAccumulator.from_parts(
-                mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))
-            )
-            margin.apply(r)
-            margins |= json.loads(json.dumps(margin.to_parts()))
+        # the margin rating (league.ratings), tables of three to five
+        margin_keys = MarginRatingAccumulator.part_keys(r)
+        margin = MarginRatingAccumulator.from_parts(
+            mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))
+        )
+        margin.apply(r)
+        margins |= json.loads(json.dumps(margin.to_parts()))
 
     shuffled = list(results)
     random.Random(3).shuffle(shuffled)
@@ -425,10 +425,9 @@ def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
     assert stored == json.loads(json.dumps(whole.to_parts()))
     assert any(key.startswith("r:") and key.endswith(":2") for key in stored)  # rounds 128-140
     assert StandingsAccumulator.from_parts(rules, stored).table() == whole.table()
-    if table == 4:
-        assert MarginRatingAccumulator.from_parts(mode, margins).solve() == margin_ratings(
-            results, mode=mode
-        )
+    assert MarginRatingAccumulator.from_parts(mode, margins).solve() == margin_ratings(
+        results, mode=mode
+    )
 
 
 def test_duplicate_accumulator_matches_the_batch_scores() -> None:

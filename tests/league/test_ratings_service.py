@@ -103,13 +103,21 @@ def test_each_result_is_rated_once_in_both_scopes_with_its_history() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("game", "fmt"),
-    [("kingen", TournamentFormat.ROUND_ROBIN), ("priffe(rubbers_per_game=3)", "rotating")],
+    ("game", "fmt", "entrants"),
+    [
+        ("kingen", TournamentFormat.ROUND_ROBIN, 8),
+        ("kingen(players=3)", TournamentFormat.ROUND_ROBIN, 6),
+        ("kingen(players=5)", TournamentFormat.ROUND_ROBIN, 7),
+        ("priffe(rubbers_per_game=3)", "rotating", 8),
+    ],
 )
-def test_the_service_gives_the_numbers_league_ratings_computes(game: str, fmt: str) -> None:
-    """Individual games: four teams of one by score; Priffe: each rubber two teams of two
-    (its partnerships) by their points: exactly skill_ratings over the same results."""
-    tournament, organiser = bot_tournament(game=game, entrants=8, rounds=2)
+def test_the_service_gives_the_numbers_league_ratings_computes(
+    game: str, fmt: str, entrants: int
+) -> None:
+    """Individual games: one team of one per seat (three to five) by score; Priffe: each
+    rubber two teams of two (its partnerships) by their points: exactly skill_ratings
+    over the same results."""
+    tournament, organiser = bot_tournament(game=game, entrants=entrants, rounds=2)
     if fmt == "rotating":
         tournament.format = TournamentFormat.ROTATING_PARTNERS
         tournament.save()

@@ -493,6 +493,24 @@ class RatedMatch(models.Model):
         return f"rated result of match {self.result_id}"
 
 
+class RatingQueueEntry(models.Model):
+    """A stored result waiting to be rated: inserted in the transaction that stores the
+    result and deleted in the one that writes its ``RatedMatch``, so the ratings queue
+    reads the few results waiting here (oldest first, by primary key) instead of looking
+    for unrated results among every stored one (docs/league.md)."""
+
+    result = models.OneToOneField(
+        MatchResult, primary_key=True, on_delete=models.CASCADE, related_name="rating_queue"
+    )
+
+    class Meta:
+        ordering = ("result_id",)
+        verbose_name_plural = "rating queue entries"
+
+    def __str__(self) -> str:
+        return f"result {self.result_id} waiting to be rated"
+
+
 class Rating(models.Model):
     """A competitor's openskill rating now: on a game family's leaderboard (no
     tournament) or within one tournament."""

@@ -38,9 +38,10 @@ def matches_sweep() -> dict[str, list[int]]:
 
 @shared_task(base=DjangoTask)
 def ratings_update() -> int:
-    """Rate the results not rated yet, in the order they were stored (routed to the
-    `ratings` queue, which one worker process consumes with concurrency 1; the service
-    also serialises itself with a lock). Idempotent: a duplicate finds nothing to rate."""
+    """Rate the results waiting in the rating queue (``RatingQueueEntry``), in the order
+    they were stored (routed to the `ratings` queue, which one worker process consumes with
+    concurrency 1; the service also serialises itself with a lock). Idempotent: a
+    duplicate finds nothing to rate; beat runs it every minute for a lost message."""
     from league.services.ratings import ratings_update as ratings_update_service
 
     return ratings_update_service()

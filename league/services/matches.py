@@ -72,6 +72,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.notifications import match_updated, tournament_progressed
+from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result, standings_input_extra
 from league.tasks import ratings_update as ratings_update_task
 from league.tasks import run_match as run_match_task
@@ -613,6 +614,7 @@ def _result_write(
         created_at=now,
     )
     standings_apply_result(match_result=result)  # in this transaction
+    ratings_enqueue([result.pk])  # waiting to be rated: committed with the result
     ratings_update_task.delay_on_commit()  # the serial `ratings` queue
     if bot_faults:
         BotFault.objects.bulk_create(bot_faults)

@@ -1,9 +1,12 @@
 """openskill ratings of the league, kept by the serial `ratings` queue, with history.
 
-Every stored result is rated once, in the order the queue rates it: ``match_finish`` sends
-``league.tasks.ratings_update`` when its transaction commits, and :func:`ratings_update`
-rates every result that is not rated yet, oldest first, under one lock (a PostgreSQL
-advisory lock; SQLite has one writer anyway), so two runs at once are harmless. Each rated
+Every stored result is rated once, in the order the queue rates it: ``match_finish`` stores
+the result with a ``RatingQueueEntry`` (:func:`ratings_enqueue`, same transaction) and sends
+``league.tasks.ratings_update`` when its transaction commits; :func:`ratings_update` rates
+the results waiting in that queue, oldest first, and deletes their entries in the
+transaction that rates them, under one lock (a PostgreSQL advisory lock; SQLite has one
+writer anyway), so two runs at once are harmless and a lost message or a dead worker loses
+nothing (beat runs it every minute). Each rated
 result gets a ``RatedMatch`` row, whose id is the order of rating: :func:`ratings_recompute`
 (``python manage.py recompute_ratings``) replays the stored results in that order and gets
 the same numbers, because both paths run the same code on the same inputs.
@@ -61,6 +64,7 @@ from league.models import (
     RatedMatch,
     Rating,
     RatingChange,
+    RatingQueueEntry,
     Tournament,
 )
 from league.ratings import (
@@ -562,26 +566,61 @@ def _rate_batch(results: Sequence[MatchResult]) -> None:
     _history_insert(rows)
 
 
+def ratings_enqueue(result_ids: Iterable[int]) -> None:
+    """Mark stored results as waiting to be rated (``RatingQueueEntry``). Call it in the
+    transaction that stores them: every ``MatchResult`` is created with its entry, so a
+    result stored is a result the queue will rate, whatever becomes of the task sent."""
+    RatingQueueEntry.objects.bulk_create(
+        (RatingQueueEntry(result_id=pk) for pk in result_ids), batch_size=2000
+    )
+
+
 def ratings_update(*, batch: int = BATCH) -> int:
-    """Rate every stored result that is not rated yet, oldest first; how many were.
+    """Rate every result waiting in the rating queue, oldest first; how many were.
 
     What the `ratings` queue runs after each stored result (and beat every minute, for a
-    message that was lost). Idempotent and safe to run twice at once (the lock)."""
+    message that was lost). Each batch reads the first ``batch`` entries of the queue (its
+    primary key's index: the cost does not grow with the results stored), rates those
+    results and deletes their entries in one transaction, so a batch that fails leaves
+    its entries waiting. An entry whose result is rated already (not written by this
+    module) is only deleted. Idempotent and safe to run twice at once (the lock: the
+    second run reads the queue once the first has committed)."""
     total = 0
     while True:
         with transaction.atomic():
             _lock()
-            results = list(
-                MatchResult.objects.filter(rated__isnull=True)
-                .select_related("match__tournament")
-                .defer("record")
-                .order_by("id")[:batch]
+            waiting = list(
+                RatingQueueEntry.objects.order_by("result_id").values_list("result_id", flat=True)[
+                    :batch
+                ]
             )
-            if results:
-                _rate_batch(results)
+            results: list[MatchResult] = []
+            if waiting:
+                results = list(
+                    MatchResult.objects.filter(pk__in=waiting, rated__isnull=True)
+                    .select_related("match__tournament")
+                    .defer("record")
+                    .order_by("id")
+                )
+                if results:
+                    _rate_batch(results)
+                RatingQueueEntry.objects.filter(result_id__in=waiting).delete()
         total += len(results)
-        if len(results) < batch:
+        if len(waiting) < batch:
             return total
+
+
+def _queue_reconcile(tournament_id: int | None) -> None:
+    """Make the rating queue of the scope (``tournament_id``'s results, or all) hold
+    exactly its results that are not rated: drop the entries of rated results, add the
+    unrated results that have none (stored without one, by hand or by older code)."""
+    entries = RatingQueueEntry.objects.filter(result__rated__isnull=False)
+    results = MatchResult.objects.filter(rated__isnull=True, rating_queue__isnull=True)
+    if tournament_id is not None:
+        entries = entries.filter(result__match__tournament_id=tournament_id)
+        results = results.filter(match__tournament_id=tournament_id)
+    entries.delete()
+    ratings_enqueue(results.order_by("id").values_list("id", flat=True).iterator())
 
 
 # ---------------------------------------------------------------- recomputation
@@ -773,7 +812,9 @@ def ratings_recompute(*, tournament_id: int | None = None) -> RecomputeReport:
     """Recompute the ratings from the stored results in the order they were rated: every
     scope, or only ``tournament_id``'s own (a family's leaderboard spans tournaments, so it
     is recomputed as a whole). Only what differs from the stored ratings and history is
-    written. Then rate what was not rated yet."""
+    written. The scope's rating queue is then made to hold exactly its unrated results
+    (no result is left both rated and waiting, none unrated and forgotten), and what
+    waits is rated."""
     with transaction.atomic(), _collector_paused():
         _lock()
         versions = Versions.load()
@@ -812,4 +853,5 @@ def ratings_recompute(*, tournament_id: int | None = None) -> RecomputeReport:
                 )
         written = _history_sync(history, tournament_id=tournament_id)
         ratings = _ratings_sync(books, tournament_id=tournament_id)
+        _queue_reconcile(tournament_id)
     return RecomputeReport(count, len(history), ratings, ratings_update(), written)

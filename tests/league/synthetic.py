@@ -1,6 +1,6 @@
 """Synthetic stored results for tests and benchmarks: random tables of a tournament's
-entrants (skill plus luck), stored as finished matches with their results, without playing
-them (no events, an empty record)."""
+entrants (skill plus luck), stored as finished matches with their results (waiting to be
+rated, as match_finish stores them), without playing them (no events, an empty record)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 from league.models import Match, MatchResult, Round, Tournament
+from league.services.ratings import ratings_enqueue
 from league.services.standings import tournament_entrants
 
 
@@ -72,4 +73,6 @@ def synthetic_results(
                 record={},
             )
         )
-    return MatchResult.objects.bulk_create(results, batch_size=2000)
+    stored = MatchResult.objects.bulk_create(results, batch_size=2000)
+    ratings_enqueue(result.pk for result in stored)  # as match_finish does
+    return stored

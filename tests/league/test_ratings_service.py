@@ -27,7 +27,7 @@ from league.models import (
 )
 from league.ratings import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
-from league.services.ratings import ratings_recompute, ratings_update
+from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
 from league.services.standings import (
     StoredResult,
     standings_results_of,
@@ -319,6 +319,8 @@ def synthetic_leagues() -> tuple[Tournament, Tournament, Tournament]:
 def rated_again(*, batch: int) -> None:
     RatedMatch.objects.all().delete()  # the history goes with them
     Rating.objects.all().delete()
+    unqueued = MatchResult.objects.filter(rating_queue__isnull=True)  # waiting again
+    ratings_enqueue(unqueued.order_by("id").values_list("id", flat=True))
     assert ratings_update(batch=batch) == MatchResult.objects.count()
 
 

@@ -44,8 +44,6 @@ here. Rows that stay the same keep their ids.
 from __future__ import annotations
 
 import bisect
-import contextlib
-import gc
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -76,6 +74,7 @@ from league.ratings import (
     new_version_prior,
     plackett_luce_update,
 )
+from league.services.garbage_collector import collector_paused
 from league.services.standings import (
     PARTNERSHIP_FAMILIES,
     StoredResult,
@@ -105,20 +104,6 @@ def _lock() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while many small objects are made and
-    kept (a recomputation's rows and their history: no cycles among them); its passes over
-    the growing heap would otherwise cost a third of the time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 # ---------------------------------------------------------------- what is rated
@@ -815,7 +800,7 @@ def ratings_recompute(*, tournament_id: int | None = None) -> RecomputeReport:
     written. The scope's rating queue is then made to hold exactly its unrated results
     (no result is left both rated and waiting, none unrated and forgotten), and what
     waits is rated."""
-    with transaction.atomic(), _collector_paused():
+    with transaction.atomic(), collector_paused():
         _lock()
         versions = Versions.load()
         games: dict[int, str] = dict(Tournament.objects.values_list("id", "game"))

@@ -46,12 +46,10 @@ always compared across all the round's tables.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import hashlib
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +74,7 @@ from league.models import (
 )
 from league.ratings import MarginRatingAccumulator, MarginRatings
 from league.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
+from league.services.garbage_collector import collector_paused
 from league.standings import (
     MAX_SEATS,
     MIN_SEATS,
@@ -506,21 +505,6 @@ def _stored_results(tournament_id: int) -> Iterable[StoredResult]:
         yield StoredResult(pk, match_id, orjson.loads(standings_input))
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while every stored result is summed: the
-    objects made are freed at once or kept in the sums (no cycles), and a full collection
-    that falls in the loop (a pass over the whole heap, 50-100 ms in a worker) would find
-    nothing to free. As league.services.ratings does for its recomputation."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulators:
     """Rebuild the parts of ``snapshot`` (locked) from every stored result."""
     rules = standings_rules_of(tournament)
@@ -528,7 +512,7 @@ def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulator
     entrants = tournament_entrants(tournament.pk)
     count = 0
     game = tournament.game
-    with _collector_paused():
+    with collector_paused():
         for stored in _stored_results(tournament.pk):
             results = standings_results_of(stored, game=game, entrants=entrants, rules=rules)
             accumulators.apply(results)

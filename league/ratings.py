@@ -170,18 +170,22 @@ class MarginRatingAccumulator:
         return i
 
     def apply(self, result: MatchResult) -> bool:
-        seats = result.seats
+        return self.add(result.match_id, result.seats, result.scores)
+
+    def add(self, match_id: int, seats: Sequence[Occupant], scores: Sequence[int]) -> bool:
+        """:meth:`apply` of a result given by its fields (a valid result's: a score per
+        seat); a recomputation adds thousands without building the records."""
         n = len(seats)
         partnership = self.mode is Mode.PARTNERSHIP
         if n != SEATS if partnership else n not in _SOLO_TERMS:
             raise ValueError(
                 f"the margin rating takes {'tables of four' if partnership else 'three to five'}"
-                f" seats, not {n} (result {result.match_id})"
+                f" seats, not {n} (result {match_id})"
             )
-        if result.match_id in self._applied:
+        applied = self._applied
+        if match_id in applied:
             return False
-        self._applied.add(result.match_id)
-        scores = result.scores
+        applied.add(match_id)
         index = self._index
         pairs = self._pairs
         get = pairs.get

@@ -240,11 +240,11 @@ def _entrant(occupant: Occupant) -> PlayerId | None:
     return occupant
 
 
-def _groups_of(result: MatchResult, mode: Mode) -> list[tuple[_Group, _Entry]]:
+def _groups_of(
+    board_label: int | str, seats: Sequence[Occupant], scores: Sequence[int], mode: Mode
+) -> list[tuple[_Group, _Entry]]:
     """The duplicate comparison groups a result joins: (board, hand) or (board, side)."""
-    assert result.board is not None
-    board = str(result.board)
-    seats = result.seats
+    board = str(board_label)
     if mode is Mode.PARTNERSHIP:
         if len(seats) != SEATS:
             raise ValueError(f"a partnership result has {SEATS} seats, not {len(seats)}")
@@ -253,12 +253,12 @@ def _groups_of(result: MatchResult, mode: Mode) -> list[tuple[_Group, _Entry]]:
             holders = tuple(
                 p for p in (_entrant(seats[side]), _entrant(seats[side + 2])) if p is not None
             )
-            value = result.scores[side] + result.scores[side + 2]
+            value = scores[side] + scores[side + 2]
             out.append(((board, side), _Entry(holders, value)))
         return out
     return [
         ((board, h), _Entry(tuple(p for p in (_entrant(seats[h]),) if p is not None), x))
-        for h, x in enumerate(result.scores)
+        for h, x in enumerate(scores)
     ]
 
 
@@ -292,15 +292,29 @@ class StandingsAccumulator:
     def apply(self, result: MatchResult) -> bool:
         """Add one result; False (and nothing changes) if its ``match_id`` was applied.
         ValueError for a partnership result that is not of four seats."""
-        if result.match_id in self._applied:
+        return self.add(
+            result.match_id, result.round_number, result.seats, result.scores, result.board
+        )
+
+    def add(
+        self,
+        match_id: int,
+        round_number: int,
+        seats: Sequence[Occupant],
+        scores: Sequence[int],
+        board: int | str | None,
+    ) -> bool:
+        """:meth:`apply` of a result given by its fields, for a caller that made them valid
+        (as :class:`MatchResult` checks them: 3 to 5 seats, a score each, a board label
+        without ``:``); a recomputation adds thousands without building the records."""
+        applied = self._applied
+        if match_id in applied:
             return False
-        seats = result.seats
         partnership = self.rules.mode is Mode.PARTNERSHIP
         if partnership and len(seats) != SEATS:
             raise ValueError(f"a partnership result has {SEATS} seats, not {len(seats)}")
-        self._applied.add(result.match_id)
+        applied.add(match_id)
         ids = [o if isinstance(o, int) else None for o in seats]
-        scores = result.scores
         if partnership:
             side_0, side_1 = scores[0] + scores[2], scores[1] + scores[3]
             side_won = (side_0 > side_1, side_1 > side_0)
@@ -309,7 +323,6 @@ class StandingsAccumulator:
             side_won = (False, False)
             best = max(scores)
             winner = scores.index(best) if scores.count(best) == 1 else -1
-        round_number = result.round_number
         sheets = self._sheets
         rounds = self._rounds
         for s, p in enumerate(ids):
@@ -352,8 +365,8 @@ class StandingsAccumulator:
             else:
                 head.as_opponents += 1
                 head.difference += scores[a] - scores[b]
-        if result.board is not None:
-            for key_group, entry in _groups_of(result, self.rules.mode):
+        if board is not None:
+            for key_group, entry in _groups_of(board, seats, scores, self.rules.mode):
                 group = self._groups.setdefault(key_group, [])
                 for other in group:
                     points = _compare(entry, other)
@@ -659,7 +672,7 @@ def duplicate_scores(
     for result in results:
         if result.board is None:
             raise ValueError(f"match {result.match_id} is not a duplicate board")
-        for key, entry in _groups_of(result, mode):
+        for key, entry in _groups_of(result.board, result.seats, result.scores, mode):
             groups.setdefault(key, []).append(entry)
     for group in groups.values():
         for i, a in enumerate(group):

@@ -58,6 +58,7 @@ from openskill.models import PlackettLuce
 
 from league.models import (
     Competitor,
+    Match,
     MatchResult,
     RatedMatch,
     Rating,
@@ -598,14 +599,46 @@ def ratings_update(*, batch: int = BATCH) -> int:
 def _queue_reconcile(tournament_id: int | None) -> None:
     """Make the rating queue of the scope (``tournament_id``'s results, or all) hold
     exactly its results that are not rated: drop the entries of rated results, add the
-    unrated results that have none (stored without one, by hand or by older code)."""
-    entries = RatingQueueEntry.objects.filter(result__rated__isnull=False)
-    results = MatchResult.objects.filter(rated__isnull=True, rating_queue__isnull=True)
-    if tournament_id is not None:
-        entries = entries.filter(result__match__tournament_id=tournament_id)
-        results = results.filter(match__tournament_id=tournament_id)
-    entries.delete()
-    ratings_enqueue(results.order_by("id").values_list("id", flat=True).iterator())
+    unrated results that have none (stored without one, by hand or by older code).
+
+    Written in SQL so that the planner starts from the queue (a few entries) and tests the
+    results of the tournament against a hash of its rated ones (its ``RatedMatch`` rows
+    carry the tournament), instead of probing the joins once per result."""
+    queue = _table(RatingQueueEntry)
+    rated = _table(RatedMatch)
+    results = _table(MatchResult)
+    matches = _table(Match)
+    rated_scope = "rm.tournament_id = %s AND " if tournament_id is not None else ""
+    params = [tournament_id] if tournament_id is not None else []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {queue} WHERE EXISTS (SELECT 1 FROM {rated} AS rm WHERE "
+            f"{rated_scope}rm.result_id = {queue}.result_id)",
+            params,
+        )
+        if tournament_id is not None:
+            cursor.execute(
+                f"SELECT r.id FROM {results} AS r WHERE r.match_id IN "
+                f"(SELECT m.id FROM {matches} AS m WHERE m.tournament_id = %s) "
+                f"AND r.id NOT IN (SELECT rm.result_id FROM {rated} AS rm WHERE "
+                "rm.tournament_id = %s) "
+                f"AND NOT EXISTS (SELECT 1 FROM {queue} AS q WHERE q.result_id = r.id) "
+                "ORDER BY r.id",
+                [tournament_id, tournament_id],
+            )
+        else:
+            cursor.execute(
+                f"SELECT r.id FROM {results} AS r "
+                f"WHERE r.id NOT IN (SELECT rm.result_id FROM {rated} AS rm) "
+                f"AND NOT EXISTS (SELECT 1 FROM {queue} AS q WHERE q.result_id = r.id) "
+                "ORDER BY r.id",
+            )
+        unrated = [pk for (pk,) in cursor.fetchall()]
+    ratings_enqueue(unrated)
+
+
+def _table(model: Any) -> str:
+    return str(connection.ops.quote_name(model._meta.db_table))
 
 
 # ---------------------------------------------------------------- recomputation

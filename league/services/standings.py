@@ -253,9 +253,29 @@ def standings_results_of(
     of three to five), one per rubber for Priffe (a table of four). Seats of competitors
     who are not entrants (the built-in bots that fill a table) are fillers (``None``); the
     Priffe träkarl is ``TRAKARL``. In a duplicate tournament the results carry their board:
-    the round (individual games; seat ``h`` holds hand ``h``) or :func:`rubber_boards`.
-    (Written for speed: a recomputation calls it for every stored result.)"""
+    the round (individual games; seat ``h`` holds hand ``h``) or :func:`rubber_boards`."""
     entrant_set = entrants if isinstance(entrants, (set, frozenset)) else set(entrants)
+    return [
+        StandingsResult(
+            match_id=match_id, round_number=round_number, seats=seats, scores=scores, board=board
+        )
+        for match_id, round_number, seats, scores, board in _result_fields(
+            result, game=game, entrants=entrant_set, rules=rules
+        )
+    ]
+
+
+ResultFields = tuple[int, int, tuple[Occupant, ...], tuple[int, ...], int | str | None]
+"""A pure result's fields: match id, round, seats, scores, board (as
+league.standings.MatchResult holds them)."""
+
+
+def _result_fields(
+    result: StoredResult, *, game: str, entrants: set[int] | frozenset[int], rules: StandingsRules
+) -> list[ResultFields]:
+    """:func:`standings_results_of` as the fields of its results (a recomputation adds
+    them to the accumulators without building the records). Written for speed: a
+    recomputation calls it for every stored result."""
     standings_input = result.standings_input
     seats = standings_input["seats"]
     n = len(seats)
@@ -267,21 +287,14 @@ def standings_results_of(
     for seat in seats:  # seats are numbered 0 to n - 1 (unique per match)
         number = int(seat["seat"])
         competitor = int(seat["competitor"])
-        if competitor in entrant_set:
+        if competitor in entrants:
             occupants[number] = PlayerId(competitor)
         scores[number] = int(seat["score"])
     round_number = int(standings_input.get("round", 1))
     duplicate = rules.rank_by is RankBy.PERCENTAGE
     if not partnership:
-        return [
-            StandingsResult(
-                match_id=result.match_id,
-                round_number=round_number,
-                seats=tuple(occupants),
-                scores=tuple(scores),
-                board=round_number if duplicate else None,
-            )
-        ]
+        hand_board = round_number if duplicate else None
+        return [(result.match_id, round_number, tuple(occupants), tuple(scores), hand_board)]
     trakarl = _game_trakarl(game)
     if trakarl >= 0:
         occupants[trakarl] = TRAKARL
@@ -292,18 +305,18 @@ def standings_results_of(
     if duplicate:  # the boards follow the order of the rubbers
         rubbers = sorted(rubbers, key=_number)
         boards = rubber_boards(round_number, rubbers)
-    out = []
+    out: list[ResultFields] = []
     base = result.match_id * RUBBER_ID_BASE
     for rubber, board in zip(rubbers, boards, strict=True):
         a, b, c, d = rubber["seating"]
         points = rubber["points"]
         out.append(
-            StandingsResult(
-                match_id=base + int(rubber["number"]),
-                round_number=round_number,
-                seats=(occupants[a], occupants[b], occupants[c], occupants[d]),
-                scores=(int(points[a]), int(points[b]), int(points[c]), int(points[d])),
-                board=board,
+            (
+                base + int(rubber["number"]),
+                round_number,
+                (occupants[a], occupants[b], occupants[c], occupants[d]),
+                (int(points[a]), int(points[b]), int(points[c]), int(points[d])),
+                board,
             )
         )
     return out
@@ -349,6 +362,15 @@ class Accumulators:
             self.standings.apply(result)
             if self.margin is not None:
                 self.margin.apply(result)
+
+    def add(self, results: Sequence[ResultFields]) -> None:
+        """:meth:`apply` of results given by their fields (:func:`_result_fields`)."""
+        standings = self.standings.add
+        margin = self.margin.add if self.margin is not None else None
+        for match_id, round_number, seats, scores, board in results:
+            standings(match_id, round_number, seats, scores, board)
+            if margin is not None:
+                margin(match_id, seats, scores)
 
     def to_parts(self) -> dict[str, Any]:
         parts = self.standings.to_parts()
@@ -513,9 +535,9 @@ def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulator
     count = 0
     game = tournament.game
     with collector_paused():
+        add = accumulators.add
         for stored in _stored_results(tournament.pk):
-            results = standings_results_of(stored, game=game, entrants=entrants, rules=rules)
-            accumulators.apply(results)
+            add(_result_fields(stored, game=game, entrants=entrants, rules=rules))
             count += 1
         parts = accumulators.to_parts()
     _parts_replace(tournament.pk, parts)

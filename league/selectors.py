@@ -296,7 +296,7 @@ def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
     history in the order rated, how many results wait for the ratings queue, and for
     Priffe the ridge margin rating of partnership play (league.services.ratings and
     .standings; docs/api.md has the shape)."""
-    from league.models import MatchResult, Rating, RatingChange
+    from league.models import Rating, RatingChange, RatingQueueEntry
     from league.services.standings import PARTNERSHIP_FAMILIES, game_family, standings_current
 
     family = game_family(tournament.game)
@@ -322,7 +322,7 @@ def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
             "competitor_id", "match_id", "match__round__number", "mu", "sigma", "conservative"
         )
     ]
-    pending = MatchResult.objects.filter(match__tournament=tournament, rated__isnull=True).count()
+    pending = RatingQueueEntry.objects.filter(result__match__tournament=tournament).count()
     margin: dict[str, Any] | None = None
     if family in PARTNERSHIP_FAMILIES:
         solved = standings_current(tournament=tournament).margin

@@ -1,4 +1,8 @@
-"""Admin: bots, their versions (read-only: versions are immutable) and their faults."""
+"""Admin: bots, their versions (read-only: versions are immutable) and their faults.
+
+The admin is for staff only (Django's admin lets in active staff accounts and nobody
+else), so it shows the faults' messages and logs, which the site shows to a bot's owner
+and staff only (league.selectors.can_read_bot_private)."""
 
 from __future__ import annotations
 
@@ -31,8 +35,9 @@ class BotVersionInline(admin.TabularInline[BotVersion, Bot]):
 
 @admin.register(Bot)
 class BotAdmin(admin.ModelAdmin[Bot]):
-    list_display = ("name", "kind", "family", "owner", "created_at")
+    list_display = ("name", "kind", "family", "owner", "club_organisers_may_enter", "created_at")
     list_filter = ("kind", "family")
+    readonly_fields = ("club_organisers_may_enter",)  # the owner's consent: theirs to give
     search_fields = ("name", "owner__username")
     inlines = (BotVersionInline,)
 

@@ -43,6 +43,11 @@ class Bot(models.Model):
         max_length=40, blank=True, help_text="The game family it plays; empty: any family."
     )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.UPLOADED)
+    club_organisers_may_enter = models.BooleanField(
+        default=False,
+        help_text="The owner's standing consent: organisers of the owner's clubs may enter "
+        "this bot's versions in their clubs' tournaments (otherwise only the owner enters it).",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -1,5 +1,11 @@
-"""Admin: the league's rows, read-mostly. A running match's dealt cards (its chance
-events) and its seed are shown to nobody until the match is over."""
+"""Admin: the league's rows, read-mostly, for staff only (Django's admin lets in active
+staff accounts and nobody else). A running match's dealt cards (its chance events) and its
+seed are shown to nobody until the match is over.
+
+Nobody is made a member or entered without agreeing (docs/api.md, "Who may see and do
+what"), and the admin keeps to that: memberships come from accepted invitations and
+entries from the league's services, so the admin shows them (and may remove one) but
+adds none."""
 
 from __future__ import annotations
 
@@ -34,9 +40,14 @@ class HeartbeatAdmin(admin.ModelAdmin[Heartbeat]):
 
 
 class MembershipInline(admin.TabularInline[Membership, Club]):
+    """Members join by accepting an invitation; staff change a role or remove a member."""
+
     model = Membership
     extra = 0
     raw_id_fields = ("user",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        return False
 
 
 @admin.register(Club)
@@ -48,8 +59,17 @@ class ClubAdmin(admin.ModelAdmin[Club]):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin[Invitation]):
-    list_display = ("club", "role", "created_by", "expires_at", "accepted_by")
+    """Made by organisers and answered by the invitee through the site; staff may only
+    look and withdraw one (delete)."""
+
+    list_display = ("club", "role", "invitee", "created_by", "expires_at", "accepted_by")
     readonly_fields = ("code",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
+        return False
 
 
 @admin.register(Competitor)
@@ -60,9 +80,17 @@ class CompetitorAdmin(admin.ModelAdmin[Competitor]):
 
 
 class EntryInline(admin.TabularInline[Entry, Tournament]):
+    """Entries are made through the league's services, with the competitor's consent."""
+
     model = Entry
     extra = 0
     raw_id_fields = ("competitor",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return False
 
 
 @admin.register(Tournament)

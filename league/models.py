@@ -123,11 +123,38 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="club_invitations",
+        help_text="A personal invitation: only this person may accept (or decline) it.",
+    )
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
         constraints = (
             models.CheckConstraint(name="invitation_role_valid", condition=Q(role__in=ROLE_VALUES)),
+            models.CheckConstraint(
+                name="invitation_accepted_by_its_invitee",
+                condition=Q(invitee__isnull=True)
+                | Q(accepted_by__isnull=True)
+                | Q(accepted_by=F("invitee")),
+            ),
+            models.CheckConstraint(
+                name="invitation_declined_only_personal_and_unaccepted",
+                condition=Q(declined_at__isnull=True)
+                | Q(invitee__isnull=False, accepted_at__isnull=True),
+            ),
+            models.UniqueConstraint(
+                fields=["club", "invitee"],
+                condition=Q(
+                    invitee__isnull=False, accepted_at__isnull=True, declined_at__isnull=True
+                ),
+                name="invitation_personal_pending_once",
+            ),
             models.CheckConstraint(
                 name="invitation_accepted_by_iff_at",
                 condition=Q(accepted_by__isnull=True, accepted_at__isnull=True)
@@ -140,7 +167,12 @@ class Invitation(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"invitation to {self.club} as {self.role}"
+        to = f" for {self.invitee}" if self.invitee_id is not None else ""
+        return f"invitation to {self.club} as {self.role}{to}"
+
+    @property
+    def personal(self) -> bool:
+        return self.invitee_id is not None
 
 
 # ---------------------------------------------------------------- competitors

@@ -2,22 +2,32 @@
 
 Access to a seat goes through ``match_seat_get_for_owner`` only (Zulip's access_*
 functions): a seat's hand and its actions belong to the person who sits there.
+
+A bot's private data (its versions' validation logs, its faults' messages and the stderr
+kept with them, which holds tracebacks with the bot's own source lines) is read through
+``can_read_bot_private`` only: its owner and staff see it, everyone else sees outcomes and
+fault kinds (``bot_report_public``, ``fault_public``, ``record_for_viewer``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
+from bots.models import Bot, BotVersion
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
     Competitor,
+    Invitation,
     Match,
+    MatchResult,
     MatchSeat,
     MatchStatus,
     Membership,
@@ -28,11 +38,108 @@ from league.models import (
 User = Account | AnonymousUser
 
 
+# ---------------------------------------------------------------- private data of bots and seats
+
+
+def can_read_bot_private(*, user: User, bot: Bot) -> bool:
+    """The one rule for a bot's private data: its owner and staff. A built-in bot belongs to
+    nobody, so only staff see its faults' messages and tracebacks."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False):
+        return True
+    return bot.owner_id is not None and bot.owner_id == user.pk
+
+
+def can_read_competitor_private(*, user: User, competitor: Competitor) -> bool:
+    """A seat's fault messages: the bot's (``can_read_bot_private``), or for a person's seat
+    that person's and staff's."""
+    version = competitor.bot_version
+    if version is not None:
+        return can_read_bot_private(user=user, bot=version.bot)
+    if not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_staff", False)) or competitor.user_id == user.pk
+
+
+PUBLIC_FAULT_FIELDS = ("seat", "cause", "decision", "deal", "fallback")
+"""What anyone sees of a fault: where it happened, its kind and the action played instead
+(the replay shows that action anyway); never its message."""
+PUBLIC_REPORT_FIELDS = ("structure", "game", "outcome", "scores")
+"""What anyone sees of a version's validation report besides the version's status."""
+
+
+def fault_public(fault: dict[str, Any]) -> dict[str, Any]:
+    return {key: fault[key] for key in PUBLIC_FAULT_FIELDS if key in fault}
+
+
+def bot_report_public(report: dict[str, Any]) -> dict[str, Any]:
+    """A validation report without the bot's log, its faults' messages or the problem's
+    text (which may quote the bot)."""
+    public = {key: report[key] for key in PUBLIC_REPORT_FIELDS if key in report}
+    faults = report.get("faults")
+    if isinstance(faults, list):
+        public["faults"] = [fault_public(f) for f in faults if isinstance(f, dict)]
+    return public
+
+
+def bot_version_report_for(*, user: User, version: BotVersion) -> dict[str, Any]:
+    report = dict(version.report or {})
+    return report if can_read_bot_private(user=user, bot=version.bot) else bot_report_public(report)
+
+
+def record_for_viewer(
+    *, record: dict[str, Any], seats: Iterable[MatchSeat], user: User
+) -> dict[str, Any]:
+    """A game record as ``user`` may see it: the faults in ``meta.faults`` keep their
+    messages only for the seats whose private data ``user`` may read."""
+    meta = record.get("meta")
+    faults = meta.get("faults") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or not isinstance(faults, list) or not faults:
+        return record
+    readable = {
+        s.seat for s in seats if can_read_competitor_private(user=user, competitor=s.competitor)
+    }
+    shown = [
+        f if f.get("seat") in readable else fault_public(f) for f in faults if isinstance(f, dict)
+    ]
+    return {**record, "meta": {**meta, "faults": shown}}
+
+
+def match_error_for(*, match: Match, user: User) -> str:
+    """Why a match did not finish. A worker's traceback (server code) is shown to staff
+    only; everyone else reads the sentence before it."""
+    error = match.error or ""
+    if getattr(user, "is_staff", False):
+        return error
+    head, marker, _ = error.partition("Traceback (most recent call last)")
+    if not marker:
+        return error
+    head = head.rstrip(" ;:\n")
+    return f"{head}{': ' if head else ''}a server error (its traceback is shown to staff only)"
+
+
 def club_role_of(*, user: User, club: Club) -> str | None:
     if not user.is_authenticated:
         return None
     return (
         Membership.objects.filter(club=club, user_id=user.pk).values_list("role", flat=True).first()
+    )
+
+
+def invitations_pending_for(*, user: User, now: datetime | None = None) -> QuerySet[Invitation]:
+    """The personal invitations waiting for ``user``'s answer, newest first."""
+    if not user.is_authenticated:
+        return Invitation.objects.none()
+    return (
+        Invitation.objects.filter(
+            invitee_id=user.pk,
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            expires_at__gt=now or timezone.now(),
+        )
+        .select_related("club", "created_by")
+        .order_by("-created_at", "-id")
     )
 
 
@@ -80,7 +187,10 @@ def match_list(
     competitor_id: int | None = None,
     status: str | None = None,
 ) -> QuerySet[Match]:
-    matches = Match.objects.select_related("round", "result").prefetch_related("seats__competitor")
+    seats = MatchSeat.objects.select_related("competitor__bot_version__bot").order_by("seat")
+    matches = Match.objects.select_related("round", "result").prefetch_related(
+        Prefetch("seats", queryset=seats)
+    )
     if tournament_id is not None:
         matches = matches.filter(tournament_id=tournament_id)
     if round_number is not None:
@@ -252,17 +362,22 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def match_record(*, match: Match, viewer_seat: int | None) -> dict[str, Any]:
-    """The game record of a match (docs/record-format.md). Finished: the whole record.
-    Otherwise rebuilt from the stored events and redacted for ``viewer_seat`` (a seat's
-    own cards only; None: no hidden card at all), without the seed, which decides every
-    deal."""
+def match_record(
+    *, match: Match, viewer_seat: int | None, viewer: User | None = None
+) -> dict[str, Any]:
+    """The game record of a match (docs/record-format.md). Finished: the whole record, its
+    faults' messages only for the seats ``viewer`` may read (``record_for_viewer``; None:
+    anyone's view). Otherwise rebuilt from the stored events and redacted for
+    ``viewer_seat`` (a seat's own cards only; None: no hidden card at all), without the
+    seed, which decides every deal."""
     from engine.record import record_from_state, redact_record
     from league.services.matches import match_replay
 
     result = getattr(match, "result", None)
     if match.status == MatchStatus.FINISHED and result is not None:
-        return dict(result.record)
+        return record_for_viewer(
+            record=dict(result.record), seats=match.seats.all(), user=viewer or AnonymousUser()
+        )
     replay = match_replay(match)
     seats = [{"name": s.competitor.name, "competitor": s.competitor_id} for s in match.seats.all()]
     record = record_from_state(
@@ -271,8 +386,41 @@ def match_record(*, match: Match, viewer_seat: int | None) -> dict[str, Any]:
         times=replay.times,
         meta={"match": match.pk, "tournament": match.tournament_id, "status": match.status},
     )
-    record.pop("seed", None)
-    return redact_record(record, viewer_seat)
+    return redact_record(record, viewer_seat)  # which drops the seed
+
+
+def tournament_records(*, tournament: Tournament, viewer: User) -> Iterator[dict[str, Any]]:
+    """Every finished match's game record in match order, as ``viewer`` may see it
+    (``record_for_viewer``: fault messages only of the seats the viewer may read)."""
+    competitors = (
+        Competitor.objects.filter(seats__match__tournament=tournament)
+        .distinct()
+        .select_related("bot_version__bot")
+    )
+    readers = {c.pk for c in competitors if can_read_competitor_private(user=viewer, competitor=c)}
+    readable: set[tuple[int, int]] = set()
+    if readers:
+        readable = set(
+            MatchSeat.objects.filter(
+                match__tournament=tournament, competitor_id__in=readers
+            ).values_list("match_id", "seat")
+        )
+    records = (
+        MatchResult.objects.filter(match__tournament=tournament)
+        .order_by("match_id")
+        .values_list("match_id", "record")
+    )
+    for match_id, record in records.iterator(chunk_size=100):
+        faults = (record.get("meta") or {}).get("faults") if isinstance(record, dict) else None
+        if not faults:
+            yield record
+            continue
+        shown = [
+            f if (match_id, f.get("seat")) in readable else fault_public(f)
+            for f in faults
+            if isinstance(f, dict)
+        ]
+        yield {**record, "meta": {**record["meta"], "faults": shown}}
 
 
 # ---------------------------------------------------------------- ratings

@@ -43,6 +43,20 @@ class InvitationCreateForm(forms.Form):
     role = forms.ChoiceField(
         choices=[("player", "player"), ("organiser", "organiser")], initial="player"
     )
+    username = forms.CharField(
+        max_length=150,
+        required=False,
+        label="For (username)",
+        help_text="Optional: a personal invitation that only this person can accept; "
+        "they find it under Join a club. Leave empty for a code to hand on.",
+    )
+
+
+class BotConsentForm(forms.Form):
+    club_organisers_may_enter = forms.BooleanField(
+        required=False,
+        label="Organisers of my clubs may enter this bot in their clubs' leagues",
+    )
 
 
 class TournamentForm(forms.Form):
@@ -70,7 +84,7 @@ class BuiltinEntryForm(forms.Form):
 
 
 class CompetitorEntryForm(forms.Form):
-    """One competitor: ``me``, ``user:ID`` (a member, for organisers) or ``version:ID``."""
+    """One competitor: ``me`` or ``version:ID`` (nobody enters another person)."""
 
     competitor = forms.ChoiceField(label="Competitor")
 

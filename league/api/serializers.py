@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from rest_framework import serializers
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from bots.models import Bot, BotVersion
 from league.models import (
@@ -19,6 +23,14 @@ from league.models import (
     RoundSchedule,
     Tournament,
 )
+from league.selectors import bot_version_report_for, match_error_for
+
+
+def viewer_of(serializer: serializers.Serializer[Any]) -> Any:
+    """The user a serializer renders for (its context's request), anonymous without one:
+    private fields are then left out (league.selectors.can_read_bot_private)."""
+    request = serializer.context.get("request")
+    return getattr(request, "user", None) or AnonymousUser()
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -55,6 +67,7 @@ class CompetitorSerializer(serializers.ModelSerializer[Competitor]):
 class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
     bot_name = serializers.CharField(source="bot.name", read_only=True)
     competitor = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
@@ -80,6 +93,12 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
         competitor = getattr(version, "competitor", None)
         return competitor.pk if competitor is not None else None
 
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_report(self, version: BotVersion) -> dict[str, Any]:
+        """The whole report for the bot's owner and staff; the outcome without the log or
+        the faults' messages for everyone else."""
+        return bot_version_report_for(user=viewer_of(self), version=version)
+
 
 class BotSerializer(serializers.ModelSerializer[Bot]):
     owner_name = serializers.SerializerMethodField()
@@ -93,6 +112,7 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             "kind",
             "owner",
             "owner_name",
+            "club_organisers_may_enter",
             "created_at",
         )
 
@@ -167,6 +187,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     scores = serializers.SerializerMethodField()
     outcomes = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -221,6 +242,10 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
     def get_outcomes(self, match: Match) -> list[str] | None:
         return list(match.result.outcomes) if self._finished(match) else None
+
+    def get_error(self, match: Match) -> str:
+        """A worker's traceback is for staff only (league.selectors.match_error_for)."""
+        return match_error_for(match=match, user=viewer_of(self))
 
     def get_seed(self, match: Match) -> int | None:
         """The seed decides every deal: it is shown only once the match is over."""

@@ -14,10 +14,16 @@ urlpatterns = [
         views.ClubInvitationCreateApi.as_view(),
         name="api-invitations",
     ),
+    path("invitations/", views.InvitationListApi.as_view(), name="api-my-invitations"),
     path(
         "invitations/<str:code>/accept/",
         views.InvitationAcceptApi.as_view(),
         name="api-invitation-accept",
+    ),
+    path(
+        "invitations/<str:code>/decline/",
+        views.InvitationDeclineApi.as_view(),
+        name="api-invitation-decline",
     ),
     path("competitors/", views.CompetitorListApi.as_view(), name="api-competitors"),
     path(

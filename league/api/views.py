@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -60,7 +61,7 @@ from league.models import (
     LEAGUE_FORMATS,
     Club,
     Competitor,
-    MatchResult,
+    Invitation,
     MatchStatus,
     Membership,
     Role,
@@ -69,9 +70,11 @@ from league.models import (
     TournamentFormat,
 )
 from league.selectors import (
+    can_read_bot_private,
     club_get,
     club_list,
     competitor_ratings,
+    invitations_pending_for,
     match_get,
     match_list,
     match_record,
@@ -83,10 +86,17 @@ from league.selectors import (
     tournament_list,
     tournament_progress,
     tournament_ratings,
+    tournament_records,
     tournament_standings,
 )
-from league.services.clubs import club_create, club_member_add, invitation_accept, invitation_create
-from league.services.competitors import competitor_create
+from league.services.clubs import (
+    club_create,
+    club_member_role_set,
+    invitation_accept,
+    invitation_create,
+    invitation_decline,
+)
+from league.services.competitors import bot_entry_consent_set, competitor_create
 from league.services.matches import match_person_act, match_replay
 from league.services.schedules import tournament_schedule_delete, tournament_schedule_set
 from league.services.tournaments import (
@@ -190,16 +200,60 @@ class ClubDetailApi(APIView):
         return Response(ClubSerializer(club_get(club_id=club_id)).data)
 
 
-class ClubMemberListApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        user = serializers.IntegerField(required=False, min_value=1)
-        username = serializers.CharField(required=False)
-        role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+class InvitationSerializer(serializers.ModelSerializer[Invitation]):
+    """An invitation; ``invitee`` is set for a personal one (only that person answers it)."""
 
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if ("user" in attrs) == ("username" in attrs):
-                raise serializers.ValidationError("give exactly one of 'user' or 'username'")
-            return attrs
+    club_name = serializers.CharField(source="club.name", read_only=True)
+    invitee_username = serializers.SerializerMethodField()
+    invited_by = serializers.CharField(source="created_by.get_username", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = (
+            "code",
+            "club",
+            "club_name",
+            "role",
+            "invitee",
+            "invitee_username",
+            "invited_by",
+            "created_at",
+            "expires_at",
+        )
+
+    def get_invitee_username(self, invitation: Invitation) -> str | None:
+        invitee = invitation.invitee
+        return invitee.get_username() if invitee is not None else None
+
+
+class PersonInputSerializer(serializers.Serializer[Any]):
+    """A person named by ``user`` (id) or ``username``, and a club role."""
+
+    user = serializers.IntegerField(required=False, min_value=1)
+    username = serializers.CharField(required=False)
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("user" in attrs) == ("username" in attrs):
+            raise serializers.ValidationError("give exactly one of 'user' or 'username'")
+        return attrs
+
+
+def _person_named(data: dict[str, Any]) -> Any:
+    users = get_user_model().objects
+    person = (
+        users.filter(pk=data["user"]).first()
+        if "user" in data
+        else users.filter(username=data["username"]).first()
+    )
+    if person is None:
+        raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
+    return person
+
+
+class ClubMemberListApi(APIView):
+    class InputSerializer(PersonInputSerializer):
+        pass
 
     @extend_schema(responses=responses(MemberSerializer(many=True)))
     def get(self, request: Request, club_id: int) -> Response:
@@ -207,39 +261,59 @@ class ClubMemberListApi(APIView):
         members = Membership.objects.filter(club=club).select_related("user").order_by("id")
         return Response(MemberSerializer(members, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses=responses(MemberSerializer, 201))
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: MemberSerializer, 202: InvitationSerializer, **ERRORS},
+    )
     def post(self, request: Request, club_id: int) -> Response:
+        """A member's new role (200); a person who is not a member is sent a personal
+        invitation instead (202): joining is their own act."""
         club = club_get(club_id=club_id)
         data = validated(self.InputSerializer, request.data)
-        users = get_user_model().objects
-        member = (
-            users.filter(pk=data["user"]).first()
-            if "user" in data
-            else users.filter(username=data["username"]).first()
+        person = _person_named(data)
+        if Membership.objects.filter(club=club, user=person).exists():
+            membership = club_member_role_set(
+                actor=request.user, club=club, member=person, role=data["role"]
+            )
+            return Response(MemberSerializer(membership).data)
+        invitation = invitation_create(
+            actor=request.user, club=club, role=data["role"], invitee=person
         )
-        if member is None:
-            raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
-        membership = club_member_add(
-            actor=request.user, club=club, member=member, role=data["role"]
-        )
-        return Response(MemberSerializer(membership).data, status=201)
+        return Response(InvitationSerializer(invitation).data, status=202)
 
 
 class ClubInvitationCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+        user = serializers.IntegerField(required=False, min_value=1)
+        username = serializers.CharField(required=False)
 
-    class OutputSerializer(serializers.Serializer[Any]):
-        code = serializers.CharField()
-        role = serializers.CharField()
-        expires_at = serializers.DateTimeField()
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "user" in attrs and "username" in attrs:
+                raise serializers.ValidationError("give at most one of 'user' or 'username'")
+            return attrs
 
-    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer, 201))
+    @extend_schema(request=InputSerializer, responses=responses(InvitationSerializer, 201))
     def post(self, request: Request, club_id: int) -> Response:
+        """A code to hand to someone, or with ``user``/``username`` a personal invitation."""
         club = club_get(club_id=club_id)
         data = validated(self.InputSerializer, request.data)
-        invitation = invitation_create(actor=request.user, club=club, role=data["role"])
-        return Response(self.OutputSerializer(invitation).data, status=201)
+        invitee = _person_named(data) if "user" in data or "username" in data else None
+        invitation = invitation_create(
+            actor=request.user, club=club, role=data["role"], invitee=invitee
+        )
+        return Response(InvitationSerializer(invitation).data, status=201)
+
+
+class InvitationListApi(APIView):
+    """The personal invitations waiting for the caller's answer."""
+
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses=responses(InvitationSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        invitations = invitations_pending_for(user=request.user)
+        return Response(InvitationSerializer(invitations, many=True).data)
 
 
 class InvitationAcceptApi(APIView):
@@ -249,6 +323,15 @@ class InvitationAcceptApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         membership = invitation_accept(user=request.user, code=code)
         return Response(MemberSerializer(membership).data)
+
+
+class InvitationDeclineApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=None, responses=responses(InvitationSerializer))
+    def post(self, request: Request, code: str) -> Response:
+        invitation = invitation_decline(user=request.user, code=code)
+        return Response(InvitationSerializer(invitation).data)
 
 
 # ---------------------------------------------------------------- competitors and bots
@@ -307,10 +390,25 @@ class BotDetailApi(APIView):
         class Meta(BotSerializer.Meta):
             fields = (*BotSerializer.Meta.fields, "versions")
 
+    class InputSerializer(serializers.Serializer[Any]):
+        club_organisers_may_enter = serializers.BooleanField()
+
     @extend_schema(responses=responses(OutputSerializer))
     def get(self, request: Request, bot_id: int) -> Response:
         bot = _object_or_404(Bot.objects.prefetch_related("versions__competitor"), bot_id, "bot")
-        return Response(self.OutputSerializer(bot).data)
+        return Response(self.OutputSerializer(bot, context={"request": request}).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
+    def patch(self, request: Request, bot_id: int) -> Response:
+        """The owner's standing consent: may organisers of the owner's clubs enter it?"""
+        bot = _object_or_404(Bot.objects.all(), bot_id, "bot")
+        data = validated(self.InputSerializer, request.data)
+        bot = bot_entry_consent_set(
+            actor=request.user,
+            bot=bot,
+            club_organisers_may_enter=data["club_organisers_may_enter"],
+        )
+        return Response(self.OutputSerializer(bot, context={"request": request}).data)
 
 
 class BotVersionListApi(APIView):
@@ -323,7 +421,9 @@ class BotVersionListApi(APIView):
     def get(self, request: Request, bot_id: int) -> Response:
         bot = _object_or_404(Bot.objects.all(), bot_id, "bot")
         versions = bot.versions.select_related("bot", "competitor").order_by("number")
-        return Response(BotVersionSerializer(versions, many=True).data)
+        return Response(
+            BotVersionSerializer(versions, many=True, context={"request": request}).data
+        )
 
     @extend_schema(
         request={"multipart/form-data": InputSerializer},
@@ -341,10 +441,17 @@ class BotVersionListApi(APIView):
             filename=upload.name or "bot.py",
             data=upload.read(),
         )
-        return Response(BotVersionSerializer(version).data, status=201)
+        return Response(
+            BotVersionSerializer(version, context={"request": request}).data, status=201
+        )
 
 
 class FaultListSerializer(serializers.ModelSerializer[BotFault]):
+    """A fault of a bot version; its ``message`` (which may quote the bot) is null for
+    anyone but the bot's owner and staff (``can_read_bot_private``)."""
+
+    message = serializers.CharField(allow_null=True)
+
     class Meta:
         model = BotFault
         fields = ("id", "match_id", "seat", "cause", "message", "created_at")
@@ -359,7 +466,12 @@ class BotVersionDetailApi(APIView):
 
         @extend_schema_field(FaultListSerializer(many=True))
         def get_faults(self, version: BotVersion) -> list[dict[str, Any]]:
-            faults = version.faults.order_by("-created_at", "-id")[:50]
+            faults = list(version.faults.order_by("-created_at", "-id")[:50])
+            request = self.context.get("request")
+            user = request.user if request is not None else AnonymousUser()
+            if not can_read_bot_private(user=user, bot=version.bot):
+                for fault in faults:
+                    fault.message = None  # type: ignore[assignment]
             return list(FaultListSerializer(faults, many=True).data)
 
     @extend_schema(responses=responses(OutputSerializer))
@@ -367,7 +479,7 @@ class BotVersionDetailApi(APIView):
         version = _object_or_404(
             BotVersion.objects.select_related("bot", "competitor"), version_id, "bot version"
         )
-        return Response(self.OutputSerializer(version).data)
+        return Response(self.OutputSerializer(version, context={"request": request}).data)
 
 
 # ---------------------------------------------------------------- tournaments
@@ -616,14 +728,10 @@ class TournamentRecordsApi(APIView):
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR, 404: ERRORS[404]})
     def get(self, request: Request, tournament_id: int) -> StreamingHttpResponse:
         tournament = tournament_get(tournament_id=tournament_id)
+        viewer = request.user
 
         def lines() -> Iterator[str]:
-            records = (
-                MatchResult.objects.filter(match__tournament=tournament)
-                .order_by("match_id")
-                .values_list("record", flat=True)
-            )
-            for record in records.iterator(chunk_size=100):
+            for record in tournament_records(tournament=tournament, viewer=viewer):
                 yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
         response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
@@ -666,13 +774,14 @@ class MatchListApi(APIView):
             competitor_id=positive_query_int(request, "competitor"),
             status=status,
         )
-        return Response(MatchSerializer(matches, many=True).data)
+        return Response(MatchSerializer(matches, many=True, context={"request": request}).data)
 
 
 class MatchDetailApi(APIView):
     @extend_schema(responses=responses(MatchSerializer))
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(MatchSerializer(match_get(match_id=match_id)).data)
+        match = match_get(match_id=match_id)
+        return Response(MatchSerializer(match, context={"request": request}).data)
 
 
 class MatchRecordApi(APIView):
@@ -680,7 +789,7 @@ class MatchRecordApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
         viewer = match_seat_of_viewer(match=match, user=request.user)
-        return Response(match_record(match=match, viewer_seat=viewer))
+        return Response(match_record(match=match, viewer_seat=viewer, viewer=request.user))
 
 
 class MatchSeatViewApi(APIView):
@@ -743,7 +852,8 @@ class TableCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
         match = table_open(actor=request.user, game=data["game"], seats=data["seats"])
-        return Response(MatchSerializer(match_get(match_id=match.pk)).data, status=201)
+        created = match_get(match_id=match.pk)
+        return Response(MatchSerializer(created, context={"request": request}).data, status=201)
 
 
 def _serializer_names_unique(view: type[APIView]) -> None:

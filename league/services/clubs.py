@@ -1,4 +1,6 @@
-"""Clubs, their members and invitations. Only owners and organisers change a club."""
+"""Clubs, their members and invitations. Only owners and organisers change a club, and
+nobody becomes a member but by their own act: accepting an invitation (a code, or a
+personal invitation that only its invitee may accept or decline)."""
 
 from __future__ import annotations
 
@@ -44,20 +46,23 @@ def club_create(*, user: User, name: str, description: str = "") -> Club:
 
 
 @transaction.atomic
-def club_member_add(*, actor: User, club: Club, member: Account, role: str) -> Membership:
-    """Add ``member`` with ``role``, or change the role of a member.
-
-    Organisers add players; owners give any role.
-    """
+def club_member_role_set(*, actor: User, club: Club, member: Account, role: str) -> Membership:
+    """Change the role of a member of ``club``. Owners give any role; organisers may only
+    make someone a player. Nobody becomes a member this way: joining is the person's own
+    act (``invitation_accept``), so a person who is not a member is a ConflictError (the
+    API invites them instead: ``invitation_create`` with ``invitee``)."""
     club_organiser_require(user=actor, club=club)
     if role not in Role.values:
         raise InvalidInputError(f"role: {role!r} is not one of {', '.join(Role.values)}")
     if role != Role.PLAYER and club_role_of(user=actor, club=club) != Role.OWNER:
         raise NotAllowedError("only an owner may make organisers or owners")
-    membership, created = Membership.objects.select_for_update().get_or_create(
-        club=club, user=member, defaults={"role": role}
-    )
-    if not created and membership.role != role:
+    membership = Membership.objects.select_for_update().filter(club=club, user=member).first()
+    if membership is None:
+        raise ConflictError(
+            f"{member.get_username()} is not a member of {club.name!r}; joining is their own "
+            "act: invite them and they accept"
+        )
+    if membership.role != role:
         if membership.role == Role.OWNER and not _other_owner_exists(membership):
             raise ConflictError("a club keeps at least one owner")
         membership.role = role
@@ -73,11 +78,26 @@ def _other_owner_exists(membership: Membership) -> bool:
     )
 
 
+def invitation_pending(invitation: Invitation, *, now: datetime) -> bool:
+    return (
+        invitation.accepted_at is None
+        and invitation.declined_at is None
+        and invitation.expires_at > now
+    )
+
+
 @transaction.atomic
 def invitation_create(
-    *, actor: User, club: Club, role: str = Role.PLAYER, now: datetime | None = None
+    *,
+    actor: User,
+    club: Club,
+    role: str = Role.PLAYER,
+    invitee: Account | None = None,
+    now: datetime | None = None,
 ) -> Invitation:
-    """An invitation code to join ``club`` with ``role``; valid for INVITATION_DAYS."""
+    """An invitation to join ``club`` with ``role``, valid for INVITATION_DAYS: a code for
+    whoever the organiser gives it to, or, with ``invitee``, a personal invitation that
+    only that person may accept or decline (they see it in their list of invitations)."""
     club_organiser_require(user=actor, club=club)
     if role not in Role.values:
         raise InvalidInputError(f"role: {role!r} is not one of {', '.join(Role.values)}")
@@ -85,6 +105,22 @@ def invitation_create(
         raise NotAllowedError("only an owner may invite organisers or owners")
     now = now or timezone.now()
     assert isinstance(actor, Account)
+    if invitee is not None:
+        name = invitee.get_username()
+        if Membership.objects.filter(club=club, user=invitee).exists():
+            raise ConflictError(f"{name} is a member of {club.name!r} already")
+        pending = (
+            Invitation.objects.select_for_update()
+            .filter(club=club, invitee=invitee, accepted_at__isnull=True, declined_at__isnull=True)
+            .first()
+        )
+        if pending is not None:
+            if pending.expires_at > now:
+                raise ConflictError(
+                    f"{name} has been invited already (until {pending.expires_at:%Y-%m-%d}); "
+                    "they accept or decline it in their invitations"
+                )
+            pending.delete()  # expired unanswered: a new invitation replaces it
     return Invitation.objects.create(
         club=club,
         code=secrets.token_urlsafe(18),
@@ -92,23 +128,35 @@ def invitation_create(
         created_by=actor,
         created_at=now,
         expires_at=now + timedelta(days=INVITATION_DAYS),
+        invitee=invitee,
     )
+
+
+def _invitation_for_answer(*, user: User, code: str, now: datetime) -> Invitation:
+    """The invitation ``code``, locked, if ``user`` may answer it now."""
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to answer an invitation")
+    invitation = Invitation.objects.select_for_update().filter(code=code).first()
+    if invitation is None:
+        raise NotFoundError("no such invitation")
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        raise NotAllowedError("this invitation is for another person; only they may answer it")
+    if invitation.accepted_at is not None:
+        raise ConflictError("this invitation has been used already")
+    if invitation.declined_at is not None:
+        raise ConflictError("this invitation has been declined")
+    if invitation.expires_at <= now:
+        raise ConflictError("this invitation has expired")
+    return invitation
 
 
 @transaction.atomic
 def invitation_accept(*, user: User, code: str, now: datetime | None = None) -> Membership:
-    """Join the club of an invitation. An invitation is used once."""
-    if not user.is_authenticated:
-        raise NotAllowedError("log in to accept an invitation")
-    assert isinstance(user, Account)
+    """Join the club of an invitation: the person's own act. An invitation is used once;
+    a personal one only by its invitee."""
     now = now or timezone.now()
-    invitation = Invitation.objects.select_for_update().filter(code=code).first()
-    if invitation is None:
-        raise NotFoundError("no such invitation")
-    if invitation.accepted_at is not None:
-        raise ConflictError("this invitation has been used already")
-    if invitation.expires_at <= now:
-        raise ConflictError("this invitation has expired")
+    invitation = _invitation_for_answer(user=user, code=code, now=now)
+    assert isinstance(user, Account)
     try:
         with transaction.atomic():
             membership = Membership.objects.create(
@@ -120,3 +168,15 @@ def invitation_accept(*, user: User, code: str, now: datetime | None = None) -> 
     invitation.accepted_at = now
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     return membership
+
+
+@transaction.atomic
+def invitation_decline(*, user: User, code: str, now: datetime | None = None) -> Invitation:
+    """Decline a personal invitation (its invitee only); it cannot be used afterwards."""
+    now = now or timezone.now()
+    invitation = _invitation_for_answer(user=user, code=code, now=now)
+    if invitation.invitee_id is None:
+        raise ConflictError("only a personal invitation is declined; ignore a code you do not want")
+    invitation.declined_at = now
+    invitation.save(update_fields=["declined_at"])
+    return invitation

@@ -1,4 +1,6 @@
-"""Competitors: a person's account or a bot version, one competitor each."""
+"""Competitors: a person's account or a bot version, one competitor each, and the one rule
+of consent for putting a competitor in a tournament or at a table (``entry_consent_require``;
+docs/api.md, "Who may see and do what")."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
 
-from bots.models import BotVersion
+from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, builtin_version_get_or_create
 from league.errors import InvalidInputError, NotAllowedError
-from league.models import Competitor
+from league.models import Club, Competitor, Role
+from league.selectors import club_role_of
 
 User = Account | AnonymousUser
 
@@ -51,11 +54,78 @@ def competitor_builtin(
     return competitor_for_bot_version(version=version)
 
 
+TABLE_INVITATIONS_MISSING = (
+    "seating another person needs their acceptance; table invitations are not available "
+    "yet: seat yourself ('me'), built-in bots and your own bots"
+)
+
+
+def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | None) -> None:
+    """NotAllowedError unless the competitor has agreed to be entered by ``actor`` in a
+    tournament of ``club`` (None: seated at a casual table). The one rule, for every path
+    that makes an entry or a seat (tournament_create, tournament_enter, table_open):
+
+    - a person enters (or sits down) themselves: nobody else may enter or seat them;
+    - a built-in bot belongs to nobody and needs no consent;
+    - an uploaded bot is entered by its owner, or in a club's tournament by an organiser
+      of that club when the owner is a member of the club and has given standing consent
+      (``Bot.club_organisers_may_enter``; off by default).
+
+    Whether ``actor`` may enter anyone in that tournament at all (a member or an organiser
+    of the club) is the tournament's own check.
+    """
+    if competitor.user_id is not None:
+        if actor.is_authenticated and competitor.user_id == actor.pk:
+            return
+        if club is None:
+            raise NotAllowedError(TABLE_INVITATIONS_MISSING)
+        raise NotAllowedError(
+            f"{competitor.name} enters themselves: entering another person needs their "
+            "consent, so they enter the tournament on their own account"
+        )
+    version = competitor.bot_version
+    assert version is not None  # a competitor is a person or a bot version
+    bot = version.bot
+    if bot.kind == Bot.Kind.BUILTIN or bot.owner_id is None:
+        return
+    if actor.is_authenticated and bot.owner_id == actor.pk:
+        return
+    if (
+        club is not None
+        and bot.club_organisers_may_enter
+        and club_role_of(user=actor, club=club) in (Role.OWNER, Role.ORGANISER)
+        and bot.owner is not None
+        and club_role_of(user=bot.owner, club=club) is not None
+    ):
+        return
+    owner = bot.owner.get_username() if bot.owner is not None else "its owner"
+    where = "at a table" if club is None else "in this tournament"
+    raise NotAllowedError(
+        f"{competitor.name} is {owner}'s bot: only its owner enters it {where}"
+        + (
+            ""
+            if club is None
+            else ", unless they are a member of the club and allow its organisers to enter it"
+        )
+    )
+
+
+@transaction.atomic
+def bot_entry_consent_set(*, actor: User, bot: Bot, club_organisers_may_enter: bool) -> Bot:
+    """The owner's standing consent for organisers of the owner's clubs to enter ``bot``."""
+    if not actor.is_authenticated or bot.owner_id is None or bot.owner_id != actor.pk:
+        raise NotAllowedError("only the bot's owner decides who may enter it")
+    bot.club_organisers_may_enter = club_organisers_may_enter
+    bot.save(update_fields=["club_organisers_may_enter"])
+    return bot
+
+
 def competitor_create(
     *, actor: User, user_id: int | None = None, bot_version_id: int | None = None
 ) -> Competitor:
-    """The competitor for the caller's own account, or for a bot version: its owner's
-    (or anyone's, for a built-in bot), once it is active."""
+    """The competitor for the caller's own account, or for an active bot version: a
+    built-in's, the caller's own bot's, or a bot whose owner lets organisers of their clubs
+    enter it (where it may be entered is ``entry_consent_require``'s to say)."""
     if not actor.is_authenticated:
         raise NotAllowedError("log in to create a competitor")
     assert isinstance(actor, Account)
@@ -77,7 +147,8 @@ def competitor_create(
         raise InvalidInputError(
             f"bot_version: no bot version {bot_version_id}", errors={"bot_version": ["not found"]}
         )
-    if version.bot.owner_id is not None and version.bot.owner_id != actor.pk:
+    bot = version.bot
+    if bot.owner_id is not None and bot.owner_id != actor.pk and not bot.club_organisers_may_enter:
         raise NotAllowedError("only the bot's owner may enter its versions")
     if version.status != BotVersion.Status.ACTIVE:
         raise InvalidInputError(

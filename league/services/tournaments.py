@@ -1,6 +1,9 @@
 """Tournaments: creation, entries, rounds, pause/resume/finish, and casual tables.
 
-Only a club's owners and organisers change its tournaments. Starting a round asks the
+Only a club's owners and organisers change its tournaments; nobody is entered or seated
+without their consent (league.services.competitors.entry_consent_require: a person enters
+themselves, a bot is entered by its owner or with the owner's standing consent, built-in
+bots need none). Starting a round asks the
 schedule for tables (``round_tables``), stores the round, its matches and their seats in
 one transaction, and sends one ``run_match`` task per match when it commits.
 """
@@ -43,8 +46,12 @@ from league.scheduling.round_robin import round_robin
 from league.scheduling.small_tables import small_tables_round
 from league.scheduling.swiss import swiss_round
 from league.selectors import club_role_of
-from league.services.clubs import club_organiser_require
-from league.services.competitors import competitor_builtin, competitor_for_user
+from league.services.clubs import ORGANISING_ROLES, club_organiser_require
+from league.services.competitors import (
+    competitor_builtin,
+    competitor_for_user,
+    entry_consent_require,
+)
 from league.tasks import run_match as run_match_task
 
 User = Account | AnonymousUser
@@ -153,37 +160,37 @@ def tournament_create(
         seed=seed_draw(),
         created_by=actor if actor.is_authenticated else None,
     )
+    unique_entrants = list(dict.fromkeys(entrants))
+    for competitor in unique_entrants:
+        entry_consent_require(actor=actor, competitor=competitor, club=club)
     tournament.full_clean()
     tournament.save()
-    for competitor in dict.fromkeys(entrants):
+    for competitor in unique_entrants:
         Entry.objects.create(tournament=tournament, competitor=competitor)
     return tournament
 
 
 @transaction.atomic
 def tournament_enter(*, actor: User, tournament: Tournament, competitor: Competitor) -> Entry:
-    """Enter ``competitor``: an organiser enters anyone; a club member enters themself or
-    their own bot versions."""
+    """Enter ``competitor`` in a club's tournament. The actor is a member or an organiser
+    of the club, and the competitor has consented (``entry_consent_require``): a member
+    enters themself and their own bots; an organiser also built-in bots and the bots of
+    members who allow organisers to enter them. Nobody enters another person."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
         raise ConflictError("the tournament is finished")
-    if tournament.format == TournamentFormat.TABLE:
+    if tournament.format == TournamentFormat.TABLE or tournament.club is None:
         raise ConflictError("a table's seats are chosen when it is opened")
-    is_organiser = tournament.club is not None and club_role_of(
-        user=actor, club=tournament.club
-    ) in ("owner", "organiser")
-    if not is_organiser:
-        if not actor.is_authenticated or tournament.club is None:
-            raise NotAllowedError("log in as an organiser or a member of the club")
-        if club_role_of(user=actor, club=tournament.club) is None:
-            raise NotAllowedError(f"join {tournament.club.name!r} to enter its tournaments")
-        owner_id = (
-            competitor.user_id
-            if competitor.user_id is not None
-            else competitor.bot_version.bot.owner_id  # type: ignore[union-attr]
-        )
-        if owner_id != actor.pk:
-            raise NotAllowedError("members enter themselves or their own bots; ask an organiser")
+    club = tournament.club
+    if not actor.is_authenticated:
+        raise NotAllowedError("log in as an organiser or a member of the club")
+    role = club_role_of(user=actor, club=club)
+    if role is None:
+        raise NotAllowedError(f"join {club.name!r} to enter its tournaments")
+    builtin = competitor.bot_version is not None and competitor.bot_version.bot.owner_id is None
+    if builtin and role not in ORGANISING_ROLES:
+        raise NotAllowedError("members enter themselves or their own bots; ask an organiser")
+    entry_consent_require(actor=actor, competitor=competitor, club=club)
     entry, created = Entry.objects.get_or_create(tournament=tournament, competitor=competitor)
     if not created:
         raise ConflictError(f"{competitor.name} is entered already")
@@ -424,15 +431,20 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
 
 
 def table_seat_parse(*, actor: Account, spec: Any) -> Competitor:
-    """``me``, ``builtin:NAME`` or a competitor id."""
+    """``me``, ``builtin:NAME`` or a competitor id: the actor's own, or a bot the actor may
+    seat (``entry_consent_require``: built-in or the actor's own; another person needs
+    their acceptance, and table invitations are not available yet)."""
     if spec == "me":
         return competitor_for_user(user=actor)
     if isinstance(spec, str) and spec.startswith("builtin:"):
         return competitor_builtin(name=spec.removeprefix("builtin:"))
     if isinstance(spec, int) and not isinstance(spec, bool):
-        competitor = Competitor.objects.select_related("bot_version").filter(pk=spec).first()
+        competitor = (
+            Competitor.objects.select_related("bot_version__bot__owner").filter(pk=spec).first()
+        )
         if competitor is None:
             raise InvalidInputError(f"seats: no competitor {spec}")
+        entry_consent_require(actor=actor, competitor=competitor, club=None)
         if competitor.bot_version is not None and competitor.bot_version.status != "active":
             raise InvalidInputError(f"seats: {competitor.name} is not an active bot version")
         return competitor

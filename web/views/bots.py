@@ -1,5 +1,7 @@
-"""Bot pages: a person's bots, one bot's versions (upload, validation, sha256, faults with
-their capped log), its matches and its rating chart."""
+"""Bot pages: a person's bots, one bot's versions (upload, validation, sha256, faults), its
+matches and its rating chart. The validation log and the faults' messages and logs are
+shown to the bot's owner and staff only (league.selectors.can_read_bot_private); everyone
+else sees outcomes and fault kinds."""
 
 from __future__ import annotations
 
@@ -11,10 +13,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create, bot_version_upload
+from league.errors import LeagueError
 from league.models import Match
-from league.selectors import competitor_ratings, match_list
+from league.selectors import (
+    bot_report_public,
+    can_read_bot_private,
+    competitor_ratings,
+    match_list,
+)
+from league.services.competitors import bot_entry_consent_set
 from web.charts import line_chart_svg
-from web.forms import BotForm, BotUploadForm
+from web.forms import BotConsentForm, BotForm, BotUploadForm
 from web.selectors import bot_competitors, bot_versions
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -57,11 +66,16 @@ def bot_index(request: HttpRequest) -> HttpResponse:
     return render(request, "web/bots.html", context)
 
 
-def _versions_context(bot: Bot) -> dict[str, object]:
+def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
     versions = list(bot_versions(bot=bot))
+    private = can_read_bot_private(user=request.user, bot=bot)
+    if not private:
+        for version in versions:
+            version.report = bot_report_public(version.report or {})
     return {
         "bot": bot,
         "versions": versions,
+        "private": private,
         "pending": any(v.status == BotVersion.Status.PENDING for v in versions),
     }
 
@@ -90,10 +104,14 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
                 points.append((0.0, round(start, 2)))
             points.append((float(len(points)), round(change["conservative"], 2)))
         series += [(f"{label} ({family})", points) for family, points in by_family.items()]
-    context = _versions_context(bot)
+    context = _versions_context(request, bot)
+    owner = request.user.is_authenticated and bot.owner_id == request.user.pk
     context.update(
-        owner=request.user.is_authenticated and bot.owner_id == request.user.pk,
+        owner=owner,
         upload_form=BotUploadForm(),
+        consent_form=BotConsentForm(
+            initial={"club_organisers_may_enter": bot.club_organisers_may_enter}
+        ),
         matches=matches[:MATCHES_SHOWN],
         leaderboard=leaderboard,
         chart=line_chart_svg(
@@ -110,7 +128,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
 @require_GET
 def bot_versions_fragment(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The versions table alone: htmx reloads it while a validation is pending."""
-    return render(request, "web/_bot_versions.html", _versions_context(_bot(bot_id)))
+    return render(request, "web/_bot_versions.html", _versions_context(request, _bot(bot_id)))
 
 
 @login_required
@@ -139,5 +157,26 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
             request,
             f"Version {version.number} is uploaded (sha256 {version.sha256[:12]}…); "
             "its validation game is being played.",
+        )
+    return redirect("web:bot", bot_id=bot.pk)
+
+
+@login_required
+@require_POST
+def bot_consent(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The owner's standing consent for organisers of their clubs to enter the bot."""
+    bot = _bot(bot_id)
+    form = BotConsentForm(request.POST)
+    allowed = form.is_valid() and bool(form.cleaned_data["club_organisers_may_enter"])
+    try:
+        bot_entry_consent_set(actor=request.user, bot=bot, club_organisers_may_enter=allowed)
+    except LeagueError as exc:
+        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
+    else:
+        messages.success(
+            request,
+            "Organisers of your clubs may now enter this bot in their leagues."
+            if allowed
+            else "Only you enter this bot now.",
         )
     return redirect("web:bot", bot_id=bot.pk)

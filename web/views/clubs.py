@@ -1,18 +1,31 @@
-"""Clubs: the list, a club's page (members, leagues, invitations), creating a club."""
+"""Clubs: the list, a club's page (members, leagues, invitations), creating a club, and a
+person's own invitations to accept or decline (nobody becomes a member without agreeing)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league.errors import LeagueError, NotFoundError
+from league.errors import InvalidInputError, LeagueError, NotFoundError
 from league.models import TournamentFormat
-from league.selectors import club_get, club_list, club_role_of, tournament_list
-from league.services.clubs import club_create, invitation_create
+from league.selectors import (
+    club_get,
+    club_list,
+    club_role_of,
+    invitations_pending_for,
+    tournament_list,
+)
+from league.services.clubs import (
+    club_create,
+    invitation_accept,
+    invitation_create,
+    invitation_decline,
+)
 from web.forms import ClubForm, InvitationCreateForm
 from web.selectors import can_organise_club, clubs_of
 
@@ -35,7 +48,12 @@ def club_index(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"{club.name} is open; you are its owner.")
                 return redirect("web:club", club_id=club.pk)
-    context = {"clubs": club_list(), "memberships": clubs_of(user=request.user), "form": form}
+    context = {
+        "clubs": club_list(),
+        "memberships": clubs_of(user=request.user),
+        "invitations": invitations_pending_for(user=request.user),
+        "form": form,
+    }
     return render(request, "web/clubs.html", context)
 
 
@@ -65,18 +83,65 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
         raise Http404("No such club.") from None
     form = InvitationCreateForm(request.POST)
     if form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        invitee = User.objects.filter(username=username).first() if username else None
         try:
+            if username and invitee is None:
+                raise InvalidInputError(f"there is no person named {username!r}")
             invitation = invitation_create(
-                actor=request.user, club=club, role=form.cleaned_data["role"]
+                actor=request.user, club=club, role=form.cleaned_data["role"], invitee=invitee
             )
         except LeagueError as exc:
-            messages.error(request, exc.detail)
+            messages.error(request, _sentence(exc.detail))
         else:
-            link = request.build_absolute_uri(reverse("web:join-club-code", args=[invitation.code]))
-            messages.success(
-                request,
-                f"Invitation for a {invitation.role}: code {invitation.code} - "
-                f"or send the link {link} (one use, until "
-                f"{invitation.expires_at:%Y-%m-%d}).",
-            )
+            if invitee is not None:
+                messages.success(
+                    request,
+                    f"{invitee.get_username()} is invited as a {invitation.role}: they become a "
+                    "member when they accept it (under Join a club), until "
+                    f"{invitation.expires_at:%Y-%m-%d}.",
+                )
+            else:
+                link = request.build_absolute_uri(
+                    reverse("web:join-club-code", args=[invitation.code])
+                )
+                messages.success(
+                    request,
+                    f"Invitation for a {invitation.role}: code {invitation.code} - "
+                    f"or send the link {link} (one use, until "
+                    f"{invitation.expires_at:%Y-%m-%d}).",
+                )
     return redirect("web:club", club_id=club.pk)
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + "."
+
+
+@login_required
+@require_GET
+def invitation_list(request: HttpRequest) -> HttpResponse:
+    """The personal invitations waiting for the person's answer."""
+    invitations = invitations_pending_for(user=request.user)
+    return render(request, "web/invitations.html", {"invitations": invitations})
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, code: str, answer: str) -> HttpResponse:
+    """Accept or decline a personal invitation: only its invitee may."""
+    if answer not in ("accept", "decline"):
+        raise Http404("No such answer.")
+    try:
+        if answer == "accept":
+            membership = invitation_accept(user=request.user, code=code)
+        else:
+            invitation_decline(user=request.user, code=code)
+    except LeagueError as exc:
+        messages.error(request, _sentence(exc.detail))
+        return redirect("web:invitations")
+    if answer == "decline":
+        messages.success(request, "Invitation declined.")
+        return redirect("web:invitations")
+    messages.success(request, f"You joined {membership.club.name}.")
+    return redirect("web:club", club_id=membership.club_id)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -223,8 +224,10 @@ def _generic_table(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[str, str]]:
-    """Competitors a person may enter here: themself and their active bot versions; an
-    organiser also the club's members and every active uploaded version."""
+    """Competitors a person may enter here: themself, their own active bot versions, and
+    for an organiser the versions of members' bots whose owners let organisers of their
+    clubs enter them (league.services.competitors.entry_consent_require decides for real;
+    nobody enters another person)."""
     if not request.user.is_authenticated:
         return []
     entered_users = set(
@@ -241,20 +244,15 @@ def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[s
     choices: list[tuple[str, str]] = []
     if request.user.pk not in entered_users:
         choices.append(("me", f"Me ({request.user.get_username()})"))
+    consenting = Q(bot__owner_id=request.user.pk)
     if organiser and tournament.club is not None:
-        members = (
-            Membership.objects.filter(club=tournament.club)
-            .exclude(user_id=request.user.pk)
-            .exclude(user_id__in=entered_users)
-            .select_related("user")
-            .order_by("user__username")
-        )
-        choices += [(f"user:{m.user_id}", f"{m.user.get_username()} (member)") for m in members]
-    versions = BotVersion.objects.filter(
-        status=BotVersion.Status.ACTIVE, kind=BotVersion.Kind.UPLOADED
-    ).exclude(pk__in=entered_versions)
-    if not organiser:
-        versions = versions.filter(bot__owner_id=request.user.pk)
+        members = Membership.objects.filter(club=tournament.club).values("user_id")
+        consenting |= Q(bot__club_organisers_may_enter=True, bot__owner_id__in=members)
+    versions = (
+        BotVersion.objects.filter(status=BotVersion.Status.ACTIVE, kind=BotVersion.Kind.UPLOADED)
+        .filter(consenting)
+        .exclude(pk__in=entered_versions)
+    )
     choices += [
         (f"version:{v.pk}", f"{v.bot.name} v{v.number} (bot)")
         for v in versions.select_related("bot").order_by("bot__name", "number")
@@ -350,11 +348,6 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
             kind, _, number = choice_form.cleaned_data["competitor"].partition(":")
             if kind == "me":
                 competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]
-            elif kind == "user":
-                member = Membership.objects.select_related("user").get(
-                    club=tournament.club, user_id=int(number)
-                )
-                competitors = [competitor_for_user(user=member.user)]
             else:
                 competitors = [competitor_create(actor=request.user, bot_version_id=int(number))]
         for competitor in competitors:

@@ -13,7 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from engine.variants import load_game
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
-from league.selectors import match_get, match_seat_get_for_owner, match_seat_of_viewer, seat_names
+from league.selectors import (
+    match_error_for,
+    match_get,
+    match_seat_get_for_owner,
+    match_seat_of_viewer,
+    seat_names,
+)
 from league.services.tournaments import table_open
 from web.forms import TableForm
 from web.selectors import match_timeline
@@ -43,6 +49,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "seats": seats,
         "my_seat": my_seat,
         "running": running,
+        "error": match_error_for(match=match, user=request.user),
         "record_url": reverse("api-match-record", args=[match.pk]),
         "timeline_url": reverse("web:match-timeline", args=[match.pk]),
         "socket_url": f"/ws/matches/{match.pk}/",

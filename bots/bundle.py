@@ -1,9 +1,12 @@
 """A bot's code as uploaded: one ``.py`` file, or a ``.zip`` with ``main.py`` at its top.
 
 ``bot_bundle_check`` is the structure check every upload passes before anything runs it
-(the command line uses it too); ``bot_bundle_extract`` writes a checked bundle into a
-folder as ``main.py`` and its siblings. A zip is read member by member with the sizes
-counted as they are read, never trusting its headers, and never with ``extractall``.
+(the API, the web page and the command line all use it); ``bot_bundle_extract`` writes a
+checked bundle into a folder as ``main.py`` and its siblings. A zip is read member by
+member with the sizes counted as they are read, never trusting its headers, and never
+with ``extractall``. Whatever would fail when the bot is laid out for a match (a name the
+file system refuses, a file where a folder must be, an encrypted member) is refused here,
+at upload, with a message naming the member.
 """
 
 from __future__ import annotations
@@ -16,12 +19,30 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-MAX_BOT_BYTES = 1024 * 1024
-"""The largest upload: a .py file or a .zip, as uploaded."""
-MAX_UNPACKED_BYTES = 8 * 1024 * 1024
-"""The most a .zip may unpack to, all members together."""
+MIB = 1024 * 1024
+MAX_BOT_MIB = 1
+"""The largest upload, a .py file or a .zip as uploaded, in MiB: the one limit every
+message and page states (``MAX_BOT_SIZE``)."""
+MAX_BOT_BYTES = MAX_BOT_MIB * MIB
+MAX_BOT_SIZE = f"{MAX_BOT_MIB} MiB"
+MAX_UNPACKED_MIB = 8
+"""The most a .zip may unpack to, all members together, in MiB."""
+MAX_UNPACKED_BYTES = MAX_UNPACKED_MIB * MIB
 MAX_MEMBERS = 256
+MAX_NAME_BYTES = 255
+"""The longest file or folder name, in bytes of UTF-8: the file systems' NAME_MAX."""
+MAX_PATH_BYTES = 1024
+"""The longest path of a member inside the bot's folder, in bytes of UTF-8: well inside
+PATH_MAX (4096) wherever the folder itself is."""
+MAX_FILENAME_LENGTH = 200
+"""The longest name of the uploaded file itself, in characters (as it is stored)."""
 MAIN = "main.py"
+
+
+def bot_too_large_message(name: str, size: int) -> str:
+    """The one message for an upload over the limit: the API, the web page and the
+    command line say it alike."""
+    return f"{name} is {size:,} bytes; a bot may be at most {MAX_BOT_SIZE}"
 
 
 class BotBundleError(ValueError):
@@ -43,15 +64,38 @@ class BotBundle:
         return self.filename
 
 
+def _name_problem(name: str) -> str | None:
+    """What is wrong with a file name or a zip member's name, None if nothing: control
+    and other unprintable characters (NUL, newlines, escapes, direction overrides)."""
+    for character in name:
+        if not character.isprintable():
+            return f"names may not contain control characters (U+{ord(character):04X})"
+    return None
+
+
 def _member_path(name: str) -> PurePosixPath | None:
     """The safe relative path of a zip member, None for a folder entry; else an error."""
-    if "\\" in name or "\x00" in name:
-        raise BotBundleError(f"{name!r}: member names may not contain backslashes or NUL")
+    problem = _name_problem(name)
+    if problem is not None:
+        raise BotBundleError(f"{name!r}: {problem}")
+    if "\\" in name:
+        raise BotBundleError(f"{name!r}: member names may not contain backslashes")
     if name.startswith("/"):
         raise BotBundleError(f"{name!r}: absolute paths are not allowed in the zip")
     path = PurePosixPath(name)
     if any(part == ".." for part in path.parts):
         raise BotBundleError(f"{name!r}: '..' is not allowed in the zip's paths")
+    for part in path.parts:
+        if len(part.encode()) > MAX_NAME_BYTES:
+            raise BotBundleError(
+                f"{name[:60]!r}...: a name in the path is {len(part.encode())} bytes;"
+                f" at most {MAX_NAME_BYTES}"
+            )
+    if len(str(path).encode()) > MAX_PATH_BYTES:
+        raise BotBundleError(
+            f"{name[:60]!r}...: the path is {len(str(path).encode())} bytes; at most"
+            f" {MAX_PATH_BYTES}"
+        )
     if name.endswith("/"):
         return None
     if not path.parts or path.parts[0].endswith(":"):
@@ -69,23 +113,40 @@ def _zip_members(data: bytes) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
         raise BotBundleError(f"the zip has {len(infos)} members; at most {MAX_MEMBERS}")
     members: list[tuple[zipfile.ZipInfo, PurePosixPath]] = []
     seen: set[PurePosixPath] = set()
+    folders: dict[PurePosixPath, str] = {}  # every folder a member needs, and who needs it
     declared = 0
     for info in infos:
-        path = _member_path(info.filename)
+        # zipfile cuts a name at its first NUL; the name as stored is orig_filename
+        path = _member_path(info.orig_filename)
+        if info.flag_bits & 0x1:
+            raise BotBundleError(
+                f"{info.filename!r}: is encrypted; upload a zip without a password"
+            )
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise BotBundleError(f"{info.filename!r}: symbolic links are not allowed in the zip")
         if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             raise BotBundleError(f"{info.filename!r}: only files and folders are allowed")
-        if path is None:
+        if path is None:  # a folder entry: it needs itself and its parents
+            folder = PurePosixPath(info.filename)
+            for needed in (folder, *folder.parents):
+                folders.setdefault(needed, info.filename)
             continue
         if path in seen:
             raise BotBundleError(f"{info.filename!r}: appears twice in the zip")
         seen.add(path)
+        for needed in path.parents:
+            folders.setdefault(needed, info.filename)
         declared += info.file_size
         if declared > MAX_UNPACKED_BYTES:
-            raise BotBundleError(f"the zip unpacks to more than {MAX_UNPACKED_BYTES} bytes")
+            raise BotBundleError(f"the zip unpacks to more than {MAX_UNPACKED_MIB} MiB")
         members.append((info, path))
+    clashes = sorted(seen & folders.keys())
+    if clashes:
+        raise BotBundleError(
+            f"{str(clashes[0])!r}: is a file, and {folders[clashes[0]]!r} needs a folder"
+            " of that name"
+        )
     if PurePosixPath(MAIN) not in seen:
         raise BotBundleError(f"the zip has no {MAIN} at its top level")
     return members
@@ -94,8 +155,16 @@ def _zip_members(data: bytes) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
 def bot_bundle_check(filename: str, data: bytes) -> BotBundle:
     """A BotBundle for an upload, or BotBundleError saying what is wrong with it."""
     name = PurePosixPath(filename.replace("\\", "/")).name
+    problem = _name_problem(name)
+    if problem is not None:
+        raise BotBundleError(f"{name!r}: {problem}")
+    if len(name) > MAX_FILENAME_LENGTH or len(name.encode()) > MAX_NAME_BYTES:
+        raise BotBundleError(
+            f"{name[:60]!r}...: the file name is too long (at most {MAX_FILENAME_LENGTH}"
+            f" characters and {MAX_NAME_BYTES} bytes)"
+        )
     if len(data) > MAX_BOT_BYTES:
-        raise BotBundleError(f"{name}: {len(data)} bytes; a bot may be at most {MAX_BOT_BYTES}")
+        raise BotBundleError(bot_too_large_message(name, len(data)))
     if not data:
         raise BotBundleError(f"{name}: the file is empty")
     lower = name.lower()
@@ -119,7 +188,7 @@ def bot_bundle_from_path(path: str | Path) -> BotBundle:
     try:
         size = file.stat().st_size
         if size > MAX_BOT_BYTES:
-            raise BotBundleError(f"{file}: {size} bytes; a bot may be at most {MAX_BOT_BYTES}")
+            raise BotBundleError(bot_too_large_message(str(file), size))
         data = file.read_bytes()
     except IsADirectoryError:
         raise BotBundleError(f"{file}: is a folder, not a .py or .zip bot") from None
@@ -138,11 +207,17 @@ def _unpacked(bundle: BotBundle) -> dict[PurePosixPath, bytes]:
             try:
                 with archive.open(info) as member:
                     content = member.read(MAX_UNPACKED_BYTES - total + 1)
-            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                ValueError,
+                NotImplementedError,
+                RuntimeError,  # zipfile's word for a member it cannot decrypt
+            ) as exc:
                 raise BotBundleError(f"{info.filename!r}: cannot be read: {exc}") from None
             total += len(content)
             if total > MAX_UNPACKED_BYTES:
-                raise BotBundleError(f"the zip unpacks to more than {MAX_UNPACKED_BYTES} bytes")
+                raise BotBundleError(f"the zip unpacks to more than {MAX_UNPACKED_MIB} MiB")
             files[path] = content
     return files
 

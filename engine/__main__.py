@@ -1,11 +1,12 @@
 """The engine's command line: play a game, verify a record, show a record.
 
     python -m engine play GAME --seed N [--bots random,greedy,greedy,greedy] [--out FILE]
-    python -m engine verify FILE
+    python -m engine verify FILE      (FILE "-": standard input)
     python -m engine show FILE
 
 Exit codes: 0 success; 1 a record that breaks the rules (verify); 2 bad input (a game
-string, a file that is not a record). Errors are one line on stderr, never a traceback.
+string, a file that is not a record, a file larger than MAX_RECORD_BYTES). Errors are one
+line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import EngineError, RecordError
+from engine.errors import EngineError
 from engine.players import make_player
-from engine.record import dumps_record, record_from_state, verify_record
+from engine.record import dumps_record, read_record, record_from_state, verify_record
 from engine.show import show_record
 from engine.variants import load_game
 
@@ -43,18 +44,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     play.add_argument("--out", help="write the record here (default: standard output)")
     verify = commands.add_parser("verify", help="replay a record through the rules")
-    verify.add_argument("file")
+    verify.add_argument("file", help="the record ('-': standard input)")
     show = commands.add_parser("show", help="print a record trick by trick")
-    show.add_argument("file")
+    show.add_argument("file", help="the record ('-': standard input)")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
             return _play(args.game, args.seed, args.bots, args.out)
-        text = _read(args.file)
+        record = read_record(args.file)
         if args.command == "verify":
-            result = verify_record(text)
+            result = verify_record(record)
             if not result.ok:
-                sys.stderr.write(f"{result.problem}\n")
+                _error_line(result.problem)
                 return EXIT_MISMATCH
             outcome = {
                 "ok": True,
@@ -64,20 +65,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
             sys.stdout.write(json.dumps(outcome) + "\n")
             return EXIT_OK
-        sys.stdout.write(show_record(text))
+        sys.stdout.write(show_record(record))
         return EXIT_OK
     except (EngineError, OSError) as exc:
-        sys.stderr.write(f"{exc}\n")
+        _error_line(str(exc))
         return EXIT_BAD_INPUT
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: {exc.strerror}") from None
+MAX_ERROR_CHARACTERS = 500
+
+
+def _error_line(message: str) -> None:
+    """Write ``message`` to stderr as exactly one line: characters that are not printable
+    (a newline inside an action string) escaped, and cut at MAX_ERROR_CHARACTERS."""
+    line = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in message)
+    if len(line) > MAX_ERROR_CHARACTERS:
+        line = line[: MAX_ERROR_CHARACTERS - 3] + "..."
+    sys.stderr.write(line + "\n")
 
 
 def _play(game_string: str, seed: int, bots: str, out: str | None) -> int:

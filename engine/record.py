@@ -13,6 +13,10 @@ is its JSON Schema.
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +33,10 @@ from engine.variants import load_game
 
 RECORD_FORMAT = "king-league-record"
 RECORD_VERSION = 1
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""The largest record a reader accepts, in bytes (characters for text already decoded).
+Longer input is refused before it is parsed. The longest games the engine plays
+(1,000 deals of Kung och Adel) write records of a few megabytes."""
 
 
 def record_from_state(
@@ -121,7 +129,8 @@ def redact_record(record: Mapping[str, Any], viewer: int | None = None) -> dict[
     seats other than ``viewer`` (a seat, or None for a spectator) become ``null``, and
     private actions of other seats (such as Kung och Adel's face-down tribute) lose their
     card. Cards shown face up (draws, an exposed card) and all card play stay: they are
-    public. A redacted record says so (``"redacted": true``) and cannot be verified.
+    public. The seed goes too, since it decides every deal. A redacted record says so
+    (``"redacted": true``) and cannot be verified.
     """
     game = load_game(str(record["game"]))
     private_verbs: tuple[str, ...] = getattr(game, "private_action_verbs", ())
@@ -138,7 +147,9 @@ def redact_record(record: Mapping[str, Any], viewer: int | None = None) -> dict[
                 out["action"] = verb
         return out
 
-    redacted = {key: value for key, value in record.items() if key not in ("prelude", "deals")}
+    redacted = {
+        key: value for key, value in record.items() if key not in ("seed", "prelude", "deals")
+    }
     redacted["redacted"] = True
     redacted["prelude"] = [hide(e) for e in record.get("prelude", [])]
     redacted["deals"] = [
@@ -163,15 +174,99 @@ class _RecordMismatchError(Exception):
     """A record that is well formed but disagrees with the rules."""
 
 
+def read_record(path: str) -> dict[str, Any]:
+    """The record in the file ``path`` (``-``: standard input), its structure checked.
+
+    The one way the command line reads a record: it returns a record or raises
+    RecordError with one line naming the problem (a missing file, more than
+    MAX_RECORD_BYTES, not UTF-8, not JSON, not a record). At most MAX_RECORD_BYTES + 1
+    bytes are read, so an endless stream is refused too.
+    """
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = _read_at_most(sys.stdin.buffer.fileno(), name)
+        else:
+            with open(path, "rb") as file:
+                data = _read_at_most(file.fileno(), name)
+    except OSError as exc:
+        raise RecordError(f"{name}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{name}: not a text file (not UTF-8)") from None
+    return parse_record(text)
+
+
+def _read_at_most(descriptor: int, name: str) -> bytes:
+    too_large = RecordError(
+        f"{name}: larger than {MAX_RECORD_BYTES // 2**20} MiB, the most a record may be"
+    )
+    status = os.fstat(descriptor)
+    if stat.S_ISREG(status.st_mode) and status.st_size > MAX_RECORD_BYTES:
+        raise too_large
+    chunks: list[bytes] = []
+    left = MAX_RECORD_BYTES + 1
+    while left > 0:
+        chunk = os.read(descriptor, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    if left <= 0:
+        raise too_large
+    return b"".join(chunks)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"not JSON: {name} is not a number in JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError(f"not JSON: the number {_brief(text)} is too large")
+    return value
+
+
+def _loads(source: str | bytes) -> Any:
+    """``json.loads`` for untrusted text: standard JSON only, RecordError for anything else."""
+    if len(source) > MAX_RECORD_BYTES:
+        raise RecordError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB, the most a record may be")
+    try:
+        return json.loads(source, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError("not JSON: nested too deeply") from None
+    except UnicodeDecodeError:
+        raise RecordError("not JSON: not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    except ValueError:  # an integer beyond the interpreter's digit limit
+        raise RecordError(
+            f"not JSON: a number has more than {sys.get_int_max_str_digits()} digits"
+        ) from None
+
+
+def _brief(value: Any) -> str:
+    """A value for a one-line message: short scalars as they are, containers by kind."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
-    """Check a record's structure; RecordError naming the first problem otherwise."""
-    if isinstance(source, str | bytes):
-        try:
-            data = json.loads(source)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not JSON: {exc}") from None
-    else:
-        data = dict(source)
+    """Check a record's structure; RecordError naming the first problem otherwise.
+
+    Text is read as standard JSON of at most MAX_RECORD_BYTES: ``NaN`` and ``Infinity``,
+    numbers beyond a float or beyond the interpreter's digits limit and nesting deeper
+    than it can parse are refused with a RecordError like anything else.
+    """
+    data = _loads(source) if isinstance(source, str | bytes) else dict(source)
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
@@ -182,7 +277,7 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         )
     if data.get("version") != RECORD_VERSION:
         raise RecordError(
-            f"unsupported record version {data.get('version')!r} "
+            f"unsupported record version {_brief(data.get('version'))} "
             f"(this engine reads {RECORD_VERSION})"
         )
     for key, kind in (("game", str), ("seats", list), ("deals", list)):
@@ -190,13 +285,19 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
             raise RecordError(f"missing field '{key}'")
         if not isinstance(data[key], kind):
             raise RecordError(f"'{key}' must be a {'string' if kind is str else 'list'}")
+    for i, seat in enumerate(data["seats"]):
+        if not isinstance(seat, dict):
+            raise RecordError(f'seat {i}: must be an object such as {{"name": "Ann"}}')
+        for key in ("name", "player"):
+            if key in seat and not isinstance(seat[key], str):
+                raise RecordError(f"seat {i}: '{key}' must be a string")
     if not isinstance(data.get("prelude", []), list):
         raise RecordError("'prelude' must be a list")
     for i, deal in enumerate(data["deals"], start=1):
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise RecordError(f"deal {i}: must be an object with an 'actions' list")
         if deal.get("deal", i) != i:
-            raise RecordError(f"deal {i}: numbered {deal.get('deal')!r}")
+            raise RecordError(f"deal {i}: numbered {_brief(deal.get('deal'))}")
         if "scores" in deal and not _is_int_list(deal["scores"]):
             raise RecordError(f"deal {i}: 'scores' must be a list of whole numbers")
     if "scores" in data and not _is_int_list(data["scores"]):
@@ -304,4 +405,4 @@ def _replay_events(game: Game[Any], state: State[Any], events: list[Any], where:
         try:
             state.apply_action(state.parse_action(text), seat=seat)
         except IllegalActionError as exc:
-            raise _RecordMismatchError(f"{at} (seat {seat} '{text}'): {exc.rule}") from None
+            raise _RecordMismatchError(f"{at} (seat {seat} {_brief(text)}): {exc.rule}") from None

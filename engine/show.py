@@ -12,9 +12,15 @@ from engine.variants import load_game
 
 
 def show_record(source: str | bytes | dict[str, Any]) -> str:
-    """The whole record as text. Raises RecordError if the record is not valid."""
+    """The whole record as text. Raises RecordError if the record is not valid.
+
+    A record that breaks the rules is shown up to the event where verification stopped,
+    then the problem: the events after it were never checked.
+    """
     data = parse_record(source)
     verification = verify_record(data)
+    assert verification.state is not None
+    shown_events = len(verification.state.log)  # every event verification applied
     game = load_game(data["game"])
     names = [str(seat.get("name", f"seat {i}")) for i, seat in enumerate(data["seats"])]
     state = game.new_initial_state(seed=None)
@@ -23,13 +29,15 @@ def show_record(source: str | bytes | dict[str, Any]) -> str:
     def who(seat: int) -> str:
         return f"{names[seat]} ({seat})"
 
-    for label, events in [("Before the first deal", data.get("prelude", []))] + [
-        (f"Deal {d['deal']}", d["actions"]) for d in data["deals"]
-    ]:
+    parts = [(0, data.get("prelude", []))]
+    parts += [(number, deal["actions"]) for number, deal in enumerate(data["deals"], start=1)]
+    for number, events in parts:
         out.append("")
-        out.append(label)
+        out.append(f"Deal {number}" if number else "Before the first deal")
         trick_line: list[str] = []
         for event in events:
+            if len(state.log) == shown_events:
+                break
             if "chance" in event:
                 chance = Chance.from_json(event, game.num_seats)
                 deal_before = state.deal_number
@@ -70,11 +78,11 @@ def show_record(source: str | bytes | dict[str, Any]) -> str:
                 trick_line = []
         if trick_line:
             out.append(f"  (trick in progress: {' '.join(trick_line)})")
-        if label.startswith("Deal") and len(state.deal_scores) >= int(label.split()[1]):
-            deal_scores = state.deal_scores[int(label.split()[1]) - 1]
-            out.append(
-                f"  scores: {deal_scores}   totals: {_running_totals(state, int(label.split()[1]))}"
-            )
+        if number and len(state.deal_scores) >= number:
+            deal_scores = state.deal_scores[number - 1]
+            out.append(f"  scores: {deal_scores}   totals: {_running_totals(state, number)}")
+        if len(state.log) == shown_events and not verification.ok:
+            break
     out.append("")
     status = "complete" if state.is_terminal() else "in progress"
     out.append(f"Final scores ({status}): {state.scores()}")

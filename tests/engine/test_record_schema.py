@@ -9,6 +9,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import FAMILIES, RecordError, load_game
 from engine.record import record_from_state, redact_record, verify_record
@@ -73,6 +75,32 @@ def test_a_redacted_record_hides_other_hands_and_private_tribute() -> None:
         assert '"redacted": true' in text
     with pytest.raises(RecordError, match="redacted record"):
         verify_record(redact_record(record, None))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    family=st.sampled_from(sorted(FAMILIES)),
+    seed=st.integers(10**12, 2**63 - 1),  # long enough to search the text for
+    actions=st.integers(0, 80),
+    viewer=st.sampled_from([None, 0, 1, 2]),
+)
+def test_a_redacted_record_never_has_the_seed(
+    family: str, seed: int, actions: int, viewer: int | None
+) -> None:
+    """redact_record drops the seed itself (it decides every deal), so no caller can
+    forget to: whatever the game, the point reached and the viewer."""
+    state = load_game(family).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    record = record_from_state(state)
+    assert record["seed"] == seed
+    shown = redact_record(record, viewer)
+    assert "seed" not in shown
+    assert str(seed) not in json.dumps(shown)
+    assert record["seed"] == seed  # the caller's record is left alone
 
 
 def test_spectator_view_holds_no_hand() -> None:

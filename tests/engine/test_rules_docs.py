@@ -11,11 +11,12 @@ page says the same.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from engine import FAMILIES
+from engine import FAMILIES, InvalidGameError, load_game
 from engine.options import OptionSpec
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
@@ -95,6 +96,21 @@ def test_every_preset_has_a_column_with_its_values(family: str) -> None:
                 f"docs/rules/{family}.md: {column} sets `{name}` to {wanted}, "
                 f"the page says {row[column]!r}"
             )
+
+
+def test_every_game_string_on_the_pages_loads() -> None:
+    """The examples (``kingen(rules=iwwa,must_trump=false)``) are games the engine accepts."""
+    names = "|".join(sorted(FAMILIES, key=len, reverse=True))
+    game_string = re.compile(rf"`((?:{names})\([^`]*\))`")
+    seen = 0
+    for path in sorted(RULES_DIR.glob("*.md")):
+        for text in game_string.findall(path.read_text(encoding="utf-8")):
+            seen += 1
+            try:
+                load_game(text)
+            except InvalidGameError as exc:
+                pytest.fail(f"docs/rules/{path.name} shows {text}, which the engine refuses: {exc}")
+    assert seen > 0
 
 
 def test_the_index_links_every_page() -> None:

@@ -6,7 +6,7 @@ header starts with ``option`` and has a ``default`` column, one row per option w
 key in backticks in the first cell. This test reads the options from the engine's
 ``Rules`` dataclasses (``option_specs()`` and ``presets``), so an option added, renamed
 or removed in the engine, a changed default or a changed preset fails here until the
-page says the same.
+page says the same; and every game string a page shows must load.
 """
 
 from __future__ import annotations

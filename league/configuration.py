@@ -369,3 +369,111 @@ def embedded_messaging(var_dir: Path) -> MessagingSettings:
         channel_layer={"BACKEND": "channels.layers.InMemoryChannelLayer"},
         embedded=True,
     )
+
+
+# ---------------------------------------------------------------- CACHES
+
+
+def cache_from_env(environ: Mapping[str, str], *, var_dir: Path) -> dict[str, Any]:
+    """Django's default cache, shared by every process: Redis when REDIS_URL is set,
+    otherwise files under var_dir/cache (one machine, like the embedded broker).
+
+    Rate limits and sign-in locks live there, so it is never per-process memory.
+    """
+    url = environ.get("REDIS_URL", "").strip()
+    if url:
+        redis_url_check(url)
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "league",
+        }
+    folder = var_dir / "cache"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError("VAR_DIR", f"cannot create {folder} ({exc.strerror})") from exc
+    return {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(folder),
+        "KEY_PREFIX": "league",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+
+
+# ---------------------------------------------------------------- rate limits and sign-in locks
+
+RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def rate_check(variable: str, scope: str, rate: str) -> str:
+    """A rate as DRF's throttles read it, "<count>/<second|minute|hour|day>"."""
+    count, _, period = rate.strip().partition("/")
+    if not count.strip().isdigit() or int(count) < 1 or period.strip() not in RATE_PERIODS:
+        raise ConfigurationError(
+            variable,
+            f"{scope}: expected <count>/<{'|'.join(RATE_PERIODS)}> with a count of 1 or "
+            f"more, got {rate.strip()!r}",
+        )
+    return f"{int(count)}/{period.strip()}"
+
+
+def rate_limits_from_env(
+    environ: Mapping[str, str], *, default: Mapping[str, str]
+) -> dict[str, str]:
+    """RATE_LIMITS: comma-separated scope=rate pairs (uploads=20/hour,actions=120/minute)
+    that replace the defaults of the scopes they name; the others keep their default."""
+    rates = dict(default)
+    raw = environ.get("RATE_LIMITS", "").strip()
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        scope, equals, rate = item.partition("=")
+        scope = scope.strip()
+        if not equals:
+            raise ConfigurationError(
+                "RATE_LIMITS", f"expected scope=count/period pairs, got {item!r}"
+            )
+        if scope not in rates:
+            raise ConfigurationError(
+                "RATE_LIMITS", f"unknown scope {scope!r}; the scopes are {', '.join(rates)}"
+            )
+        rates[scope] = rate_check("RATE_LIMITS", scope, rate)
+    return rates
+
+
+def count_from_env(environ: Mapping[str, str], variable: str, *, default: int, least: int) -> int:
+    """A whole number of at least ``least``; unset or blank gives the default."""
+    raw = environ.get(variable, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < least:
+        raise ConfigurationError(
+            variable, f"expected a whole number of {least} or more, got {raw!r}"
+        )
+    return int(raw)
+
+
+def durations_from_env(
+    environ: Mapping[str, str], variable: str, *, default: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Comma-separated durations (30s, 5m, 1h, 1d; a bare number is seconds), each at least
+    as long as the one before; unset or blank gives the default."""
+    raw = environ.get(variable, "").strip()
+    if not raw:
+        return default
+    durations: list[int] = []
+    for item in (part.strip() for part in raw.split(",")):
+        number, unit = (item[:-1], item[-1]) if item[-1:] in DURATION_UNITS else (item, "s")
+        if not number.isdigit() or int(number) < 1:
+            raise ConfigurationError(
+                variable, f"expected durations such as 1m,5m,15m,1h (s, m, h, d), got {item!r}"
+            )
+        seconds = int(number) * DURATION_UNITS[unit]
+        if durations and seconds < durations[-1]:
+            raise ConfigurationError(
+                variable, f"each duration must be at least the one before it, got {raw!r}"
+            )
+        durations.append(seconds)
+    return tuple(durations)

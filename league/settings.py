@@ -11,12 +11,16 @@ import django_stubs_ext
 from kombu import Exchange, Queue
 
 from league.configuration import (
+    cache_from_env,
+    count_from_env,
     database_from_env,
+    durations_from_env,
     flag_from_env,
     list_from_env,
     log_level_from_env,
     messaging_from_env,
     path_from_env,
+    rate_limits_from_env,
     secret_key_from_env,
     var_dir_from_env,
 )
@@ -87,6 +91,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+# ---------------------------------------------------------------- cache
+# Shared by every process (rate limits and sign-in locks live here): Redis when REDIS_URL is
+# set, files under $VAR_DIR/cache otherwise; never per-process memory.
+CACHES = {"default": cache_from_env(os.environ, var_dir=VAR_DIR)}
+
+# ---------------------------------------------------------------- signing in
+# ModelBackend that locks a username after too many wrong passwords (league/services/sign_in.py).
+AUTHENTICATION_BACKENDS = ["league.services.sign_in.SignInLockoutBackend"]
+SIGN_IN_FAILURES_ALLOWED = count_from_env(
+    os.environ, "SIGN_IN_FAILURES_ALLOWED", default=5, least=1
+)
+SIGN_IN_LOCKOUT_SECONDS = durations_from_env(
+    os.environ, "SIGN_IN_LOCKOUT", default=(60, 5 * 60, 15 * 60, 60 * 60)
+)
+SIGN_IN_FAILURE_WINDOW_SECONDS = 60 * 60  # wrong passwords older than the first's hour expire
+SIGN_IN_LOCK_MEMORY_SECONDS = 24 * 60 * 60  # a day without a lock: the next is the first again
+
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -109,7 +130,7 @@ STORAGES = {
 
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "league.api.throttles.ThrottledAutoSchema",  # documents the 429s
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
@@ -120,6 +141,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
 }
 SPECTACULAR_SETTINGS = {
+    # Writes limited per person (sign-in per address): league/api/throttles.py, docs/api.md.
+    "DEFAULT_THROTTLE_RATES": rate_limits_from_env(
+        os.environ,
+        default={
+            "sign_in": "30/minute",
+            "uploads": "20/hour",
+            "tables": "30/hour",
+            "actions": "120/minute",
+        },
+    ),
+    # How many proxies in front of the site append to X-Forwarded-For; 0: the client's
+    # address is REMOTE_ADDR (a client's own X-Forwarded-For is not believed).
+    "NUM_PROXIES": count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0),
     "TITLE": "King League API",
     "VERSION": "0.1.0",
     "ENUM_NAME_OVERRIDES": {

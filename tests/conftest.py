@@ -1,13 +1,18 @@
 """Shared fixtures: server requirements (tests/servers.py) and real Celery workers."""
 
 import os
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.celery_workers import CeleryWorkerProcess, worker_start
 from tests.servers import PROBES, running_under_ci, server_requirements_check
+
+if TYPE_CHECKING:
+    from pytest_django.fixtures import Settings
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -32,6 +37,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for marker, outcomes in counts.items():
         summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
         terminalreporter.write_line(f"{marker} tests: {summary or 'none selected'}")
+
+
+@pytest.fixture(autouse=True)
+def rate_limits_of_its_own(settings: "Settings") -> None:
+    """Each test counts its own rate limits and sign-in failures (a cache key prefix of its
+    own, in the real Redis when REDIS_URL is set), under rates no test reaches unless it is
+    about them: tests/league/test_throttling.py and tests/web/test_sign_in_lockout.py set
+    theirs. The sign-in lock keeps its real settings."""
+    settings.CACHES = {
+        alias: {**cache, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+        for alias, cache in settings.CACHES.items()
+    }
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": dict.fromkeys(rates, "100000/minute"),
+    }
 
 
 @pytest.fixture

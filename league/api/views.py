@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
@@ -55,6 +55,13 @@ from league.api.serializers import (
     TournamentDetailSerializer,
     TournamentRatingsSerializer,
     TournamentSerializer,
+)
+from league.api.throttles import (
+    ActionThrottle,
+    SignInThrottle,
+    TableThrottle,
+    UploadThrottle,
+    password_authenticate,
 )
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
@@ -157,6 +164,7 @@ class TokenCreateApi(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
     parser_classes = (JSONParser, FormParser)  # curl -d username=...&password=... works
+    throttle_classes = (SignInThrottle,)  # per address; wrong passwords lock the username
 
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
@@ -168,9 +176,7 @@ class TokenCreateApi(APIView):
     @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise InvalidInputError("wrong username or password")
+        user = password_authenticate(request, username=data["username"], password=data["password"])
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -413,6 +419,7 @@ class BotDetailApi(APIView):
 
 class BotVersionListApi(APIView):
     parser_classes = (MultiPartParser,)
+    throttle_classes = (UploadThrottle,)  # uploads only: GET is not limited
 
     class InputSerializer(serializers.Serializer[Any]):
         file = serializers.FileField()
@@ -813,6 +820,8 @@ class MatchSeatViewApi(APIView):
 
 
 class MatchSeatActionApi(APIView):
+    throttle_classes = (ActionThrottle,)
+
     class InputSerializer(serializers.Serializer[Any]):
         action = serializers.CharField(max_length=40)
 
@@ -843,6 +852,7 @@ class MatchSpectateApi(APIView):
 
 class TableCreateApi(APIView):
     permission_classes = (IsAuthenticated,)
+    throttle_classes = (TableThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
         game = serializers.CharField(max_length=200)

@@ -1,29 +1,74 @@
-"""Sign up, log in, log out, and joining a club with an invitation code."""
+"""Sign up, log in, log out, and joining a club with an invitation code.
+
+Logging in goes through the sign-in lock (league/services/sign_in.py): after too many wrong
+passwords the username is locked for a while, and the page says until when (status 429).
+Log-in attempts from one address are rate limited like the API's token endpoint.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView, LogoutView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from league.api.throttles import RateLimited, SignInThrottle, throttle_check
+from league.services.sign_in import SignInLock, sign_in_lock_get
 from web.invitations import InvitationError, invitation_accept
+from web.throttling import too_many_requests_page
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     """A username and a password twice (Django's password validators apply)."""
 
 
+class SignInForm(AuthenticationForm):
+    """Django's log-in form; for a locked username, the lock's message instead of "wrong
+    password" (``lock`` is set then)."""
+
+    lock: SignInLock | None = None
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            username = self.cleaned_data.get("username")
+            self.lock = sign_in_lock_get(username=username) if username else None
+            if self.lock is None:
+                raise
+            raise ValidationError(self.lock.message(), code="locked") from None
+
+
 class SiteLoginView(LoginView):
     template_name = "web/login.html"
+    form_class = SignInForm
     next_page = "home"
     redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            throttle_check(request, SignInThrottle)
+        except RateLimited as error:
+            return too_many_requests_page(request, error)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        lock = getattr(form, "lock", None)
+        if isinstance(lock, SignInLock):
+            response.status_code = 429
+            response["Retry-After"] = str(lock.seconds_left())
+        return response
 
 
 class SiteLogoutView(LogoutView):
@@ -46,7 +91,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(request, f"Welcome, {user.get_username()}. Your account is ready.")
         return redirect(_safe_next(request) or "home")
     return render(request, "web/signup.html", {"form": form, "next": _safe_next(request)})

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create, bot_version_upload
+from league.api.throttles import UploadThrottle
 from league.errors import LeagueError
 from league.models import Match
 from league.selectors import (
@@ -25,6 +26,7 @@ from league.services.competitors import bot_entry_consent_set
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotForm, BotUploadForm
 from web.selectors import bot_competitors, bot_versions
+from web.throttling import rate_limited
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MATCHES_SHOWN = 50
@@ -133,6 +135,7 @@ def bot_versions_fragment(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@rate_limited(UploadThrottle)  # the API's uploads allowance
 def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     form = BotUploadForm(request.POST, request.FILES)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from engine.variants import load_game
+from league.api.throttles import TableThrottle
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.selectors import (
@@ -23,6 +24,7 @@ from league.selectors import (
 from league.services.tournaments import table_open
 from web.forms import TableForm
 from web.selectors import match_timeline
+from web.throttling import rate_limited
 
 
 def _match(match_id: int) -> Match:
@@ -94,6 +96,7 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@rate_limited(TableThrottle)  # the API's new-tables allowance
 def table_new(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

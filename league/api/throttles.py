@@ -1,0 +1,181 @@
+"""Rate limits of the API and of the web forms that do the same things, and the answer to a
+sign-in refused by a lock (docs/api.md, "Rate limits and sign-in locks").
+
+One throttle class per scope; its rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]``
+(league/settings.py, overridable with RATE_LIMITS). The API views list the class in
+``throttle_classes``; a Django view calls ``throttle_check`` (web.throttling wraps it in a
+decorator). Both count in the same place, Django's default cache, so a person's uploads
+through the page and through the API share one allowance, in every web process.
+
+A refused request is a ``RateLimited`` exception: HTTP 429 with a ``Retry-After`` header and
+``{"detail": "..."}`` naming the limit. Only writes are limited (GET, HEAD and OPTIONS pass).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from rest_framework.exceptions import APIException, Throttled
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+
+from league.errors import InvalidInputError
+from league.services.sign_in import CACHE_ERRORS, SignInLock, duration_in_words, sign_in_lock_get
+
+logger = logging.getLogger(__name__)
+
+PERIOD_WORDS = {"s": "a second", "m": "a minute", "h": "an hour", "d": "a day"}
+
+
+class RateLimited(Throttled):
+    """429: too many requests of one kind; ``wait`` whole seconds go to Retry-After."""
+
+    def __init__(self, *, detail: str, wait: int) -> None:
+        APIException.__init__(self, detail, "throttled")  # no DRF sentence appended
+        self.wait = max(1, wait)
+
+
+class ScopedThrottle(SimpleRateThrottle):
+    """Counts one kind of write per person (per address when not signed in).
+
+    The rate is read at each request, not when the class is imported, so that a changed
+    REST_FRAMEWORK setting (tests' override_settings) takes effect.
+    """
+
+    scope: str
+    what: str  # "bot uploads": the words of the 429 message
+    by_address = False  # True: count per client address even for a signed-in person
+
+    def __init__(self) -> None:
+        pass
+
+    def get_rate(self) -> str | None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return None if rate is None else str(rate)
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = getattr(request, "user", None)
+        if not self.by_address and user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = f"address-{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        try:
+            allowed = super().allow_request(request, view)
+        except CACHE_ERRORS as exc:
+            logger.error("rate limits unavailable, the cache does not answer: %s", exc)
+            return True
+        if allowed:
+            return True
+        wait = max(1, math.ceil(self.wait() or 1))
+        raise RateLimited(detail=self.message(wait), wait=wait)
+
+    def message(self, wait: int) -> str:
+        count, period = (self.rate or "").split("/")
+        return (
+            f"Too many {self.what}: at most {count} in {PERIOD_WORDS[period[0]]}. "
+            f"Try again in {duration_in_words(wait)}."
+        )
+
+
+class SignInThrottle(ScopedThrottle):
+    """Sign-in attempts (token endpoint, sign-in page) from one address."""
+
+    scope = "sign_in"
+    what = "sign-in attempts from your address"
+    by_address = True
+
+
+class UploadThrottle(ScopedThrottle):
+    """Bot version uploads, per person."""
+
+    scope = "uploads"
+    what = "bot uploads"
+
+
+class TableThrottle(ScopedThrottle):
+    """New casual tables, per person."""
+
+    scope = "tables"
+    what = "new tables"
+
+
+class ActionThrottle(ScopedThrottle):
+    """Moves at a table, per person (over HTTP: the WebSocket only listens)."""
+
+    scope = "actions"
+    what = "moves"
+
+
+def throttle_check(request: HttpRequest | Request, throttle_class: type[ScopedThrottle]) -> None:
+    """Apply an API throttle to any request, a Django view's too; RateLimited if refused."""
+    throttle_class().allow_request(request, None)
+
+
+# ---------------------------------------------------------------- sign-in
+
+
+class SignInLockedError(RateLimited):
+    """429 for a username locked after too many wrong passwords."""
+
+    def __init__(self, lock: SignInLock) -> None:
+        super().__init__(detail=lock.message(), wait=lock.seconds_left())
+        self.lock = lock
+
+
+def password_authenticate(request: HttpRequest | Request, *, username: str, password: str) -> User:
+    """The account of this username and password, or: SignInLockedError (429) while the
+    username is locked, InvalidInputError (400) for a wrong username or password."""
+    user = authenticate(request, username=username, password=password)
+    if user is not None:
+        return user
+    lock = sign_in_lock_get(username=username)
+    if lock is not None:
+        raise SignInLockedError(lock)
+    raise InvalidInputError("wrong username or password")
+
+
+# ---------------------------------------------------------------- OpenAPI
+
+
+class ThrottledAutoSchema(AutoSchema):
+    """drf-spectacular's schema, plus the 429 answer of every limited write."""
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)
+        throttled = any(isinstance(t, ScopedThrottle) for t in self.view.get_throttles())
+        if direction == "response" and throttled and self.method not in SAFE_METHODS:
+            from league.api.serializers import ErrorSerializer
+
+            answer = OpenApiResponse(
+                ErrorSerializer,
+                description="Too many requests (a rate limit, or a locked sign-in); "
+                "Retry-After says in how many seconds to try again.",
+            )
+            body = self._get_response_for_code(  # type: ignore[no-untyped-call]
+                answer, "429", direction=direction
+            )
+            body["headers"] = {
+                "Retry-After": {
+                    "schema": {"type": "integer"},
+                    "description": "Seconds to wait before trying again.",
+                }
+            }
+            bodies.setdefault("429", body)
+        return bodies

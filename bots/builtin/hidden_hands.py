@@ -177,17 +177,18 @@ class _KingenRules(_PlayRules):
         if self.is_trumps:
             trumps = SUIT_MASKS[self.trump]
             is_trump = suit == self.trump
-            if trumped:
-                higher = _above(win)
-                if is_trump and card_id > win:
-                    return 0
-                if rules.must_overtrump or (rules.must_trump and not is_trump):
-                    # Holding a higher trump, this card was illegal.
-                    out |= higher
-                    if is_trump and rules.undertrump_policy == "no_undertrump":
-                        out |= FULL_DECK & ~trumps  # undertrumped: held nothing else
-                    if not is_trump and rules.undertrump_policy == "must_trump_anyway":
-                        out |= trumps
+            if trumped:  # SPEC 3.6: overtrump if obliged and able, else the policy
+                policy = rules.undertrump_policy
+                if is_trump and card_id > win:  # overtrumped
+                    if rules.must_overtrump or policy != "no_undertrump":
+                        return 0
+                    return FULL_DECK & ~trumps  # a trump allowed only from a hand of trumps
+                if rules.must_overtrump:
+                    out |= _above(win)  # holding a higher trump, this card was illegal
+                if is_trump and policy == "no_undertrump":
+                    out |= FULL_DECK & ~trumps  # undertrumped: held nothing else
+                if not is_trump and policy == "must_trump_anyway":
+                    out |= trumps
                 return out
             if rules.must_trump and not is_trump:
                 out |= trumps

@@ -28,6 +28,19 @@ Interpretations (each is an option where a table might disagree):
 - IWWA penalty obligation: subject to following suit, a penalty card that cannot win the
   trick must be played when held (``must_follow_with_penalty_when_safe`` when following,
   ``must_discard_penalty`` when void).
+- The legal cards are SPEC 3.6's reference algorithm, each obligation behind its option
+  (``_play_rule``): lead anything (but no heart while holding another suit under
+  ``heart_lead_ban`` in hearts and K♥); holding the suit led, play it (a penalty card of
+  it that cannot win if ``must_follow_with_penalty_when_safe`` and one is held; a trump
+  above the highest one in the trick when trumps are led, if ``must_beat_trump_lead`` and
+  one is held). Void in the suit led, in a trump deal, holding trumps: if a plain suit was
+  led and the trick is already trumped, play a higher trump when ``must_overtrump`` and
+  one is held; otherwise (unable or not obliged to overtrump) ``undertrump_policy``
+  decides alone: ``must_trump_anyway`` any trump, ``free`` any card, ``no_undertrump`` a
+  card of another suit unless holding only trumps; ``must_trump`` does not apply to a
+  trumped trick. Not yet trumped: a trump if ``must_trump``, else any card. Void in a
+  penalty deal: a penalty card if ``must_discard_penalty`` and one is held. Anything
+  else: any card.
 - ``end_when_penalties_exhausted``: a deal of hearts, kings & jacks, queens or the king
   of hearts ends once every penalty card has been taken (score-neutral).
 - Dubbelkingen: 20 deals for four players, five dealt by each. The dealer chooses the
@@ -672,22 +685,23 @@ class KingenState(TrickTakingState[KingenGame]):
                 if higher and higher != same:
                     return higher, "beat_trump_lead"
             return same, "follow"
-        if contract == TRUMPS:
+        if contract == TRUMPS:  # void in the suit led (SPEC 3.6's algorithm, literally)
             trumps = hand & SUIT_MASKS[self.trump]
             if not trumps:
                 return hand, ""
-            if self.trumped:
-                higher = trumps & ~((BIT[self.win_card] << 1) - 1)
-                if higher:
-                    if rules.must_overtrump:
+            if self.trumped:  # a plain suit led and already trumped
+                if rules.must_overtrump:
+                    higher = trumps & ~((BIT[self.win_card] << 1) - 1)
+                    if higher:
                         return higher, "overtrump"
-                elif rules.undertrump_policy == "must_trump_anyway":
+                # Cannot or need not overtrump: the undertrump policy decides (must_trump
+                # does not apply to a trumped trick).
+                if rules.undertrump_policy == "must_trump_anyway":
                     return trumps, "undertrump_forced"
-                elif rules.undertrump_policy == "no_undertrump":
+                if rules.undertrump_policy == "no_undertrump":
                     other = hand & ~trumps
                     return (other, "no_undertrump") if other else (hand, "")
-                else:
-                    return hand, ""
+                return hand, ""
             if rules.must_trump:
                 return trumps, "must_trump"
             return hand, ""
@@ -707,8 +721,10 @@ class KingenState(TrickTakingState[KingenGame]):
             "beat_trump_lead": "must beat the highest trump when trumps are led",
             "must_trump": f"must trump when void in the suit led (you hold a {trump})",
             "overtrump": f"must overtrump with a higher {trump}",
-            "undertrump_forced": "must play a trump even though you cannot overtrump",
-            "no_undertrump": "must not undertrump while holding another suit",
+            "undertrump_forced": f"must play a {trump} on a trumped trick (you hold one)",
+            "no_undertrump": (
+                f"may not play a {trump} on a trumped trick while holding another suit"
+            ),
         }
         message = messages.get(reason)
         if message is None:

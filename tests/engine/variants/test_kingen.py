@@ -298,6 +298,55 @@ def test_undertrump_policies_on_the_diamond_ten(policy: str, expected: list[str]
     assert sorted(legal_strings(state)) == expected
 
 
+SEAT1_JACK_ALL = sorted(f"play {c}" for c in SEAT1_JACK.split())
+SEAT1_JACK_PLAIN = sorted(f"play {c}" for c in SEAT1_JACK.split() if not c.endswith("D"))
+
+
+@pytest.mark.parametrize("must_trump", ["true", "false"])
+@pytest.mark.parametrize(
+    ("must_overtrump", "policy", "expected"),
+    [
+        ("true", "must_trump_anyway", ["play JD"]),
+        ("true", "free", ["play JD"]),
+        ("true", "no_undertrump", ["play JD"]),
+        # Not obliged to overtrump: SPEC 3.6 leaves the trumped trick to the undertrump
+        # policy, whatever must_trump says (must_trump on used to force a trump here).
+        ("false", "must_trump_anyway", ["play 5D", "play JD"]),
+        ("false", "free", SEAT1_JACK_ALL),
+        ("false", "no_undertrump", SEAT1_JACK_PLAIN),
+    ],
+)
+def test_a_trumped_trick_with_a_higher_trump_in_hand(
+    must_trump: str, must_overtrump: str, policy: str, expected: list[str]
+) -> None:
+    """♦ trumps, ♠ led, ♦10 on it; seat 1, void in spades, holds ♦J ♦5 and other suits."""
+    rules = (
+        f"trump_mode=dealer_choice,must_trump={must_trump},must_overtrump={must_overtrump},"
+        f"undertrump_policy={policy}"
+    )
+    state = _at_first_trump_deal(f"kingen({rules})", SEAT1_JACK, SEAT2_JACK)
+    play(state, "trump D", "play AS", "play TD")
+    assert sorted(legal_strings(state)) == expected
+
+
+@pytest.mark.parametrize(
+    ("rules", "card", "message"),
+    [
+        ("must_overtrump=false,undertrump_policy=must_trump_anyway", "4C", "must play a diamond"),
+        ("must_overtrump=false,undertrump_policy=no_undertrump", "JD", "may not play a diamond"),
+        ("must_overtrump=true,undertrump_policy=free", "5D", "must overtrump"),
+    ],
+)
+def test_a_refused_card_on_a_trumped_trick_names_the_rule(
+    rules: str, card: str, message: str
+) -> None:
+    game_string = f"kingen(trump_mode=dealer_choice,must_trump=true,{rules})"
+    state = _at_first_trump_deal(game_string, SEAT1_JACK, SEAT2_JACK)
+    play(state, "trump D", "play AS", "play TD")
+    with pytest.raises(IllegalActionError, match=f"^play {card}: {message}"):
+        play(state, f"play {card}")
+
+
 TRUMP_LEAD_SEAT3 = "JD AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
 TRUMP_LEAD_SEAT1 = "3C 2C 2S AH KH QH JH TH 9H 8H 7H 6H 5H"
 

@@ -7,7 +7,8 @@
 
 Every uploaded bot runs in one persistent process for the whole match, in the sandbox
 unless ``sandbox=False`` (an author's local trial). The uploaded bots start in parallel
-and the match begins when each is ready or has failed to start. Whatever a bot does,
+and are awaited all at once, each by its own deadline; the match begins when each is ready
+or has failed to start. Whatever a bot does,
 the match reaches its end: bots.seats describes the fault policy. The result carries the
 engine's game record with each action's time in ms, the seats' outcomes and faults, and
 every fallback action in ``meta.faults``, so a replay shows what was played for a bot.
@@ -25,7 +26,15 @@ from bots.bundle import BotBundle, bot_bundle_from_path
 from bots.protocol import TimeControl
 from bots.runner.sandbox import Limits, sandbox_require, sandbox_users_released_together
 from bots.runner.seat import Transcript, UploadedSeat
-from bots.seats import BuiltinSeat, GuardedSeat, Hello, SeatReport, builtin_player, seat_seed
+from bots.seats import (
+    BuiltinSeat,
+    GuardedSeat,
+    Hello,
+    SeatReport,
+    builtin_player,
+    seat_seed,
+    seats_wait_ready,
+)
 from engine.game import Game, State
 from engine.record import record_from_state
 from engine.variants import load_game
@@ -144,8 +153,7 @@ def match_play(
                 )
         for index, seat in enumerate(seats):
             seat.start(Hello(game, index, control))
-        for seat in seats:
-            seat.wait_ready()
+        seats_wait_ready(seats)
         state = game.new_initial_state(seed=seed)
         times: dict[int, float] = {}
         clock = time.perf_counter

@@ -4,7 +4,7 @@ Every seat, a built-in bot in process or an uploaded bot in its sandbox
 (bots.runner.seat.UploadedSeat), is driven the same way by bots.match:
 
     seat.start(hello)       # begin starting (uploaded bots start in parallel)
-    seat.wait_ready()       # until ready, or the start-up allowance runs out
+    seats_wait_ready(seats) # all at once, each until ready or its start-up allowance ends
     seat.choose(view)       # once per decision: always returns a legal action
     seat.finish(scores)     # the match is over
     seat.close()            # stop for good, free everything
@@ -15,17 +15,26 @@ timeout, an illegal action or a malformed answer plays the fallback action (the 
 legal one) and counts a strike; a crash, a failed start or ``MAX_STRIKES`` strikes hand
 the seat to the built-in greedy bot for the rest of the match. The other seats never
 notice. A built-in bot that raises is treated like a crashed one.
+
+Text a bot controls (its action strings, its stderr) reaches the faults' messages and the
+seat's log only through bots.untrusted_text.storable_text, applied here where a ``Fault``
+is made and a log kept: what a report holds can be stored in any database.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import select
+import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 from bots.protocol import TimeControl
+from bots.untrusted_text import storable_text
 from engine.errors import EngineError, IllegalActionError
 from engine.game import Game
 from engine.players import GREEDY_POLICIES, GreedyPlayer, Player, RandomPlayer
@@ -33,6 +42,12 @@ from engine.view import PlayerView
 
 MAX_STRIKES = 3
 FAULT_LOG_BYTES = 64 * 1024
+FAULT_MESSAGE_CHARS = 1000
+"""The longest fault message kept (the start of a longer one)."""
+SEAT_LOG_CHARS = 128 * 1024
+"""The most of a seat's log kept (its end): the capped stderr, escapes included."""
+FALLBACK_REASONS_KEPT = 3
+"""How many of the helper module's reasons for playing a fallback a report keeps."""
 
 
 class Outcome(StrEnum):
@@ -67,6 +82,14 @@ class Fault:
     fallback: str | None = None
     """The action played for the bot instead, if any."""
 
+    def __post_init__(self) -> None:
+        # the message quotes the bot (its action string, its fault): make it storable
+        object.__setattr__(self, "message", storable_text(self.message, limit=FAULT_MESSAGE_CHARS))
+        if self.fallback is not None:
+            object.__setattr__(
+                self, "fallback", storable_text(self.fallback, limit=FAULT_MESSAGE_CHARS)
+            )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "cause": self.cause.value,
@@ -91,8 +114,24 @@ class SeatReport:
     """The decision from which the built-in replacement played, if it did."""
     faults: list[Fault] = field(default_factory=list)
     log: str = ""
-    """The bot's stderr, capped (uploaded bots), or the traceback of a built-in's error."""
+    """The bot's stderr, capped (uploaded bots), or the traceback of a built-in's error;
+    set through ``keep_log``."""
     think_ms: float = 0.0
+    fallbacks: int = 0
+    """Answers the bot marked as played by its helper module (bots/sdk/kingbot.py)
+    because its own code failed at that decision (the answer's ``fallback`` key)."""
+    fallback_reasons: list[str] = field(default_factory=list)
+    """The helper module's first reasons (``FALLBACK_REASONS_KEPT``), storable."""
+
+    def keep_log(self, text: str) -> None:
+        """Keep ``text`` (a bot's stderr, a traceback) as the log, storable and capped."""
+        self.log = storable_text(text, limit=SEAT_LOG_CHARS, keep="end")
+
+    def fallback_note(self, reason: str) -> None:
+        """Count an answer played by the bot's helper module for its code, and why."""
+        self.fallbacks += 1
+        if len(self.fallback_reasons) < FALLBACK_REASONS_KEPT:
+            self.fallback_reasons.append(storable_text(reason, limit=FAULT_MESSAGE_CHARS))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,6 +142,7 @@ class SeatReport:
             "decisions": self.decisions,
             "replaced_at": self.replaced_at,
             "faults": [f.to_json() for f in self.faults],
+            "fallbacks": self.fallbacks,
         }
 
 
@@ -187,7 +227,8 @@ class GuardedSeat:
         raise NotImplementedError
 
     def wait_ready(self) -> None:
-        raise NotImplementedError
+        """Wait for this seat alone; a match waits for all at once (``seats_wait_ready``)."""
+        seats_wait_ready([self])
 
     def finish(self, scores: list[int]) -> None:
         raise NotImplementedError
@@ -200,6 +241,25 @@ class GuardedSeat:
 
     def _stop(self) -> None:
         """Stop the bot itself (its process), keeping its log."""
+
+    # --- waiting for seats to be ready, all at once (``seats_wait_ready``) -------------
+
+    def ready_pending(self) -> bool:
+        """Whether the seat is still starting (its bot has neither answered ``hello``
+        nor failed to)."""
+        return False
+
+    def ready_deadline(self) -> float:
+        """When the start-up allowance ends (a ``time.perf_counter()`` value)."""
+        return math.inf
+
+    def ready_fds(self) -> list[int]:
+        """Descriptors that become readable when the starting bot has something to say."""
+        return []
+
+    def ready_step(self) -> None:
+        """Take what the starting bot has written, without waiting: ready, a fault, or
+        (past its deadline, only after reading what was there) an init failure."""
 
     # --- the policy -----------------------------------------------------------------
 
@@ -218,7 +278,7 @@ class GuardedSeat:
     def _fault(self, cause: Outcome, message: str, fallback: str | None = None) -> None:
         report = self._report
         decision = report.decisions
-        report.faults.append(Fault(cause, message[:1000], decision, self._deal, fallback))
+        report.faults.append(Fault(cause, message, decision, self._deal, fallback))
         if report.outcome is Outcome.OK:
             report.outcome = cause
 
@@ -274,7 +334,7 @@ class BuiltinSeat(GuardedSeat):
         try:
             action = self.player.choose(view)
         except Exception as exc:  # a bug in a built-in must not end the match
-            self._report.log = traceback.format_exc()[-FAULT_LOG_BYTES:]
+            self._report.keep_log(traceback.format_exc()[-FAULT_LOG_BYTES:])
             result = self.crash(view, Outcome.CRASH, f"{type(exc).__name__}: {exc}")
             assert result is not None
             return result
@@ -291,6 +351,28 @@ class BuiltinSeat(GuardedSeat):
 
     def close(self) -> None:
         return None
+
+
+def seats_wait_ready(seats: Sequence[Seat | None]) -> None:
+    """Wait until every seat is ready or has failed to start: all at once, each by its own
+    deadline, so that a silent bot costs the other seats nothing (their ``ready`` is read
+    as it comes, and their stderr is drained meanwhile). ``None`` stands for a seat that
+    needs no start (a person's)."""
+    waiting = [seat for seat in seats if isinstance(seat, GuardedSeat) and seat.ready_pending()]
+    others = [seat for seat in seats if seat is not None and not isinstance(seat, GuardedSeat)]
+    for seat in others:  # a Seat of another kind waits on its own
+        seat.wait_ready()
+    while waiting:
+        poller = select.poll()
+        for seat in waiting:
+            for fd in seat.ready_fds():
+                poller.register(fd, select.POLLIN)
+        remaining = min(seat.ready_deadline() for seat in waiting) - time.perf_counter()
+        if remaining > 0:
+            poller.poll(math.ceil(remaining * 1000))
+        for seat in waiting:
+            seat.ready_step()
+        waiting = [seat for seat in waiting if seat.ready_pending()]
 
 
 def seat_seed(seed: int | None, seat: int) -> int | None:

@@ -8,7 +8,8 @@ Each NAME=VALUE lowers a resource limit, soft and hard, before any of the bot's 
 runs, so the bot cannot raise it again: ``as`` (address space, bytes), ``cpu`` (CPU
 seconds), ``nproc`` (processes of the bot's user), ``nofile`` (open files), ``fsize``
 (bytes a file may grow to), ``core`` (0: no core dumps), ``memlock``; ``nice`` sets
-the scheduling priority (a bot cannot raise it back). Then ``main.py``
+the scheduling priority (a bot cannot raise it back); ``stdio=IN,OUT`` moves the
+protocol's pipes from those descriptors onto stdin and stdout. Then ``main.py``
 runs as ``__main__`` with BOT_DIR first on ``sys.path`` and LIB_DIR after it, so a bot
 imports its own modules, and ``import kingbot`` finds the bot's copy of the helper
 module if it ships one, else the league's.
@@ -29,10 +30,30 @@ LIMITS = {
 }
 
 
+def _standard_streams_reopen() -> None:
+    """sys.stdin and sys.stdout as Python makes them (UTF-8, lines split at "\\n", not
+    seekable), for the pipes now at descriptors 0 and 1 instead of /dev/null."""
+    encoding, errors = sys.stdin.encoding, sys.stdin.errors
+    stdin = open(0, encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
+    sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]  # (__stdin__ is "final")
+    encoding, errors = sys.stdout.encoding, sys.stdout.errors
+    stdout = open(1, "w", encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
+
+
 def main() -> None:
     bot_dir, lib_dir, *limits = sys.argv[1:]
     for item in limits:
         name, _, value = item.partition("=")
+        if name == "stdio":
+            # the protocol's pipes, held by this process alone (bots.runner.process)
+            stdin_fd, stdout_fd = (int(fd) for fd in value.split(","))
+            os.dup2(stdin_fd, 0)
+            os.dup2(stdout_fd, 1)
+            os.close(stdin_fd)
+            os.close(stdout_fd)
+            _standard_streams_reopen()
+            continue
         number = int(value)
         if name == "nice":
             os.setpriority(os.PRIO_PROCESS, 0, number)

@@ -1,10 +1,20 @@
 """One bot process for a whole match, and line-by-line talk with it under deadlines.
 
 The runner writes a request line, flushes it (one ``write`` on the pipe), and reads the
-answer from its own buffer fed by ``os.read`` of whatever the pipe holds, waiting with
-``poll`` until the deadline: never an unbuffered ``readline`` (one syscall per byte) and
-never a blocking read. The bot's stderr is drained while the runner waits on it and kept
-for the author, capped (its start and its end; the middle of a long log is dropped).
+answer from its own buffer (``LineBuffer``) fed by ``os.read`` of whatever the pipe holds,
+waiting with ``poll`` until the deadline: never an unbuffered ``readline`` (one syscall per
+byte) and never a blocking read. Before any timeout verdict it reads what the pipe already
+holds: a line that arrived is never called late because the runner was busy elsewhere (with
+another seat, say). The bot's stderr is drained whenever the runner waits on it (also while
+a request is being written) and kept for the author, capped (its start and its end; the
+middle of a long log is dropped).
+
+The protocol's two pipes belong to the bot alone. Where the command is the launcher
+(``LaunchSpec.stdio_fds``), they are handed to it as extra descriptors that it moves onto
+its standard input and output, and the command's own standard input and output are
+/dev/null: bubblewrap's processes keep their standard streams open for the life of the
+sandbox, so a bot that closed its stdout would otherwise look merely silent (three
+timeouts) instead of gone (a crash, at once).
 """
 
 from __future__ import annotations
@@ -41,6 +51,41 @@ class BotLineTooLongError(BotIOError):
     """The bot wrote more than ``MAX_LINE_BYTES`` without a newline."""
 
 
+class LineBuffer:
+    """Bytes read from a bot, cut into lines: ``feed`` what was read, ``take`` a line.
+
+    ``take`` returns the next whole line without its newline, None while the line is
+    incomplete, and raises BotLineTooLongError once a line is longer than ``limit`` (the
+    stream cannot be trusted after it)."""
+
+    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
+        self.limit = limit
+        self._data = bytearray()
+        self._scanned = 0
+        """How much of ``_data`` is known to hold no newline."""
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def feed(self, chunk: bytes) -> None:
+        self._data += chunk
+
+    def take(self) -> bytes | None:
+        data = self._data
+        end = data.find(b"\n", self._scanned)
+        if end < 0:
+            self._scanned = len(data)
+            if len(data) > self.limit:
+                raise BotLineTooLongError(f"an answer longer than {self.limit} bytes")
+            return None
+        line = bytes(data[:end])
+        del data[: end + 1]
+        self._scanned = 0
+        if len(line) > self.limit:
+            raise BotLineTooLongError(f"an answer longer than {self.limit} bytes")
+        return line
+
+
 @dataclass(frozen=True)
 class LaunchSpec:
     """How to start a bot's process (built by bots.runner.sandbox)."""
@@ -52,6 +97,10 @@ class LaunchSpec:
     gid: int | None = None
     pass_fds: tuple[int, ...] = ()
     description: str = ""
+    stdio_fds: bool = False
+    """The command is bots/runner/launcher.py: give it the protocol's pipes as extra
+    descriptors (an argument ``stdio=IN,OUT`` appended to ``argv``) that it moves onto its
+    standard input and output, so that no other process (bubblewrap's) holds them."""
 
 
 @dataclass
@@ -88,40 +137,61 @@ class BotProcess:
     def __init__(self, spec: LaunchSpec) -> None:
         self.spec = spec
         self.stderr = CappedLog()
-        self._buffer = bytearray()
+        self._lines = LineBuffer()
         self._process: subprocess.Popen[bytes] | None = None
         self._poll = select.poll()
         self._out_fd = -1
+        self._out_pipe = -1
+        """The runner's end of the bot's stdout, open until ``stop`` (``_out_fd`` is -1
+        from the end of the bot's output on)."""
         self._err_fd = -1
         self._in_fd = -1
         self.started_at = 0.0
         self.returncode: int | None = None
+        self._closed_description = ""
 
     def start(self) -> None:
         """Start the process (OSError if it cannot be started at all)."""
         spec = self.spec
         self.started_at = time.perf_counter()
-        process = subprocess.Popen(
-            spec.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            bufsize=0,
-            env=spec.env,
-            cwd=spec.cwd,
-            close_fds=True,
-            pass_fds=spec.pass_fds,
-            start_new_session=True,
-            user=spec.uid,
-            group=spec.gid,
-            extra_groups=[] if spec.uid is not None else None,
-        )
+        # the runner's ends stay non-inheritable (os.pipe); the bot's ends are closed here
+        # once the process has them
+        bot_in, runner_in = os.pipe()
+        runner_out, bot_out = os.pipe()
+        try:
+            if spec.stdio_fds:
+                argv = [*spec.argv, f"stdio={bot_in},{bot_out}"]
+                stdin: int = subprocess.DEVNULL
+                stdout: int = subprocess.DEVNULL
+                pass_fds = (*spec.pass_fds, bot_in, bot_out)
+            else:
+                argv, stdin, stdout, pass_fds = spec.argv, bot_in, bot_out, spec.pass_fds
+            process = subprocess.Popen(
+                argv,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                env=spec.env,
+                cwd=spec.cwd,
+                close_fds=True,
+                pass_fds=pass_fds,
+                start_new_session=True,
+                user=spec.uid,
+                group=spec.gid,
+                extra_groups=[] if spec.uid is not None else None,
+            )
+        except BaseException:
+            os.close(runner_in)
+            os.close(runner_out)
+            raise
+        finally:
+            os.close(bot_in)
+            os.close(bot_out)
         self._process = process
-        assert process.stdin is not None
-        assert process.stdout is not None
         assert process.stderr is not None
-        self._in_fd = process.stdin.fileno()
-        self._out_fd = process.stdout.fileno()
+        self._in_fd = runner_in
+        self._out_fd = self._out_pipe = runner_out
         self._err_fd = process.stderr.fileno()
         for fd in (self._in_fd, self._out_fd, self._err_fd):
             os.set_blocking(fd, False)
@@ -154,42 +224,61 @@ class BotProcess:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise BotTimeoutError("the bot does not read its input")
+                # while the pipe is full, keep reading the bot's output: a bot blocked
+                # writing its stderr (or stdout) cannot read its input
                 writer = select.poll()
                 writer.register(self._in_fd, select.POLLOUT)
+                for fd in self.watched_fds():
+                    writer.register(fd, select.POLLIN)
                 writer.poll(math.ceil(remaining * 1000))
+                self.pump()
 
     def receive(self, deadline: float) -> bytes:
         """The next line the bot writes (without its newline), by ``deadline``
-        (a ``time.perf_counter()`` value)."""
-        buffer = self._buffer
+        (a ``time.perf_counter()`` value). Whatever the pipe holds when the deadline has
+        passed is read before the verdict: a line already written is never late."""
         while True:
-            end = buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[: end + 1]
-                if len(line) > MAX_LINE_BYTES:
-                    raise BotLineTooLongError(f"an answer longer than {MAX_LINE_BYTES} bytes")
+            line = self.take_line()
+            if line is not None:
                 return line
-            if len(buffer) > MAX_LINE_BYTES:
-                raise BotLineTooLongError(f"an answer longer than {MAX_LINE_BYTES} bytes")
-            if self._out_fd < 0:
-                raise BotExitedError("the bot's output is closed")
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
+                self.pump()
+                line = self.take_line()
+                if line is not None:
+                    return line
                 raise BotTimeoutError("no answer in time")
-            for fd, _ in self._poll.poll(math.ceil(remaining * 1000)):
-                if fd == self._out_fd:
-                    try:
-                        chunk = os.read(fd, READ_CHUNK)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        self._poll.unregister(fd)
-                        self._out_fd = -1
-                        raise BotExitedError(self._exit_description())
-                    buffer += chunk
-                else:
-                    self._drain_stderr()
+            if self._poll.poll(math.ceil(remaining * 1000)):
+                self.pump()
+
+    def take_line(self) -> bytes | None:
+        """The next whole line already read, or None; BotExitedError once the bot's output
+        is closed and no line is left, BotLineTooLongError for a line over the cap."""
+        line = self._lines.take()
+        if line is None and self._out_fd < 0:
+            raise BotExitedError(self._closed_description or "the bot's output is closed")
+        return line
+
+    def watched_fds(self) -> list[int]:
+        """The bot's output and stderr descriptors still open (to ``poll`` for input)."""
+        return [fd for fd in (self._out_fd, self._err_fd) if fd >= 0]
+
+    def pump(self) -> None:
+        """Read, without waiting, whatever the bot's stdout and stderr hold now (stdout up
+        to a little beyond a line's cap: a flood is cut there by ``take_line``)."""
+        self._drain_stderr()
+        fd = self._out_fd
+        while fd >= 0 and len(self._lines) <= MAX_LINE_BYTES:
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._poll.unregister(fd)
+                self._out_fd = -1
+                self._closed_description = self._exit_description()
+                return
+            self._lines.feed(chunk)
 
     def _drain_stderr(self) -> None:
         if self._err_fd < 0:
@@ -218,9 +307,9 @@ class BotProcess:
 
     def close_input(self) -> None:
         """Close the bot's stdin (it reads end of file)."""
-        if self._process is not None and self._process.stdin is not None:
+        if self._in_fd >= 0:
             with contextlib.suppress(OSError):
-                self._process.stdin.close()
+                os.close(self._in_fd)
         self._in_fd = -1
 
     def stop(self, grace: float = 0.0) -> None:
@@ -251,6 +340,10 @@ class BotProcess:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+        if self._out_pipe >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._out_pipe)
+            self._out_pipe = -1
         self._out_fd = self._err_fd = -1
         self._process = None
 

@@ -533,7 +533,9 @@ def launch_spec(
             *limits.launcher_arguments(count_processes=False),
         ]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(files.root)}
-        return LaunchSpec(argv, env, cwd=str(files.bot_dir), description="no sandbox")
+        return LaunchSpec(
+            argv, env, cwd=str(files.bot_dir), description="no sandbox", stdio_fds=True
+        )
     bwrap = _bwrap()
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}")
@@ -624,6 +626,7 @@ def launch_spec(
         cwd="/",
         pass_fds=pass_fds,
         description=f"sandbox as {user.name if user is not None else os.getuid()}",
+        stdio_fds=True,  # bubblewrap keeps its own stdin/stdout open: see LaunchSpec
     )
 
 

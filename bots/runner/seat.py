@@ -7,6 +7,11 @@ is written and stops when the whole answer line has been read. An answer may tak
 answer is read and dropped before the bot's next request is written: the runner waits
 for it at most ``move_ms`` (not counted against the next request; a bot still silent
 then has timed out on that request too). An answer carrying an older ``id`` is skipped.
+Before any timeout verdict the runner reads what the bot's pipe already holds.
+
+Every line of the bot goes through bots.protocol's one reader (``read_ready``,
+``read_answer``), which returns a message or a ProtocolFault and never raises: no bytes a
+bot sends can end the match, they are that seat's ``protocol_error``.
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ import time
 
 from bots.bundle import BotBundle
 from bots.protocol import (
-    ProtocolError,
+    Answer,
+    ProtocolFault,
     TimeControl,
     encode,
     end_message,
     hello_message,
-    parse_answer,
-    parse_ready,
+    read_answer,
+    read_ready,
     request_message,
 )
 from bots.runner.process import (
@@ -41,7 +47,6 @@ from bots.runner.sandbox import (
     sandbox_user_acquire,
 )
 from bots.seats import GuardedSeat, Hello, Outcome
-from engine.errors import IllegalActionError
 from engine.view import PlayerView
 
 STOP_GRACE_SECONDS = 0.5
@@ -80,6 +85,7 @@ class UploadedSeat(GuardedSeat):
         self._request_id = 0
         self._owed = 0
         self._ready_deadline = 0.0
+        self._ready = False
         self._hello: Hello | None = None
 
     # --- start ----------------------------------------------------------------------
@@ -113,24 +119,40 @@ class UploadedSeat(GuardedSeat):
         )
         self._send(encode(message), self._ready_deadline, Outcome.INIT_FAILURE)
 
-    def wait_ready(self) -> None:
+    def ready_pending(self) -> bool:
+        return self.process is not None and not self.replaced and not self._ready
+
+    def ready_deadline(self) -> float:
+        return self._ready_deadline
+
+    def ready_fds(self) -> list[int]:
+        return self.process.watched_fds() if self.process is not None else []
+
+    def ready_step(self) -> None:
         process = self.process
-        if process is None or self.replaced:
+        if process is None or not self.ready_pending():
             return
-        control = self.time_control
+        expired = time.perf_counter() >= self._ready_deadline
         try:
-            line = process.receive(self._ready_deadline)
-            self._log("bot", line)
-            parse_ready(line)
-        except BotTimeoutError:
-            self.crash(None, Outcome.INIT_FAILURE, f"no ready line within {control.startup_ms} ms")
-            return
+            process.pump()  # what the pipe holds now, before any verdict
+            line = process.take_line()
         except BotExitedError as exc:
             self.crash(None, Outcome.INIT_FAILURE, f"{exc} before it was ready")
             return
-        except (BotLineTooLongError, ProtocolError) as exc:
+        except BotLineTooLongError as exc:
             self.crash(None, Outcome.INIT_FAILURE, f"answer to hello: {exc}")
             return
+        if line is None:
+            if expired:
+                startup_ms = self.time_control.startup_ms
+                self.crash(None, Outcome.INIT_FAILURE, f"no ready line within {startup_ms} ms")
+            return
+        self._log("bot", line)
+        ready = read_ready(line)
+        if isinstance(ready, ProtocolFault):
+            self.crash(None, Outcome.INIT_FAILURE, f"answer to hello: {ready.problem}")
+            return
+        self._ready = True
         self.startup_ms = (time.perf_counter() - process.started_at) * 1000
 
     @property
@@ -150,6 +172,7 @@ class UploadedSeat(GuardedSeat):
         self._request_id += 1
         request_id = self._request_id
         line = b""
+        answer: Answer | ProtocolFault = ProtocolFault("no answer")
         try:
             if self._owed:
                 # a late answer to an earlier request: wait for it (at most one move's
@@ -176,11 +199,14 @@ class UploadedSeat(GuardedSeat):
                 line = process.receive(deadline)
                 self._log("bot", line)
                 self._owed -= 1
-                answer = parse_answer(line)
+                answer = read_answer(line)
+                if isinstance(answer, ProtocolFault):
+                    break
                 if answer.request_id is None or answer.request_id == request_id:
                     break
                 if answer.request_id > request_id:
-                    raise ProtocolError(f'"id" {answer.request_id} was never asked')
+                    answer = ProtocolFault(f'"id" {answer.request_id} was never asked')
+                    break
                 self._owed += 1  # a late answer to an older request: skip it
         except BotTimeoutError:
             self.bank_ms = 0
@@ -197,16 +223,17 @@ class UploadedSeat(GuardedSeat):
             result = self.crash(view, Outcome.PROTOCOL_ERROR, f"request {request_id}: {exc}")
             assert result is not None
             return result
-        except ProtocolError as exc:
-            self._charge(started)  # the answer came: charge its time
+        self._charge(started)  # the answer came: charge its time
+        if isinstance(answer, ProtocolFault):
             shown = line[:200].decode("utf-8", errors="replace")
             return self.strike(
-                view, Outcome.PROTOCOL_ERROR, f"request {request_id}: {exc}: {shown!r}"
+                view, Outcome.PROTOCOL_ERROR, f"request {request_id}: {answer.problem}: {shown!r}"
             )
-        self._charge(started)
+        if answer.fallback is not None:
+            self._report.fallback_note(answer.fallback)
         try:
             action = view.game.parse_action(answer.action)
-        except IllegalActionError as exc:
+        except Exception as exc:  # whatever the engine makes of the bot's string
             return self.strike(
                 view, Outcome.ILLEGAL_ACTION, f"request {request_id}: {answer.action!r}: {exc}"
             )
@@ -260,7 +287,7 @@ class UploadedSeat(GuardedSeat):
         process = self.process
         if process is not None:
             process.stop(grace)
-            self._report.log = process.stderr.text()
+            self._report.keep_log(process.stderr.text())
             self.process = None
         if self.user is not None:
             self.user.release()

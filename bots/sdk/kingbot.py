@@ -15,7 +15,9 @@ you can also write it by hand in twenty lines.
 answer, and returns at ``end`` (or when its input ends). If ``choose`` raises or returns
 something that is not a legal action, ``run`` prints the error to stderr (which the league
 keeps for you) and plays the first legal action instead, so one bug costs one move rather
-than the match; pass ``safe=False`` to let the error end the bot.
+than the match; pass ``safe=False`` to let the error end the bot. Such an answer carries
+``"fallback"`` (why) so the league knows the move was not your code's: a version whose
+code fails at every decision of its validation game is rejected, and says why.
 
 Cards are two-character strings: rank ``23456789TJQKA`` then suit ``CDHS`` (``"QS"``,
 ``"TH"``); actions are strings such as ``"play QS"``, ``"trump H"``, ``"pass"``.
@@ -146,7 +148,10 @@ def run(
             answer: dict[str, Any] = {"type": "ready"}
         elif kind == "request":
             request = Request(message, hello)
-            answer = {"id": request.id, "action": _decide(choose, request, safe)}
+            action, fallback = _decide(choose, request, safe)
+            answer = {"id": request.id, "action": action}
+            if fallback is not None:
+                answer["fallback"] = fallback
         elif kind == "end":
             if on_end is not None:
                 on_end(message)
@@ -157,19 +162,25 @@ def run(
         sink.flush()
 
 
-def _decide(choose: Chooser, request: Request, safe: bool) -> str:
+def _decide(choose: Chooser, request: Request, safe: bool) -> tuple[str, str | None]:
+    """The action to answer, and why it is the fallback (None: it is ``choose``'s)."""
     if not safe:
-        return choose(request)
+        return choose(request), None
     try:
         action = choose(request)
-    except Exception:
+    except Exception as exc:
         log(f"choose() raised on request {request.id}; playing {request.legal[0]!r}")
         traceback.print_exc(file=sys.stderr)
-        return request.legal[0]
+        return request.legal[0], _plain(f"choose() raised {type(exc).__name__}: {exc}")
     if action not in request.legal:
         log(f"choose() returned {action!r}, not a legal action; playing {request.legal[0]!r}")
-        return request.legal[0]
-    return action
+        return request.legal[0], _plain(f"choose() returned {action!r}, not a legal action")
+    return action, None
+
+
+def _plain(text: str) -> str:
+    """Short, and valid UTF-8 on the wire (a lone surrogate would spoil the whole line)."""
+    return text[:300].encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def log(text: str) -> None:

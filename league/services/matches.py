@@ -53,6 +53,7 @@ from bots.seats import (
     ReplacementPlayer,
     SeatReport,
     seat_seed,
+    seats_wait_ready,
 )
 from bots.services import bot_version_bundle
 from engine.chance import Chance
@@ -408,9 +409,7 @@ def _match_play(*, match_id: int, attempt: int) -> PlayStats:
         for index, player in enumerate(players):
             if player is not None:
                 player.start(Hello(state.game, index, hello_control))
-        for player in players:
-            if player is not None:
-                player.wait_ready()
+        seats_wait_ready(players)  # all at once, each by its own deadline
         while not state.is_terminal():
             seat = deciding_seat(state)
             player = players[seat]

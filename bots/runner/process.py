@@ -26,11 +26,15 @@ import select
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bots.protocol import MAX_LINE_BYTES
 
 READ_CHUNK = 65536
+REAP_SECONDS = 1.0
+"""How long a killed bot's outer process may take to reap what it started (milliseconds
+in practice) before its process group is killed too."""
 STDERR_HEAD_BYTES = 16 * 1024
 STDERR_TAIL_BYTES = 48 * 1024
 
@@ -101,6 +105,9 @@ class LaunchSpec:
     """The command is bots/runner/launcher.py: give it the protocol's pipes as extra
     descriptors (an argument ``stdio=IN,OUT`` appended to ``argv``) that it moves onto its
     standard input and output, so that no other process (bubblewrap's) holds them."""
+    explain_exit: Callable[[], str | None] | None = None
+    """Why the bot's processes ended, when the sandbox knows more than the exit status
+    (its control group: "memory limit exceeded"); asked once the bot's output closes."""
 
 
 @dataclass
@@ -301,8 +308,11 @@ class BotProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(0.2)
         code = process.returncode
+        cause = self.spec.explain_exit() if self.spec.explain_exit is not None else None
         if code is None:
-            return "the bot closed its output"
+            return f"the bot closed its output: {cause}" if cause else "the bot closed its output"
+        if cause:
+            return f"the bot exited: {cause}; {describe_exit(code)}"
         return f"the bot exited: {describe_exit(code)}"
 
     def close_input(self) -> None:
@@ -313,8 +323,8 @@ class BotProcess:
         self._in_fd = -1
 
     def stop(self, grace: float = 0.0) -> None:
-        """Close stdin, give the process ``grace`` seconds to exit, then kill its process
-        group; collect what is left of its stderr."""
+        """Close stdin, give the process ``grace`` seconds to exit, then kill it (its
+        children first: ``kill_and_reap``); collect what is left of its stderr."""
         process = self._process
         if process is None:
             return
@@ -323,12 +333,7 @@ class BotProcess:
             deadline = time.perf_counter() + grace
             while process.poll() is None and time.perf_counter() < deadline:
                 self._wait_output(deadline)
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-        process.wait()
+        kill_and_reap(process)
         self.returncode = process.returncode
         # what the bot wrote last: bounded, as a process left holding the pipe may never end it
         deadline = time.perf_counter() + 0.2
@@ -372,6 +377,40 @@ class BotProcess:
                 self._drain_stderr()
         if not events:
             return
+
+
+def child_pids(pid: int) -> list[int]:
+    """The children of process ``pid`` (from /proc; empty once it is gone)."""
+    children: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as file:
+                children += [int(child) for child in file.read().split()]
+    return children
+
+
+def kill_and_reap(process: subprocess.Popen[bytes], timeout: float = REAP_SECONDS) -> None:
+    """Kill a bot's process and everything it started, and reap it: no zombie is left.
+
+    The process is bubblewrap's outer process (or the launcher, without the sandbox). Its
+    children are killed first: bubblewrap's PID 1 inside the sandbox, whose death takes
+    every process of the PID namespace along, the kernel making it reap them. bubblewrap
+    then reaps its child and exits, and the runner reaps bubblewrap. Killing both at once
+    (the process group) would leave bubblewrap's PID 1 to whatever adopts orphans, and a
+    container's PID 1 that is not an init never reaps it. After ``timeout`` the process
+    group is killed all the same."""
+    if process.poll() is None:
+        for child in child_pids(process.pid):
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout)
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+    process.wait()
 
 
 def describe_exit(code: int) -> str:

@@ -17,14 +17,22 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
    files read-only at /bot, the league's launcher and helper module read-only at /kl, and
    a private, size-capped ``/tmp``; the root and ``/dev`` are remounted read-only. No
    /etc, no project tree, no settings, secret key or database, no other bot's files.
-3. **rlimits**, set by the launcher before the bot's first line runs (bots.runner.launcher):
-   address space, CPU seconds, processes, open files, file size, no core dumps.
-4. **seccomp**: the filter of bots.runner.seccomp, loaded by bwrap (``--seccomp FD``):
-   no sockets at all, no ptrace, mounts, namespaces, keyrings, BPF, io_uring, ...
-5. **Ending**: the runner kills bwrap's process group; bwrap's PID 1 inside dies with its
-   parent (``--die-with-parent``), which kills every process of the PID namespace; as
-   root the runner then also makes sure no process of the seat's user is left before the
-   user goes back to the pool.
+3. **A control group per seat** (bots.runner.cgroups), as root where the host has a
+   memory controller (cgroup v2, else v1): one memory limit for everything the seat
+   holds (all its processes, memfd, its /tmp) and a process limit, enforced by the
+   kernel, whose OOM kill stays inside the seat. Its processes enter the group before
+   the bot's first line runs.
+4. **rlimits**, set by the launcher before the bot's first line runs (bots.runner.launcher):
+   address space, CPU seconds, processes, open files, file size, no core dumps, no
+   POSIX message queues, and an ``oom_score_adj`` that makes the bot the first victim.
+5. **seccomp**: the filter of bots.runner.seccomp, loaded by bwrap (``--seccomp FD``):
+   no sockets at all, no ptrace, mounts, namespaces, keyrings, BPF, io_uring, System V
+   IPC, ...; ``memfd_create`` only where the seat's control group counts it.
+6. **Ending**: the runner kills what runs inside bwrap first (its PID 1 there, whose
+   death takes the whole PID namespace along), so that bwrap reaps it and exits, and
+   reaps bwrap (bots.runner.process): no zombie is left to whatever init adopts
+   orphans. As root it then makes sure no process of the seat's user is left and removes
+   the seat's control group before the user goes back to the pool.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import contextlib
 import fcntl
 import functools
 import json
+import logging
 import os
 import pwd
 import shutil
@@ -48,8 +57,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.bundle import BotBundle, bot_bundle_extract
+from bots.runner.cgroups import CgroupError, SeatCgroup, cgroup_host
 from bots.runner.process import LaunchSpec
 from bots.runner.seccomp import SeccompUnsupportedError, filter_program
+
+logger = logging.getLogger(__name__)
 
 BOT_PYTHON = "/usr/bin/python3"
 """The interpreter bots run on: the system's (Debian's python3), stdlib only."""
@@ -74,8 +86,12 @@ class SandboxUnavailableError(RuntimeError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one bot's processes (each process; ``processes`` per user)."""
+    """Resource limits of one bot's processes (each process; ``processes`` per user;
+    ``memory`` for the whole seat)."""
 
+    memory: int = 1024 * 1024 * 1024
+    """Memory of the whole seat: all its processes, memfd, its /tmp, the kernel's memory
+    for them (its control group's limit, where the host has one)."""
     address_space: int = 1024 * 1024 * 1024
     cpu_seconds: int = 600
     processes: int = 12
@@ -86,8 +102,10 @@ class Limits:
     """Size of the private /tmp (a tmpfs)."""
     nice: int = 10
     """Scheduling priority: a bot that spins yields to the runner and the other seats."""
+    oom_score_adj: int = 1000
+    """When memory runs out, the kernel kills a bot's process before anything else."""
 
-    def launcher_arguments(self, *, count_processes: bool) -> list[str]:
+    def launcher_arguments(self, *, sandboxed: bool) -> list[str]:
         arguments = [
             f"as={self.address_space}",
             f"cpu={self.cpu_seconds}",
@@ -97,8 +115,12 @@ class Limits:
             "memlock=0",
             f"nice={self.nice}",
         ]
-        if count_processes:
-            arguments.append(f"nproc={self.processes}")
+        if sandboxed:
+            arguments += [
+                f"nproc={self.processes}",
+                "msgqueue=0",
+                f"oom={self.oom_score_adj}",
+            ]
         return arguments
 
 
@@ -167,8 +189,8 @@ def python_layout() -> PythonLayout:
 
 
 @functools.cache
-def seccomp_program() -> bytes:
-    return filter_program()
+def seccomp_program(*, allow_memfd: bool = False) -> bytes:
+    return filter_program(allow_memfd=allow_memfd)
 
 
 def _bwrap() -> str | None:
@@ -248,10 +270,13 @@ class SandboxUser:
     uid: int
     gid: int
     lock_fd: int
+    cgroup: SeatCgroup | None = None
+    """The control group of the seat this user plays (made by ``launch_spec``)."""
 
     def release(self) -> None:
-        """Kill whatever still runs as this user, then give it back to the pool (at the
-        end of ``sandbox_users_released_together`` when inside one)."""
+        """Kill whatever still runs as this user, remove its seat's control group, then
+        give it back to the pool (at the end of ``sandbox_users_released_together`` when
+        inside one)."""
         if self.lock_fd < 0:
             return
         deferred = getattr(_release_batch, "users", None)
@@ -261,8 +286,16 @@ class SandboxUser:
         self._release_now()
 
     def _release_now(self) -> None:
-        user_processes_kill({self.uid})
-        self._unlock()
+        try:
+            user_processes_kill({self.uid})
+            self.cgroup_remove()
+        finally:
+            self._unlock()
+
+    def cgroup_remove(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
 
     def _unlock(self) -> None:
         if self.lock_fd >= 0:
@@ -288,6 +321,8 @@ def sandbox_users_released_together() -> Iterator[None]:
         _release_batch.users = None
         try:
             user_processes_kill({user.uid for user in users})
+            for user in users:
+                user.cgroup_remove()
         finally:
             for user in users:
                 user._unlock()
@@ -376,14 +411,20 @@ def sandbox_user_acquire() -> SandboxUser | None:
     )
 
 
-def user_processes(uids: int | set[int]) -> list[int]:
+def user_processes(uids: int | set[int], *, reap: bool = False) -> list[int]:
     """Pids of the live (not zombie) processes whose real or effective user is one of
-    ``uids``.
+    ``uids``; with ``reap``, the dead ones this process adopted are reaped on the way.
 
     Read from /proc/PID/status: the owner of /proc/PID is not enough, as a process that
-    makes itself non-dumpable shows as root's there."""
+    makes itself non-dumpable shows as root's there.
+
+    Adopted: bubblewrap's outer process exits as soon as its PID 1 inside reports the
+    bot's exit, without reaping that PID 1, which the kernel then gives to the nearest
+    child subreaper or to PID 1. Where that is this process (a worker that is its
+    container's PID 1), nobody else would ever reap it."""
     pids = []
     wanted = {str(uid).encode() for uid in ({uids} if isinstance(uids, int) else uids)}
+    parent = b"\nPPid:\t" + str(os.getpid()).encode() + b"\n"
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -392,26 +433,32 @@ def user_processes(uids: int | set[int]) -> list[int]:
                 text = status.read(2048)
         except OSError:
             continue
-        state = text.find(b"\nState:")
-        if state >= 0 and text[state + 7 : state + 10].strip()[:1] in (b"Z", b"X"):
-            continue  # dead, waiting to be reaped by init: it holds nothing any more
         start = text.find(b"\nUid:")
         if start < 0:
             continue
         real, effective, *_ = text[start + 5 : text.find(b"\n", start + 5)].split()
-        if real in wanted or effective in wanted:
-            pids.append(int(entry.name))
+        if real not in wanted and effective not in wanted:
+            continue
+        state = text.find(b"\nState:")
+        if state >= 0 and text[state + 7 : state + 10].strip()[:1] in (b"Z", b"X"):
+            # dead: it holds nothing any more; reaped here if this process adopted it
+            if reap and parent in text:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(int(entry.name), os.WNOHANG)
+            continue
+        pids.append(int(entry.name))
     return pids
 
 
 def user_processes_kill(uids: set[int], timeout: float = 2.0) -> None:
-    """SIGKILL every process of ``uids`` and wait (up to ``timeout``) until none is left."""
+    """SIGKILL every process of ``uids`` and wait (up to ``timeout``) until none is left;
+    reap those of them this process adopted (``user_processes``)."""
     uids = uids - {0, os.geteuid()}
     if not uids:
         return
     deadline = time.monotonic() + timeout
     while True:
-        pids = user_processes(uids)
+        pids = user_processes(uids, reap=True)
         if not pids or time.monotonic() > deadline:
             return
         for pid in pids:
@@ -495,8 +542,8 @@ class BotFiles:
         self.cleanup()
 
 
-def _seccomp_fd() -> int:
-    program = seccomp_program()
+def _seccomp_fd(*, allow_memfd: bool) -> int:
+    program = seccomp_program(allow_memfd=allow_memfd)
     read_fd, write_fd = os.pipe()
     try:
         os.write(write_fd, program)  # far below a pipe's capacity
@@ -518,7 +565,9 @@ def launch_spec(
 
     In the sandbox the spec holds a pipe with the seccomp filter among ``pass_fds``; the
     caller closes it once the process has started. ``seccomp=False`` leaves the filter out,
-    for the tests that prove each layer on its own."""
+    for the tests that prove each layer on its own. With a ``user`` (as root) on a host
+    with control groups, the seat gets one (``user.cgroup``, removed by
+    ``user.release()``), entered before bubblewrap starts."""
     if not sandboxed:
         python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
         argv = [
@@ -530,7 +579,7 @@ def launch_spec(
             str(files.lib_dir / "launcher.py"),
             str(files.bot_dir),
             str(files.lib_dir),
-            *limits.launcher_arguments(count_processes=False),
+            *limits.launcher_arguments(sandboxed=False),
         ]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(files.root)}
         return LaunchSpec(
@@ -540,6 +589,7 @@ def launch_spec(
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}")
     layout = python_layout()
+    cgroup = _seat_cgroup(user, limits)
     argv = [
         bwrap,
         "--unshare-all",
@@ -593,7 +643,8 @@ def launch_spec(
     ]
     pass_fds: tuple[int, ...] = ()
     if seccomp:
-        seccomp_fd = _seccomp_fd()
+        # memfd pages are counted only by a control group: without one, no memfd
+        seccomp_fd = _seccomp_fd(allow_memfd=cgroup is not None)
         pass_fds = (seccomp_fd,)
         argv += ["--seccomp", str(seccomp_fd)]
     argv += [
@@ -605,7 +656,7 @@ def launch_spec(
         "/kl/launcher.py",
         "/bot",
         "/kl",
-        *limits.launcher_arguments(count_processes=True),
+        *limits.launcher_arguments(sandboxed=True),
     ]
     if user is not None:
         # setpriv rather than Popen(user=...): Python must then fork() the whole runner
@@ -620,6 +671,8 @@ def launch_spec(
             "--",
             *argv,
         ]
+    if cgroup is not None:
+        argv = cgroup.enter_command(argv)
     return LaunchSpec(
         argv,
         {"PATH": "/usr/bin:/bin"},
@@ -627,7 +680,28 @@ def launch_spec(
         pass_fds=pass_fds,
         description=f"sandbox as {user.name if user is not None else os.getuid()}",
         stdio_fds=True,  # bubblewrap keeps its own stdin/stdout open: see LaunchSpec
+        explain_exit=cgroup.exit_explanation if cgroup is not None else None,
     )
+
+
+def _seat_cgroup(user: SandboxUser | None, limits: Limits) -> SeatCgroup | None:
+    """A new control group for the seat ``user`` plays (kept on the user and removed by
+    its release), or None where this host has none (docs/bot-protocol.md says what then
+    holds) or the runner is not root."""
+    if user is None:
+        return None
+    user.cgroup_remove()
+    host = cgroup_host()
+    if host is None:
+        return None
+    try:
+        user.cgroup = SeatCgroup.for_seat(
+            host, user.name, memory=limits.memory, processes=limits.processes
+        )
+    except CgroupError as exc:
+        logger.warning("%s plays without a control group: %s", user.name, exc)
+        return None
+    return user.cgroup
 
 
 def _setpriv() -> str:

@@ -16,11 +16,18 @@ below against libseccomp's own tables where libseccomp is present):
 3. the syscalls of ``DENIED`` fail with EPERM: every socket call (a bot has no network
    and needs no socket at all), tracing and reading other processes' memory, mounts and
    namespaces, keyrings, BPF, perf, userfaultfd, io_uring (it can open sockets without
-   the socket syscall), kernel modules, clocks, reboot and the like;
-4. everything else is allowed.
+   the socket syscall), kernel modules, clocks, reboot and the like, and System V IPC
+   (shared memory, semaphores, message queues: a segment outlives its detachment, so
+   its pages are held outside every address space the rlimits count; x86-64 and arm64
+   have no multiplexing ``ipc()`` call, and the i386 ABI that has one is killed above);
+4. ``memfd_create`` fails with EPERM too unless the caller says the seat's memory is
+   bounded by a control group (``allow_memfd=True``, bots.runner.cgroups), which counts
+   a memfd's pages; ``memfd_secret`` is always denied (no bot needs memory taken out
+   of the kernel's own mappings);
+5. everything else is allowed.
 
 A deny list can miss a syscall added to a later kernel; the other layers (namespaces, a
-separate unprivileged user, rlimits) are there for that.
+separate unprivileged user, rlimits, the seat's control group) are there for that.
 """
 
 from __future__ import annotations
@@ -135,7 +142,24 @@ DENIED = (
     "sethostname",
     "setdomainname",
     "vhangup",
+    # System V IPC: memory held outside the process (and no bot needs it)
+    "shmget",
+    "shmat",
+    "shmdt",
+    "shmctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "memfd_secret",
 )
+
+MEMFD_SYSCALL = "memfd_create"
+"""Denied unless the seat's memory is bounded by its control group (``allow_memfd``)."""
 
 SYSCALLS: dict[str, dict[str, int]] = {
     "x86_64": {
@@ -201,6 +225,20 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "sethostname": 170,
         "setdomainname": 171,
         "vhangup": 153,
+        "shmget": 29,
+        "shmat": 30,
+        "shmdt": 67,
+        "shmctl": 31,
+        "semget": 64,
+        "semop": 65,
+        "semtimedop": 220,
+        "semctl": 66,
+        "msgget": 68,
+        "msgsnd": 69,
+        "msgrcv": 70,
+        "msgctl": 71,
+        "memfd_secret": 447,
+        "memfd_create": 319,
         "clone": 56,
         "clone3": 435,
     },
@@ -265,11 +303,26 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "sethostname": 161,
         "setdomainname": 162,
         "vhangup": 58,
+        "shmget": 194,
+        "shmat": 196,
+        "shmdt": 197,
+        "shmctl": 195,
+        "semget": 190,
+        "semop": 193,
+        "semtimedop": 192,
+        "semctl": 191,
+        "msgget": 186,
+        "msgsnd": 189,
+        "msgrcv": 188,
+        "msgctl": 187,
+        "memfd_secret": 447,
+        "memfd_create": 279,
         "clone": 220,
         "clone3": 435,
     },
 }
-"""Syscall numbers by machine (``platform.machine()``): the denied ones, clone and clone3."""
+"""Syscall numbers by machine (``platform.machine()``): the denied ones, memfd_create,
+clone and clone3."""
 
 AUDIT_ARCHES = {"x86_64": AUDIT_ARCH_X86_64, "aarch64": AUDIT_ARCH_AARCH64}
 
@@ -287,8 +340,10 @@ def _instruction(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def filter_program(machine: str | None = None) -> bytes:
-    """The filter for ``machine`` (default: this one), ready for ``bwrap --seccomp``."""
+def filter_program(machine: str | None = None, *, allow_memfd: bool = False) -> bytes:
+    """The filter for ``machine`` (default: this one), ready for ``bwrap --seccomp``;
+    ``allow_memfd`` lets ``memfd_create`` through (only where a control group bounds the
+    seat's memory)."""
     machine = machine or machine_name()
     numbers = SYSCALLS.get(machine)
     if numbers is None:
@@ -319,7 +374,8 @@ def filter_program(machine: str | None = None) -> bytes:
         _instruction(BPF_JEQ_K, 0, 1, numbers["clone3"]),
         _instruction(BPF_RET_K, 0, 0, deny_enosys),
     ]
-    for name in DENIED:
+    denied = DENIED if allow_memfd else (*DENIED, MEMFD_SYSCALL)
+    for name in denied:
         number = numbers.get(name)
         if number is None:
             continue

@@ -31,6 +31,7 @@ from tests.bots.botcode import assert_others_intact, log_lines, match_against_bu
 pytestmark = pytest.mark.sandbox
 
 PROJECT = Path(__file__).resolve().parents[2]
+HOSTILE = Path(__file__).with_name("hostile")
 
 
 def _host_processes_with(marker: str) -> list[int]:
@@ -317,6 +318,40 @@ report("THREAD", "ok")
     assert_others_intact(result)
 
 
+def test_no_system_v_ipc() -> None:
+    """Shared memory, semaphores and message queues of System V all fail with EPERM (a
+    detached shared memory segment keeps its pages outside every address space;
+    tests/bots/test_sandbox_memory.py plays a bot that tries to hoard with it)."""
+    body = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+calls = {
+    "shmget": lambda: libc.shmget(0, 4096, 0o1600),
+    "semget": lambda: libc.semget(0, 1, 0o1600),
+    "msgget": lambda: libc.msgget(0, 0o1600),
+    "shmctl": lambda: libc.shmctl(0, 2, None),   # IPC_STAT
+    "semctl": lambda: libc.semctl(0, 0, 2),      # IPC_STAT
+    "msgctl": lambda: libc.msgctl(0, 2, None),   # IPC_STAT
+}
+for name, call in calls.items():
+    ctypes.set_errno(0)
+    result = call()
+    if result == -1:
+        report("BLOCKED", f"{name} {ctypes.get_errno()}")
+    else:
+        report("LEAK", f"{name} returned {result}")
+"""
+    result = match_against_builtins(body)
+    assert log_lines(result, "LEAK") == []
+    blocked = dict(line.split() for line in log_lines(result, "BLOCKED"))
+    assert blocked == dict.fromkeys(
+        ["shmget", "semget", "msgget", "shmctl", "semctl", "msgctl"], "1"
+    )
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
 # ---------------------------------------------------------------- resources
 
 
@@ -508,6 +543,68 @@ time.sleep(600)
     while _host_processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _host_processes_with(marker) == []
+
+
+_TWENTY_MATCHES = """
+import ctypes, json, os, sys
+sys.path.insert(0, {project!r})
+# a child subreaper: every orphan of the sandboxes comes here, as to a container's PID 1
+# that is not an init (a worker run as the container's command), which never reaps it
+assert ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+from bots.bundle import bot_bundle_from_path
+from bots.match import BotSpec, match_play
+from bots.protocol import TimeControl
+
+lingerer = BotSpec.uploaded(bot_bundle_from_path({lingerer!r}))
+player = BotSpec.uploaded(bot_bundle_from_path({player!r}))
+control = TimeControl(move_ms=300, bank_ms=1000, startup_ms=5000)
+outcomes = []
+for seed in range(20):
+    specs = [lingerer, player, BotSpec.builtin("greedy"), BotSpec.builtin("random")]
+    result = match_play("kingen", specs, seed=seed, time_control=control)
+    outcomes.append([seat.outcome.value for seat in result.seats])
+
+def descendants(pid):
+    found = []
+    for task in os.listdir(f"/proc/{{pid}}/task"):
+        for child in open(f"/proc/{{pid}}/task/{{task}}/children").read().split():
+            stat = open(f"/proc/{{child}}/stat").read()
+            found.append(stat[: stat.index(")") + 3])
+            found += descendants(int(child))
+    return found
+
+print(json.dumps({{"outcomes": outcomes, "left": descendants(os.getpid())}}))
+"""
+
+
+@pytest.mark.slow
+def test_twenty_matches_leave_no_process_and_no_zombie(tmp_path: Path) -> None:
+    """Twenty sandboxed matches in one runner process, each with a bot that ignores ``end``
+    and leaves a grandchild in a session of its own, so that the runner kills its sandbox.
+    The runner is a child subreaper, like a worker that is its container's PID 1: what the
+    sandboxes leave behind (bubblewrap's PID 1 if bubblewrap did not reap it, any escaped
+    process) would be adopted by it. Afterwards nothing is left: no live process, no zombie."""
+    import json
+    import subprocess
+    import sys
+
+    script = tmp_path / "twenty_matches.py"
+    script.write_text(
+        _TWENTY_MATCHES.format(
+            project=str(PROJECT),
+            lingerer=str(HOSTILE / "lingerer.py"),
+            player=str(PROJECT / "bots" / "examples" / "random_bot.py"),
+        )
+    )
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.splitlines()[-1])
+    assert len(report["outcomes"]) == 20
+    assert all(outcomes == ["ok"] * 4 for outcomes in report["outcomes"]), report["outcomes"]
+    assert report["left"] == []
+    _no_sandbox_user_processes_left()
 
 
 # ---------------------------------------------------------------- helpers

@@ -13,6 +13,7 @@ import pytest
 from bots.runner.seccomp import (
     AUDIT_ARCHES,
     DENIED,
+    MEMFD_SYSCALL,
     SECCOMP_RET_ALLOW,
     SECCOMP_RET_KILL_PROCESS,
     SYSCALLS,
@@ -34,7 +35,7 @@ def test_syscall_numbers_match_libseccomp(machine: str) -> None:
     resolve.argtypes = [ctypes.c_uint32, ctypes.c_char_p]
     resolve.restype = ctypes.c_int
     arch = AUDIT_ARCHES[machine]
-    for name in (*DENIED, "clone", "clone3"):
+    for name in (*DENIED, MEMFD_SYSCALL, "clone", "clone3"):
         expected = resolve(arch, name.encode())
         if expected < 0:  # no such syscall on this architecture
             assert name not in SYSCALLS[machine], name
@@ -64,3 +65,29 @@ def test_program_shape(machine: str) -> None:
 def test_unknown_architecture() -> None:
     with pytest.raises(SeccompUnsupportedError, match="riscv64"):
         filter_program("riscv64")
+
+
+def _denied_numbers(program: bytes) -> set[int]:
+    """The syscall numbers the program compares against (each followed by its verdict)."""
+    instructions = [struct.unpack("=HBBI", program[i : i + 8]) for i in range(0, len(program), 8)]
+    return {k for code, _, _, k in instructions if code == 0x15}
+
+
+@pytest.mark.parametrize("machine", sorted(SYSCALLS))
+def test_system_v_ipc_is_always_denied(machine: str) -> None:
+    numbers = SYSCALLS[machine]
+    ipc = ["shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl"]
+    ipc += ["msgget", "msgsnd", "msgrcv", "msgctl"]
+    for allow_memfd in (False, True):
+        denied = _denied_numbers(filter_program(machine, allow_memfd=allow_memfd))
+        assert {numbers[name] for name in ipc} <= denied
+
+
+@pytest.mark.parametrize("machine", sorted(SYSCALLS))
+def test_memfd_only_where_a_control_group_counts_it(machine: str) -> None:
+    memfd = SYSCALLS[machine][MEMFD_SYSCALL]
+    assert memfd in _denied_numbers(filter_program(machine))
+    assert memfd not in _denied_numbers(filter_program(machine, allow_memfd=True))
+    assert SYSCALLS[machine]["memfd_secret"] in _denied_numbers(
+        filter_program(machine, allow_memfd=True)
+    )

@@ -1,0 +1,193 @@
+"""A seat's memory is bounded as a whole, whatever the bot does: the hostile bots of
+tests/bots/hostile/ attack in the real sandbox, and only their own seat pays.
+
+The seat's control group (bots/runner/cgroups.py) bounds all its processes, memfd and
+tmpfs pages together; the seccomp filter refuses System V IPC. The tests run with a small
+seat limit so that each attack is cheap; each attack is itself bounded (2 GiB at most),
+so even where a limit were missing it would end. A test that needs the control groups is
+skipped where the host has none, and fails under CI=true (CI runs on a host that has them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bots.bundle import BotBundle
+from bots.match import BotSpec, MatchResult, match_play
+from bots.protocol import TimeControl
+from bots.runner import cgroups
+from bots.runner.sandbox import Limits
+from bots.seats import Outcome
+from tests.bots.botcode import assert_others_intact, log_lines
+from tests.servers import running_under_ci
+
+pytestmark = pytest.mark.sandbox
+
+HOSTILE = Path(__file__).with_name("hostile")
+MiB = 1024 * 1024
+SEAT_MEMORY = 256 * MiB
+"""The seat limit of these tests (the league's default is 1 GiB)."""
+PATIENT = TimeControl(move_ms=1000, bank_ms=60_000, startup_ms=10_000)
+"""An attack may take seconds: it must not end as a timeout."""
+
+
+@pytest.fixture
+def seat_cgroups() -> cgroups.CgroupHost:
+    """The host's control groups for seats; skipped (failed under CI) where there are none."""
+    host = cgroups.cgroup_host()
+    if host is None:
+        reason = f"no control groups for seats here: {cgroups.cgroup_unavailable_reason()}"
+        if running_under_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return host
+
+
+@pytest.fixture
+def without_cgroups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner as on a host without control groups (``KING_LEAGUE_CGROUPS=off``)."""
+    monkeypatch.setenv(cgroups.SWITCH_VARIABLE, "off")
+    assert cgroups.cgroup_host() is None
+
+
+def hostile_match(name: str, limits: Limits) -> MatchResult:
+    """The hostile bot ``name`` at seat 0 against the built-in bots."""
+    code = (HOSTILE / f"{name}.py").read_bytes()
+    specs = [
+        BotSpec.uploaded(BotBundle(f"{name}.py", "py", code)),
+        BotSpec.builtin("greedy"),
+        BotSpec.builtin("random"),
+        BotSpec.builtin("greedy"),
+    ]
+    return match_play("kingen", specs, seed=3, time_control=PATIENT, limits=limits)
+
+
+def seat_groups_of_this_process(host: cgroups.CgroupHost) -> list[str]:
+    """The seat groups this process made that still exist."""
+    marker = f"-{os.getpid()}-"
+    found = []
+    for base in (host.memory_base, host.pids_base):
+        if base is not None and base.is_dir():
+            found += [entry.name for entry in os.scandir(base) if marker in entry.name]
+    return found
+
+
+# ---------------------------------------------------------------- System V IPC
+
+
+def test_system_v_shared_memory_is_refused() -> None:
+    """Detached segments keep their pages outside every address space: shmget fails with
+    EPERM (seccomp), with or without control groups, and the bot plays on."""
+    result = hostile_match("shm_hoard", Limits(memory=SEAT_MEMORY))
+    assert log_lines(result, "REFUSED") == ["shmget 1"], result.seats[0].log
+    assert log_lines(result, "HELD") == []
+    assert log_lines(result, "DONE") == ["0"]
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- memfd
+
+
+def test_memfd_beyond_the_seat_limit_is_a_crash_with_a_memory_message(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    """memfd pages written with write() are in no address space; the seat's group counts
+    them, and the kernel kills the bot at the seat's limit. Its seat alone pays."""
+    result = hostile_match("memfd_hoard", Limits(memory=SEAT_MEMORY))
+    report = result.seats[0]
+    assert log_lines(result, "DONE") == [], report.log  # the hoard never completed
+    assert report.outcome is Outcome.CRASH
+    assert report.replaced_at == 1
+    (fault,) = report.faults
+    assert "memory limit exceeded (256 MiB per seat)" in fault.message
+    assert_others_intact(result)
+    assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+def test_memfd_is_refused_where_no_control_group_counts_it(without_cgroups: None) -> None:
+    """Without a control group nothing would count memfd pages: memfd_create fails with
+    EPERM, and the runner still plays the whole match."""
+    result = hostile_match("memfd_hoard", Limits(memory=SEAT_MEMORY))
+    assert log_lines(result, "REFUSED") == ["memfd_create 1"], result.seats[0].log
+    assert log_lines(result, "DONE") == ["0"]
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- many processes
+
+
+def test_processes_together_stay_under_the_seat_limit(seat_cgroups: cgroups.CgroupHost) -> None:
+    """Twelve processes of 128 MiB each: each is far under its own address-space limit,
+    together they are six times the seat's limit. The kernel lets only as many hold their
+    block at once as fit in the seat (cgroup v1 kills the largest, v2 the whole seat)."""
+    result = hostile_match("fork_hoard", Limits(memory=SEAT_MEMORY))
+    report = result.seats[0]
+    held = log_lines(result, "MIB")
+    if report.outcome is Outcome.CRASH:  # the whole seat killed (memory.oom.group)
+        assert "memory limit exceeded" in report.faults[0].message
+    else:
+        assert report.outcome is Outcome.OK, report.faults
+        assert len(held) == 1, report.log
+        assert int(held[0]) * MiB < SEAT_MEMORY, report.log
+        (children,) = log_lines(result, "CHILDREN")
+        assert int(children.split()[0]) * 128 * MiB > SEAT_MEMORY  # it did try
+    assert_others_intact(result)
+    assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+# ---------------------------------------------------------------- tmpfs
+
+
+def test_tmpfs_pages_count_against_the_seat_limit(seat_cgroups: cgroups.CgroupHost) -> None:
+    """The private /tmp is memory: with a /tmp larger than the seat's limit (the league's
+    /tmp is 16 MiB, far under it), filling it ends at the seat's limit, not at its size."""
+    result = hostile_match("tmpfs_filler", Limits(memory=64 * MiB, tmp_size=256 * MiB))
+    report = result.seats[0]
+    assert log_lines(result, "FILLED") == [], report.log
+    assert report.outcome is Outcome.CRASH
+    assert "memory limit exceeded (64 MiB per seat)" in report.faults[0].message
+    assert_others_intact(result)
+
+
+def test_tmpfs_is_capped_at_its_size() -> None:
+    """The league's /tmp stops at its size (16 MiB) with ENOSPC, and the bot plays on."""
+    result = hostile_match("tmpfs_filler", Limits(memory=SEAT_MEMORY))
+    assert log_lines(result, "STOPPED") == ["28"], result.seats[0].log  # ENOSPC
+    (filled,) = log_lines(result, "FILLED")
+    assert int(filled) <= Limits().tmp_size // MiB
+    assert result.seats[0].outcome is Outcome.OK
+    assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- the groups themselves
+
+
+def test_a_seat_group_is_made_with_its_limits_and_removed(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    group = cgroups.SeatCgroup.for_seat(seat_cgroups, "test", memory=96 * MiB, processes=5)
+    try:
+        memory_dir = group.directories[0]
+        if seat_cgroups.version == 2:
+            assert (memory_dir / "memory.max").read_text().strip() == str(96 * MiB)
+            assert (memory_dir / "memory.oom.group").read_text().strip() == "1"
+        else:
+            assert (memory_dir / "memory.limit_in_bytes").read_text().strip() == str(96 * MiB)
+        assert group.pids() == []
+        assert group.oom_kills() == 0
+        assert group.exit_explanation() is None
+    finally:
+        group.remove()
+    assert not memory_dir.exists()
+    assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+def test_the_switch_turns_the_groups_off(without_cgroups: None) -> None:
+    reason = cgroups.cgroup_unavailable_reason()
+    assert reason is not None
+    assert cgroups.SWITCH_VARIABLE in reason

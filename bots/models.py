@@ -105,6 +105,12 @@ class BotVersion(models.Model):
     report = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     validated_at = models.DateTimeField(null=True, blank=True)
+    validation_fallbacks = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Decisions of its validation game at which its own code failed and its "
+        "helper module (kingbot) played for it; null: no validation game played.",
+    )
 
     class Meta:
         ordering = ("bot_id", "number")
@@ -125,7 +131,7 @@ class BotVersion(models.Model):
             ),
         )
 
-    VALIDATION_FIELDS = frozenset({"status", "report", "validated_at"})
+    VALIDATION_FIELDS = frozenset({"status", "report", "validated_at", "validation_fallbacks"})
     """What may change in a stored version: its validation, once (bots.services)."""
 
     def __str__(self) -> str:

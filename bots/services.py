@@ -3,7 +3,9 @@
 An upload is checked at once (bots.bundle: size, a .py or a .zip with main.py); it is
 stored as a ``pending`` version and a validation game in the sandbox against built-in
 bots decides whether it becomes ``active`` (no fault) or ``rejected`` (the report says
-why). Built-in versions (``builtin:NAME`` with options) are created on demand.
+why). A version whose own code failed at every decision (its helper module, kingbot,
+played each move for it) is rejected too. Built-in versions (``builtin:NAME`` with
+options) are created on demand.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
 from bots.models import Bot, BotFault, BotVersion
-from bots.seats import builtin_names
+from bots.seats import Outcome, SeatReport, builtin_names
+from bots.untrusted_text import storable_text
 from engine.errors import InvalidGameError
 from engine.variants import FAMILIES, load_game
 
@@ -32,6 +35,9 @@ VALIDATION_GAMES = {
 VALIDATION_SEED = 1
 BOT_FAULT_LOG_CHARS = 64 * 1024
 """How much of a bot's stderr a fault of its validation game keeps (the end)."""
+BOT_FAULT_MESSAGE_CHARS = 1000
+REPORT_LOG_CHARS = 4000
+"""How much of a bot's stderr the validation report keeps (the end)."""
 
 
 class BotServiceError(ValueError):
@@ -110,6 +116,7 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
     family = version.bot.family or "kingen"
     game = VALIDATION_GAMES.get(family, family)
     report: dict[str, Any] = {"structure": "ok", "game": game}
+    fallbacks: int | None = None
     try:
         seats = load_game(game).num_seats
         result = match_play(
@@ -134,33 +141,90 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
         seat = result.seats[0]
         report["outcome"] = seat.outcome.value
         report["faults"] = [fault.to_json() for fault in seat.faults]
-        report["log"] = seat.log[-4000:]
+        report["log"] = storable_text(seat.log, limit=REPORT_LOG_CHARS, keep="end")
         report["scores"] = result.scores
+        fallbacks = seat.fallbacks
+        report["fallbacks"] = {
+            "count": seat.fallbacks,
+            "decisions": seat.decisions,
+            "reasons": seat.fallback_reasons,
+        }
         status = (
-            BotVersion.Status.ACTIVE if seat.outcome.value == "ok" else BotVersion.Status.REJECTED
+            BotVersion.Status.ACTIVE if seat.outcome is Outcome.OK else BotVersion.Status.REJECTED
         )
         if status == BotVersion.Status.REJECTED:
             report["problem"] = f"the validation game ended with {seat.outcome.value}"
+        elif own_code_never_decided(seat):
+            status = BotVersion.Status.REJECTED
+            report["problem"] = fallbacks_problem(seat)
+        elif seat.fallbacks:
+            report["problem"] = fallbacks_problem(seat)
         faults = [
-            BotFault(
+            bot_fault_row(
                 version=version,
                 match_id=None,
                 seat=0,
                 cause=fault.cause.value,
                 message=fault.message,
-                log=seat.log[-BOT_FAULT_LOG_CHARS:],
+                log=seat.log,
             )
             for fault in seat.faults
         ]
     json.dumps(report)  # the report must be JSON
     with transaction.atomic():
         updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.PENDING).update(
-            status=status, report=report, validated_at=timezone.now()
+            status=status,
+            report=report,
+            validated_at=timezone.now(),
+            validation_fallbacks=fallbacks,
         )
         if updated and faults:
             BotFault.objects.bulk_create(faults)
     version.refresh_from_db()
     return version
+
+
+def own_code_never_decided(seat: SeatReport) -> bool:
+    """Whether the helper module (bots/sdk/kingbot.py) played every decision of the seat
+    for the bot's own code, which failed each time (it raised, or answered something not
+    legal): the version has not shown that its code can play."""
+    return seat.decisions > 0 and seat.replaced_at is None and seat.fallbacks >= seat.decisions
+
+
+def fallbacks_problem(seat: SeatReport) -> str:
+    """What the report tells the author about the moves kingbot played for the code."""
+    reason = seat.fallback_reasons[0] if seat.fallback_reasons else "no reason given"
+    if own_code_never_decided(seat):
+        return (
+            f"your code failed at every one of its {seat.decisions} decisions: the helper "
+            f"module kingbot played the first legal action for it each time (first: {reason}); "
+            "the output below has the tracebacks"
+        )
+    return (
+        f"the helper module kingbot played {seat.fallbacks} of the {seat.decisions} "
+        f"decisions for your code, which failed at them (first: {reason})"
+    )
+
+
+def bot_fault_row(
+    *,
+    version: BotVersion,
+    match_id: int | None,
+    seat: int | None,
+    cause: str,
+    message: str,
+    log: str,
+) -> BotFault:
+    """A BotFault (unsaved) whose text, the bot's own (its answers, its stderr), can be
+    stored in any database: NUL and lone surrogates escaped, lengths capped."""
+    return BotFault(
+        version=version,
+        match_id=match_id,
+        seat=seat,
+        cause=cause,
+        message=storable_text(message, limit=BOT_FAULT_MESSAGE_CHARS),
+        log=storable_text(log, limit=BOT_FAULT_LOG_CHARS, keep="end"),
+    )
 
 
 @transaction.atomic

@@ -1,11 +1,37 @@
-"""The Celery app. Its configuration is the CELERY_* part of league.settings."""
+"""The Celery app. Its configuration is the CELERY_* part of league.settings.
+
+A worker also sweeps: when it is ready it starts a thread that re-queues matches whose
+lease expired and relays the task outbox every few seconds (league/worker_sweeper.py), so
+recovering lost matches does not depend on beat alone.
+"""
+
+from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+_sweepers: list[Any] = []
+
+
+@worker_ready.connect
+def worker_sweeper_start(**_kwargs: Any) -> None:
+    from league.worker_sweeper import WorkerSweeper
+
+    sweeper = WorkerSweeper()
+    sweeper.start()
+    _sweepers.append(sweeper)
+
+
+@worker_shutdown.connect
+def worker_sweeper_stop(**_kwargs: Any) -> None:
+    while _sweepers:
+        _sweepers.pop().stop()

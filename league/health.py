@@ -1,17 +1,23 @@
-"""Reachability of what the service needs: the database, the broker and a worker.
+"""Reachability of what the service needs: the database, the broker, a worker and beat.
 
 Used by /healthz and by `manage.py preflight`. Every check returns a ComponentHealth
 rather than raising, so one report names everything that is down.
+
+Beat is alive when its tick (``ProcessTick`` ``beat``, written every few seconds by
+league/beat.py) is younger than ``BEAT_STALE_SECONDS`` (the setting of that name, 60 s
+unless set) and it has not stopped since.
 """
 
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import connections
 from django.db.utils import Error as DatabaseError
+from django.utils import timezone
 
 from kombu import Connection
 from kombu.exceptions import KombuError
@@ -26,6 +32,8 @@ from league.configuration import (
 
 BROKER_CONNECT_TIMEOUT_SECONDS = 2
 WORKER_PING_TIMEOUT_SECONDS = 1.5
+BEAT_STALE_SECONDS = 60.0
+"""Beat writes its tick every 5 s; one older than this means beat is dead or stuck."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -179,3 +187,42 @@ def messaging_health() -> tuple[ComponentHealth, ComponentHealth]:
         broker = broker_health(connection)
         worker = worker_health(connection, broker=broker)
     return broker, worker
+
+
+def beat_stale_seconds() -> float:
+    return float(getattr(settings, "BEAT_STALE_SECONDS", BEAT_STALE_SECONDS))
+
+
+def beat_health(*, database: ComponentHealth, now: datetime | None = None) -> ComponentHealth:
+    """Beat's last tick: younger than beat_stale_seconds() and not stopped since."""
+    from league.models import ProcessTick
+    from league.services.heartbeats import BEAT
+
+    target = "celery beat"
+    if not database.ok:
+        return ComponentHealth(
+            name="beat", target=target, problem="not asked: the database is down"
+        )
+    try:
+        tick = ProcessTick.objects.filter(name=BEAT).first()
+    except DatabaseError as exc:
+        return ComponentHealth(name="beat", target=target, problem=database_failure_reason(exc))
+    if tick is None:
+        return ComponentHealth(
+            name="beat", target=target, problem="beat has never ticked (is it running?)"
+        )
+    now = now or timezone.now()
+    age = max(0.0, (now - tick.ticked_at).total_seconds())
+    if tick.process:
+        target = f"celery beat on {tick.process}"
+    if tick.stopped_at is not None:
+        stopped = max(0.0, (now - tick.stopped_at).total_seconds())
+        return ComponentHealth(name="beat", target=target, problem=f"stopped {stopped:.0f} s ago")
+    threshold = beat_stale_seconds()
+    if age > threshold:
+        return ComponentHealth(
+            name="beat",
+            target=target,
+            problem=f"last tick {age:.0f} s ago (over {threshold:g} s): dead or stuck",
+        )
+    return ComponentHealth(name="beat", target=f"{target}, last tick {age:.1f} s ago")

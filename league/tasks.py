@@ -4,8 +4,13 @@ Tasks named league.tasks.run_match* are routed to the `matches` queue and
 league.tasks.ratings_update to the `ratings` queue (settings).
 """
 
+from django.db import InterfaceError, OperationalError
+
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
+
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+"""What django.db raises when the database cannot be reached (or went away)."""
 
 
 @shared_task(base=DjangoTask)
@@ -16,7 +21,16 @@ def heartbeat_record(token: str) -> None:
     heartbeat_record_service(token=token)
 
 
-@shared_task(base=DjangoTask)
+@shared_task(
+    base=DjangoTask,
+    # The database was unreachable before the match was claimed (once claimed, match_run
+    # releases it itself): try again shortly rather than leave the match queued until the
+    # sweep re-sends its task minutes later.
+    autoretry_for=DATABASE_UNAVAILABLE,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=20,
+)
 def run_match(match_id: int) -> str:
     """Play a match's bot seats (routed to the `matches` queue); idempotent: a duplicate
     finds nothing to claim."""
@@ -28,7 +42,8 @@ def run_match(match_id: int) -> str:
 @shared_task(base=DjangoTask)
 def matches_sweep() -> dict[str, list[int]]:
     """Beat: re-queue matches whose lease expired, apply the fallback for people whose
-    deadline passed, re-send tasks of matches queued for long."""
+    deadline passed, re-send tasks of matches queued for long. (Every worker also runs the
+    same sweep in a thread of its own: league/worker_sweeper.py.)"""
     from dataclasses import asdict
 
     from league.services.matches import matches_sweep as matches_sweep_service

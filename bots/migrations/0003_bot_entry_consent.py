@@ -6,8 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # TODO(lead): ('bots', '0002_version_validation_fallbacks') once it exists.
-        ('bots', '0001_initial'),
+        ('bots', '0002_version_validation_fallbacks'),
     ]
 
     operations = [

@@ -86,6 +86,7 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
             "report",
             "created_at",
             "validated_at",
+            "validation_fallbacks",
             "competitor",
         )
 

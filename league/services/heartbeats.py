@@ -1,10 +1,13 @@
-"""Heartbeats: a round trip through the broker and a worker, to prove the path."""
+"""Heartbeats: a round trip through the broker and a worker, to prove the path; and the
+ticks of periodic processes (beat), which /healthz reads."""
 
 import uuid
+from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 
-from league.models import Heartbeat
+from league.models import Heartbeat, ProcessTick
 from league.tasks import heartbeat_record as heartbeat_record_task
 
 
@@ -24,3 +27,22 @@ def heartbeat_record(*, token: str) -> Heartbeat:
     """Store the heartbeat for token. Idempotent: a redelivered task finds the same row."""
     heartbeat, _created = Heartbeat.objects.get_or_create(token=token)
     return heartbeat
+
+
+# ---------------------------------------------------------------- process ticks
+
+BEAT = "beat"
+"""The name of beat's tick (league/beat.py writes it, /healthz reads it)."""
+
+
+def process_tick(*, name: str, process: str, now: datetime | None = None) -> None:
+    """Record that process ``name`` is alive now (one row per name, overwritten)."""
+    ProcessTick.objects.update_or_create(
+        name=name,
+        defaults={"ticked_at": now or timezone.now(), "stopped_at": None, "process": process},
+    )
+
+
+def process_stopped(*, name: str, process: str, now: datetime | None = None) -> None:
+    """Record that process ``name`` stopped cleanly (only if it is the one that ticked)."""
+    ProcessTick.objects.filter(name=name, process=process).update(stopped_at=now or timezone.now())

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -75,6 +75,7 @@ from league.models import (
 from league.notifications import match_updated, tournament_progressed
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result, standings_input_extra
+from league.services.task_outbox import task_enqueue
 from league.tasks import ratings_update as ratings_update_task
 from league.tasks import run_match as run_match_task
 
@@ -90,6 +91,9 @@ PERSON_MAX_STRIKES = 3
 """A person who misses this many deadlines forfeits: a built-in bot plays on for them."""
 REQUEUE_AFTER_SECONDS = 300.0
 """A match still queued this long after its task was sent gets its task sent again."""
+RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0, 5.0)
+"""Waits between tries to release a failed run's claim while the database is away (the
+last one repeats, for at most MATCH_LEASE_SECONDS in all)."""
 
 
 class LeaseLostError(Exception):
@@ -386,13 +390,43 @@ def match_run(*, match_id: int, worker: str | None = None) -> PlayStats:
         logger.warning("%s", exc)
         return PlayStats(outcome="lease lost")
     except Exception:
-        # A bug or a lost database: let the lease run out now, so that the sweep
-        # re-queues the match (and gives up after MAX_LEASE_EXPIRIES).
+        # A bug or a lost database: end the claim now (once the database answers again),
+        # so that the match is re-queued at once rather than when its lease runs out.
         logger.exception("match %s failed in claim %s", match_id, attempt)
-        Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.RUNNING).update(
-            lease_until=timezone.now(), error=traceback.format_exc(limit=5)[-4000:]
+        match_claim_release(
+            match_id=match_id, attempt=attempt, error=traceback.format_exc(limit=5)[-4000:]
         )
         return PlayStats(outcome="failed")
+
+
+def match_claim_release(
+    *, match_id: int, attempt: int, error: str, patience: float = MATCH_LEASE_SECONDS
+) -> str | None:
+    """End claim ``attempt`` of a run that failed and re-queue the match (an error after
+    MAX_LEASE_EXPIRIES, as when a worker is lost). While the database cannot be reached,
+    try again with backoff for at most ``patience`` seconds (after that the lease runs out
+    and a sweep re-queues the match). The match's status afterwards, or None when the
+    claim was over already or the database never came back."""
+    give_up_at = time.monotonic() + patience
+    waits = iter(RELEASE_RETRY_SECONDS)
+    wait = 0.0
+    while True:
+        try:
+            now = timezone.now()
+            released = Match.objects.filter(
+                pk=match_id, attempts=attempt, status=MatchStatus.RUNNING
+            ).update(lease_until=now - timedelta(milliseconds=1), error=error)
+            if released != 1:
+                return None
+            return match_lease_expire(match_id=match_id, now=now)
+        except (OperationalError, InterfaceError) as exc:
+            connection.close()  # a new connection for the next try
+            wait = next(waits, wait)
+            if time.monotonic() + wait > give_up_at:
+                logger.warning("match %s: claim %s not released: %s", match_id, attempt, exc)
+                return None
+            logger.info("match %s: the database is away; releasing in %g s", match_id, wait)
+            time.sleep(wait)
 
 
 def _match_play(*, match_id: int, attempt: int) -> PlayStats:
@@ -614,7 +648,7 @@ def _result_write(
     )
     standings_apply_result(match_result=result)  # in this transaction
     ratings_enqueue([result.pk])  # waiting to be rated: committed with the result
-    ratings_update_task.delay_on_commit()  # the serial `ratings` queue
+    task_enqueue(ratings_update_task)  # the serial `ratings` queue
     if bot_faults:
         BotFault.objects.bulk_create(bot_faults)
     match.status = MatchStatus.FINISHED
@@ -673,7 +707,7 @@ def _person_moved(
         match.waiting_seat = None
         match.deadline = None
         match.queued_at = now
-        run_match_task.delay_on_commit(match.pk)
+        task_enqueue(run_match_task, match.pk)
     match.save(
         update_fields=[
             "events_stored",
@@ -798,7 +832,7 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
         else:
             match.status = MatchStatus.QUEUED
             match.queued_at = now
-            run_match_task.delay_on_commit(match.pk)
+            task_enqueue(run_match_task, match.pk)
         match.save(
             update_fields=[
                 "lease_expiries",
@@ -816,7 +850,9 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
 
 
 def matches_sweep(*, now: datetime | None = None) -> SweepReport:
-    """What beat runs every few seconds: expired leases, passed deadlines, lost tasks."""
+    """What beat and every worker's sweeper run every few seconds: expired leases, passed
+    deadlines, lost tasks. Safe to run in several processes at once: each match is changed
+    under its row lock and only if it is still in the state that was looked for."""
     now = now or timezone.now()
     report = SweepReport()
     for match_id in Match.objects.filter(
@@ -835,12 +871,16 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
                 report.fallbacks.append(match_id)
         except MatchLogError:
             logger.exception("match %s: cannot apply the fallback", match_id)
-    stale = Match.objects.filter(
-        status=MatchStatus.QUEUED,
-        queued_at__lt=now - timedelta(seconds=REQUEUE_AFTER_SECONDS),
-    ).exclude(tournament__status=TournamentStatus.PAUSED)
+    queued_before = now - timedelta(seconds=REQUEUE_AFTER_SECONDS)
+    stale = Match.objects.filter(status=MatchStatus.QUEUED, queued_at__lt=queued_before).exclude(
+        tournament__status=TournamentStatus.PAUSED
+    )
     for match_id in stale.values_list("id", flat=True):
-        Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(queued_at=now)
-        run_match_task.delay(match_id)
-        report.resent.append(match_id)
+        with transaction.atomic():
+            resent = Match.objects.filter(
+                pk=match_id, status=MatchStatus.QUEUED, queued_at__lt=queued_before
+            ).update(queued_at=now)
+            if resent == 1:  # not resent by another sweep meanwhile
+                task_enqueue(run_match_task, match_id)
+                report.resent.append(match_id)
     return report

@@ -52,6 +52,7 @@ from league.services.competitors import (
     competitor_for_user,
     entry_consent_require,
 )
+from league.services.task_outbox import task_enqueue
 from league.tasks import run_match as run_match_task
 
 User = Account | AnonymousUser
@@ -339,7 +340,7 @@ def _matches_create(
                 competitor_id = filler.pk
             seats.append(MatchSeat(match=match, seat=seat, competitor_id=competitor_id))
         MatchSeat.objects.bulk_create(seats)
-        run_match_task.delay_on_commit(match.pk)
+        task_enqueue(run_match_task, match.pk)  # the outbox: sent on commit
         matches.append(match)
     return matches
 
@@ -410,7 +411,7 @@ def tournament_resume(*, actor: User, tournament: Tournament) -> Tournament:
     for match_id in Match.objects.filter(
         tournament=tournament, status=MatchStatus.QUEUED
     ).values_list("id", flat=True):
-        run_match_task.delay_on_commit(match_id)
+        task_enqueue(run_match_task, match_id)
     return tournament
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 
 from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 import pytest
 from pytest_django import DjangoCaptureOnCommitCallbacks
@@ -154,3 +158,74 @@ def test_without_the_sandbox_a_version_stays_pending(
     assert validated.status == BotVersion.Status.PENDING
     assert "apt-get install bubblewrap" in validated.report["problem"]
     assert not BotFault.objects.exists()
+
+
+# ---------------------------------------------------------------- code the helper played for
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+
+
+@pytest.mark.django_db
+@pytest.mark.sandbox
+def test_a_version_whose_code_failed_at_every_decision_is_rejected_and_says_why(
+    author: User,
+) -> None:
+    """kingbot played every move for code that raised each time: the game itself had no
+    fault, but the version is not reported as active; the API, the report and the bot's
+    page say why."""
+    bot = bot_create(owner=author, name="raiser", family="kingen")
+    data = (HOSTILE / "kingbot_choose_always_raises.py").read_bytes()
+    version = _upload(bot, author, "raiser.py", data)
+
+    validated = bot_version_validate(version_id=version.pk)
+
+    assert validated is not None
+    assert validated.report["outcome"] == "ok"  # no fault in the game itself
+    assert validated.status == BotVersion.Status.REJECTED
+    decisions = validated.report["fallbacks"]["decisions"]
+    assert decisions > 0
+    assert validated.validation_fallbacks == decisions
+    problem = validated.report["problem"]
+    assert f"failed at every one of its {decisions} decisions" in problem
+    assert "ValueError: no strategy for" in problem
+    api = APIClient()
+    api.force_authenticate(author)
+    detail = api.get(f"/api/bot-versions/{version.pk}/").json()
+    assert (detail["status"], detail["validation_fallbacks"]) == ("rejected", decisions)
+    assert detail["report"]["problem"] == problem
+    client = Client()
+    client.force_login(author)
+    page = client.get(reverse("web:bot", args=[bot.pk])).content.decode()
+    assert f"failed at every one of its {decisions} decisions" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.sandbox
+def test_a_version_whose_code_failed_once_is_active_and_its_report_says_so(
+    author: User,
+) -> None:
+    bot = bot_create(owner=author, name="once", family="kingen")
+    data = (HOSTILE / "kingbot_choose_fails_once.py").read_bytes()
+    version = _upload(bot, author, "once.py", data)
+
+    validated = bot_version_validate(version_id=version.pk)
+
+    assert validated is not None
+    assert validated.status == BotVersion.Status.ACTIVE, validated.report
+    assert validated.validation_fallbacks == 1
+    decisions = validated.report["fallbacks"]["decisions"]
+    assert "kingbot played 1 of the" in validated.report["problem"]
+    assert f"of the {decisions} decisions" in validated.report["problem"]
+    assert "not a legal action" in validated.report["fallbacks"]["reasons"][0]
+
+
+@pytest.mark.django_db
+@pytest.mark.sandbox
+def test_a_version_that_decides_for_itself_has_no_fallbacks(author: User) -> None:
+    bot = bot_create(owner=author, name="self", family="kingen")
+    version = _upload(bot, author, "self.py", GOOD_BOT)
+    validated = bot_version_validate(version_id=version.pk)
+    assert validated is not None
+    assert validated.status == BotVersion.Status.ACTIVE
+    assert validated.validation_fallbacks == 0
+    assert "problem" not in validated.report

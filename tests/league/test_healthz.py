@@ -12,10 +12,17 @@ from django.test import Client
 import pytest
 from pytest_django import Settings
 
+from league.services.heartbeats import BEAT, process_tick
 from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
 from tests.servers import closed_port, database_url_for
 
 WorkerFactory = Callable[[Mapping[str, str]], CeleryWorkerProcess]
+
+
+@pytest.fixture
+def beat_ticked() -> None:
+    """Beat ticked a moment ago (tests/league/test_outages.py runs a real beat)."""
+    process_tick(name=BEAT, process="beat-for-this-test:1")
 
 
 @pytest.mark.worker
@@ -24,6 +31,7 @@ def test_healthz_is_200_when_database_broker_and_worker_answer(
     client: Client,
     celery_worker_factory: WorkerFactory,
     subprocess_environment: dict[str, str],
+    beat_ticked: None,
 ) -> None:
     # The worker uses this run's broker (Redis under CI, else the embedded one).
     worker = celery_worker_factory(
@@ -36,7 +44,7 @@ def test_healthz_is_200_when_database_broker_and_worker_answer(
     assert response.status_code == 200, body
     assert body["status"] == "ok"
     assert body["down"] == []
-    assert set(body["checks"]) == {"database", "broker", "worker"}
+    assert set(body["checks"]) == {"database", "broker", "worker", "beat"}
     assert all(check["ok"] for check in body["checks"].values())
     assert body["checks"]["worker"]["detail"]  # names the worker that answered
     assert worker.process.poll() is None
@@ -44,7 +52,7 @@ def test_healthz_is_200_when_database_broker_and_worker_answer(
 
 @pytest.mark.django_db
 def test_healthz_is_503_naming_the_broker_when_it_does_not_answer(
-    client: Client, settings: Settings
+    client: Client, settings: Settings, beat_ticked: None
 ) -> None:
     settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{closed_port()}/0"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
@@ -61,7 +69,7 @@ def test_healthz_is_503_naming_the_broker_when_it_does_not_answer(
 
 @pytest.mark.django_db
 def test_healthz_is_503_naming_the_worker_when_none_answers(
-    client: Client, settings: Settings
+    client: Client, settings: Settings, beat_ticked: None
 ) -> None:
     # kombu's in-process broker: it answers, and no worker can listen on it. (Switching this
     # process to another embedded-broker folder would not do: kombu keeps its bindings

@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so asked first: the database unreachable -> 503 with Retry-After, not a 500.
+    "league.database_outage.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "league.urls"
@@ -180,6 +182,22 @@ CELERY_BROKER_URL = MESSAGING.broker_url
 CELERY_BROKER_TRANSPORT_OPTIONS = MESSAGING.broker_transport_options
 CELERY_RESULT_BACKEND = MESSAGING.result_backend
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Outages (docs/operations.md): a broker that is down is noticed within seconds (Celery's
+# result store otherwise retries 20 times a second apart before a send gives up), and what
+# could not be sent waits in the task outbox (league/services/task_outbox.py).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
+if not MESSAGING.embedded:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        **CELERY_BROKER_TRANSPORT_OPTIONS,
+        "socket_connect_timeout": 2,
+        "socket_timeout": 10,
+    }
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+    CELERY_REDIS_SOCKET_TIMEOUT = 10
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+        "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
+    }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -205,6 +223,9 @@ CELERY_TASK_ROUTES = {
     "league.tasks.ratings_update": {"queue": "ratings"},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# django-celery-beat's database scheduler, made to ride out outages, tick for /healthz and
+# relay the task outbox (league/beat.py).
+CELERY_BEAT_SCHEDULER = "league.beat:OutageTolerantScheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Matches whose lease expired, people past their deadline (docs/league.md).
     "league.matches_sweep": {"task": "league.tasks.matches_sweep", "schedule": 5.0},

@@ -20,6 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.services import BotServiceError
 from engine.errors import EngineError
+from league.database_outage import database_unavailable_api_response, is_database_unavailable
 from league.errors import LeagueError
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             detail = response.data.get("detail") if isinstance(response.data, dict) else None
             response.data = {"detail": str(detail or response.data)}
             return response
+    if is_database_unavailable(exc):  # 503 with Retry-After (league/database_outage.py)
+        return database_unavailable_api_response(exc)
     logger.error("unexpected error in %s", context.get("view"), exc_info=exc)
     return Response(
         {"detail": "internal error; it has been logged"},

@@ -48,9 +48,10 @@ def club_create(*, user: User, name: str, description: str = "") -> Club:
 @transaction.atomic
 def club_member_role_set(*, actor: User, club: Club, member: Account, role: str) -> Membership:
     """Change the role of a member of ``club``. Owners give any role; organisers may only
-    make someone a player. Nobody becomes a member this way: joining is the person's own
-    act (``invitation_accept``), so a person who is not a member is a ConflictError (the
-    API invites them instead: ``invitation_create`` with ``invitee``)."""
+    make a player of a player (an organiser's or owner's role is the owners' to change).
+    Nobody becomes a member this way: joining is the person's own act
+    (``invitation_accept``), so a person who is not a member is a ConflictError (the API
+    invites them instead: ``invitation_create`` with ``invitee``)."""
     club_organiser_require(user=actor, club=club)
     if role not in Role.values:
         raise InvalidInputError(f"role: {role!r} is not one of {', '.join(Role.values)}")
@@ -63,6 +64,8 @@ def club_member_role_set(*, actor: User, club: Club, member: Account, role: str)
             "act: invite them and they accept"
         )
     if membership.role != role:
+        if membership.role != Role.PLAYER and club_role_of(user=actor, club=club) != Role.OWNER:
+            raise NotAllowedError("only an owner may change the role of an organiser or owner")
         if membership.role == Role.OWNER and not _other_owner_exists(membership):
             raise ConflictError("a club keeps at least one owner")
         membership.role = role
@@ -75,14 +78,6 @@ def _other_owner_exists(membership: Membership) -> bool:
         Membership.objects.filter(club_id=membership.club_id, role=Role.OWNER)
         .exclude(pk=membership.pk)
         .exists()
-    )
-
-
-def invitation_pending(invitation: Invitation, *, now: datetime) -> bool:
-    return (
-        invitation.accepted_at is None
-        and invitation.declined_at is None
-        and invitation.expires_at > now
     )
 
 

@@ -326,7 +326,7 @@ def test_adding_a_member_sends_a_personal_invitation_only_they_can_accept() -> N
     assert ok(client_for(eve).get("/api/invitations/")) == []
     mine = ok(client_for(mia).get("/api/invitations/"))
     assert [i["code"] for i in mine] == [invitation["code"]]
-    refused(APIClient().get("/api/invitations/"), 403)
+    refused(APIClient().get("/api/invitations/"), 401)  # not logged in
     code = invitation["code"]
     for someone in (eve, owner):  # nobody else accepts or declines it for her
         refused(client_for(someone).post(f"/api/invitations/{code}/accept/"), 403)
@@ -335,11 +335,14 @@ def test_adding_a_member_sends_a_personal_invitation_only_they_can_accept() -> N
     joined = ok(client_for(mia).post(f"/api/invitations/{code}/accept/"))
     assert (joined["username"], joined["role"]) == ("mia", "player")
     assert ok(client_for(mia).get("/api/invitations/")) == []
-    # A member's role is changed where members were added before.
+    # A member's role is changed where members were added before; an organiser may not
+    # change an owner's (or another organiser's) role.
     assert (
         ok(api.post(members, {"user": mia.pk, "role": "organiser"}, format="json"))["role"]
         == "organiser"
     )
+    refused(client_for(mia).post(members, {"user": owner.pk, "role": "player"}, format="json"), 403)
+    assert Membership.objects.get(club_id=club["id"], user=owner).role == "owner"
 
     # Declined: it cannot be used afterwards, and a new one may be sent.
     second = ok(

@@ -117,7 +117,7 @@ def test_a_crashing_bots_messages_and_traceback_reach_its_owner_only() -> None:
         for path in paths:
             response = api_client.get(path)
             assert response.status_code == 200, (path, response.content)
-            if response.streaming:  # type: ignore[attr-defined]
+            if response.streaming:
                 texts.append(b"".join(response.streaming_content).decode())  # type: ignore[attr-defined]
             else:
                 texts.append(response.content.decode())

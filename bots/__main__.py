@@ -25,6 +25,7 @@ from pathlib import Path
 from bots.bundle import BotBundleError
 from bots.match import BotSpec, bot_spec_parse, match_play
 from bots.protocol import TimeControl
+from bots.runner.cgroups import cgroup_status
 from bots.runner.sandbox import (
     SandboxUnavailableError,
     running_as_root,
@@ -128,6 +129,7 @@ def _sandbox(setup: bool) -> int:
         sys.stderr.write(f"uploaded bots cannot run here: {reason}\n")
         return EXIT_NO_SANDBOX
     sys.stdout.write("the bot sandbox works here\n")
+    sys.stdout.write(cgroup_status() + "\n")
     return EXIT_OK
 
 

@@ -273,6 +273,14 @@ def cgroup_unavailable_reason() -> str | None:
     return None if host is not None else reason
 
 
+def cgroup_status() -> str:
+    """One line for operators (``python -m bots sandbox``): how a seat's memory is bounded."""
+    host, reason = _detected(os.environ.get(SWITCH_VARIABLE, ""))
+    if host is not None:
+        return f"seat memory: one limit per seat, {host.describe()}"
+    return f"seat memory: per-process limits only, no control groups ({reason})"
+
+
 def _sweep(host: CgroupHost) -> None:
     """Remove the empty seat groups left by runners that died (their pid is in the name)."""
     for base in (host.memory_base, host.pids_base):

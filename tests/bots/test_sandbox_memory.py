@@ -191,3 +191,52 @@ def test_the_switch_turns_the_groups_off(without_cgroups: None) -> None:
     reason = cgroups.cgroup_unavailable_reason()
     assert reason is not None
     assert cgroups.SWITCH_VARIABLE in reason
+
+
+def test_the_sandbox_command_says_how_seat_memory_is_bounded(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    import subprocess
+    import sys
+
+    project = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [sys.executable, "-m", "bots", "sandbox"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        run.stdout.splitlines()[1] == f"seat memory: one limit per seat, {seat_cgroups.describe()}"
+    )
+
+
+def test_every_compose_service_runs_with_an_init() -> None:
+    """docker-compose.yml: an init as every container's PID 1 reaps whatever is orphaned
+    there (the worker is then not PID 1)."""
+    import re
+
+    lines = (Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text().splitlines()
+    sections: dict[str, list[str]] = {}
+    current: list[str] = []
+    top_level = ""
+    for line in lines:
+        top = re.match(r"^([\w-]+):", line)
+        service = re.match(r"^  ([\w-]+):$", line)
+        if top:
+            top_level = top.group(1)
+            current = sections.setdefault(top_level, [])
+        elif service and top_level == "services":
+            current = sections.setdefault(service.group(1), [])
+        else:
+            current.append(line)
+    assert "  init: true" in sections["x-league"]
+    services = [name for name in sections if name not in ("x-league", "services", "volumes")]
+    assert services
+    assert {"postgres", "redis", "web", "worker", "ratings-worker", "beat"} <= set(services)
+    for name in services:
+        body = sections[name]
+        assert "    <<: *league" in body or "    init: true" in body, name

@@ -11,7 +11,7 @@ import signal
 import sys
 import time
 
-import kingbot
+import kingbot  # type: ignore[import-not-found]  # the league's copy, in the sandbox
 
 CHILDREN = 12
 EACH = 128 * 1024 * 1024
@@ -36,7 +36,7 @@ def child(writer: int) -> None:
 
 def hoard() -> None:
     reader, writer = os.pipe()
-    children = []
+    children: list[int] = []
     for _ in range(CHILDREN):
         try:
             pid = os.fork()

@@ -255,8 +255,11 @@ class BotProcess:
                 if line is not None:
                     return line
                 raise BotTimeoutError("no answer in time")
-            if self._poll.poll(math.ceil(remaining * 1000)):
-                self.pump()
+            for fd, _ in self._poll.poll(math.ceil(remaining * 1000)):
+                if fd == self._out_fd:
+                    self._read_output()  # one read: what a poll says is there
+                else:
+                    self._drain_stderr()
 
     def take_line(self) -> bytes | None:
         """The next whole line already read, or None; BotExitedError once the bot's output
@@ -274,18 +277,25 @@ class BotProcess:
         """Read, without waiting, whatever the bot's stdout and stderr hold now (stdout up
         to a little beyond a line's cap: a flood is cut there by ``take_line``)."""
         self._drain_stderr()
+        while self._out_fd >= 0 and len(self._lines) <= MAX_LINE_BYTES:
+            if not self._read_output():
+                return
+
+    def _read_output(self) -> bool:
+        """One read of the bot's stdout into the line buffer; False when nothing was
+        there (or its end: the bot closed it)."""
         fd = self._out_fd
-        while fd >= 0 and len(self._lines) <= MAX_LINE_BYTES:
-            try:
-                chunk = os.read(fd, READ_CHUNK)
-            except BlockingIOError:
-                return
-            if not chunk:
-                self._poll.unregister(fd)
-                self._out_fd = -1
-                self._closed_description = self._exit_description()
-                return
-            self._lines.feed(chunk)
+        try:
+            chunk = os.read(fd, READ_CHUNK)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            self._poll.unregister(fd)
+            self._out_fd = -1
+            self._closed_description = self._exit_description()
+            return False
+        self._lines.feed(chunk)
+        return True
 
     def _drain_stderr(self) -> None:
         if self._err_fd < 0:

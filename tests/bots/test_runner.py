@@ -289,3 +289,25 @@ def test_every_family_plays_with_an_uploaded_bot() -> None:
         result = match_against_builtins("", sandbox=False, game=family, seed=3)
         assert result.seats[0].outcome is Outcome.OK, (family, result.seats[0].faults)
         assert_others_intact(result)
+
+
+def test_answers_kingbot_played_for_failing_code_are_counted_not_faulted() -> None:
+    """kingbot marks the answers it played because ``choose`` failed: the seat counts them
+    (a validation game rejects a version whose code failed at every decision), and the
+    match goes on without a fault."""
+    hostile = Path(__file__).resolve().parent / "hostile"
+    specs = [
+        BotSpec.uploaded(bot_bundle_from_path(hostile / "kingbot_choose_always_raises.py")),
+        BotSpec.uploaded(bot_bundle_from_path(hostile / "kingbot_choose_fails_once.py")),
+        BotSpec.uploaded(bot_bundle_from_path(EXAMPLES / "ducking_bot.py")),
+        BotSpec.builtin("greedy"),
+    ]
+    result = match_play("kingen", specs, seed=8, sandbox=False, time_control=FAST)
+    always, once, ducking, greedy = result.seats
+    assert [s.outcome for s in result.seats] == [Outcome.OK] * 4
+    assert always.fallbacks == always.decisions > 0
+    assert always.fallback_reasons[0].startswith("choose() raised ValueError: no strategy")
+    assert once.fallbacks == 1
+    assert "not a legal action" in once.fallback_reasons[0]
+    assert (ducking.fallbacks, greedy.fallbacks) == (0, 0)
+    assert result.to_json()["seats"][0]["fallbacks"] == always.decisions

@@ -183,7 +183,7 @@ def _delegate(group: Path, wanted: list[str]) -> None:
         if not pids:
             break
         for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
+            with contextlib.suppress(OSError):  # gone, or not movable: the write below says
                 _write(leaf / "cgroup.procs", pid)
     _write(group / "cgroup.subtree_control", change)
 
@@ -251,7 +251,7 @@ def _detect() -> tuple[CgroupHost | None, str]:
     except OSError as exc:
         return None, f"{host.describe()}: a seat group cannot be set up: {exc}"
     probe.remove()
-    _sweep(host)
+    seat_groups_sweep(host)
     return host, ""
 
 
@@ -281,7 +281,7 @@ def cgroup_status() -> str:
     return f"seat memory: per-process limits only, no control groups ({reason})"
 
 
-def _sweep(host: CgroupHost) -> None:
+def seat_groups_sweep(host: CgroupHost) -> None:
     """Remove the empty seat groups left by runners that died (their pid is in the name)."""
     for base in (host.memory_base, host.pids_base):
         if base is None:

@@ -16,6 +16,7 @@ import pytest
 from bots.bundle import BotBundle
 from bots.match import BotSpec
 from bots.protocol import TimeControl
+from bots.runner import cgroups
 from bots.runner.process import BotProcess
 from bots.runner.sandbox import (
     BotFiles,
@@ -543,6 +544,14 @@ time.sleep(600)
     while _host_processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _host_processes_with(marker) == []
+    # its seat's control group (where there is one) is empty, and the next runner's sweep
+    # removes it
+    host = cgroups.cgroup_host()
+    if host is not None:
+        (group,) = [p for p in host.memory_base.iterdir() if f"-{runner.pid}-" in p.name]
+        assert (group / "cgroup.procs").read_text() == ""
+        cgroups.seat_groups_sweep(host)
+        assert not group.exists()
 
 
 _TWENTY_MATCHES = """

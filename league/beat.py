@@ -13,8 +13,9 @@ so a plain ``celery -A league beat`` uses it). On top of ``DatabaseScheduler`` i
   compares with a threshold, and marks it stopped when beat shuts down cleanly;
 - relays the task outbox every ``RELAY_SECONDS`` (league/services/task_outbox.py).
 
-A broker that is down costs nothing special: sending a due entry fails and is logged by
-Celery, and the next one is tried on time. docs/operations.md, *Outages*.
+A broker that is down holds nothing up: beat's connection is tried once per pass (Celery's
+own retries for minutes), a due entry that cannot be sent is logged, and the next pass
+comes on time, ticks included. docs/operations.md, *Outages*.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from django.db import Error as DatabaseError
 from django.db import connection
 
 from django_celery_beat.schedulers import DatabaseScheduler
+from kombu import Connection
+from kombu.exceptions import KombuError
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +44,9 @@ RETRY_SECONDS = (1.0, 2.0, 4.0, 5.0)
 """Waits between checks while the database is away (the last one repeats)."""
 LOG_EVERY_SECONDS = 60.0
 """While the database is away, one line this often."""
+BROKER_TIMEOUT_SECONDS = 2
+BROKER_RETRY_SECONDS = 2.0
+"""After the broker did not answer, the next pass comes this much later."""
 
 
 class OutageTolerantScheduler(DatabaseScheduler):
@@ -79,6 +85,15 @@ class OutageTolerantScheduler(DatabaseScheduler):
 
     # ------------------------------------------------------------ the loop
 
+    def _ensure_connected(self) -> Connection:
+        """The broker connection for sending due entries: one quick try. (Celery's own
+        retries for minutes, holding beat's loop, and its ticks, through a Redis outage.)
+        Raises when the broker does not answer; the next pass tries again."""
+        connection: Connection = self.connection
+        return connection.ensure_connection(
+            max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT_SECONDS
+        )
+
     def tick(self, *args: Any, **kwargs: Any) -> float:
         """One pass of beat's loop; the seconds until the next."""
         if self.database_lost_at is not None and not self._database_answers():
@@ -89,6 +104,14 @@ class OutageTolerantScheduler(DatabaseScheduler):
             self._relay()
         except DatabaseError as exc:
             return self._database_unavailable(exc)
+        except (OSError, KombuError) as exc:
+            logger.error("beat: the broker is unavailable (%s); trying again", exc)
+            self._heap = None  # the entry taken off the heap was not put back
+            return BROKER_RETRY_SECONDS
+        except Exception:  # beat goes on; the error is in the log
+            logger.exception("beat: a pass failed")
+            self._heap = None
+            return BROKER_RETRY_SECONDS
         self._database_answers_again()
         until_tick = self._last_tick_written + TICK_SECONDS - time.monotonic()
         return max(0.0, min(interval, until_tick))

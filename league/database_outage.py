@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
@@ -33,9 +33,15 @@ def _reason(error: BaseException) -> str:
     return (str(error).strip() or type(error).__name__).splitlines()[0]
 
 
+def _unavailable(error: BaseException) -> None:
+    """Log one line, and drop the broken connection so the next request opens a new one."""
+    logger.warning("503: the database is unavailable (%s)", _reason(error))
+    close_old_connections()
+
+
 def database_unavailable_api_response(error: BaseException) -> Response:
     """The API's answer (its exception handler's): ``{"detail": ...}``, 503, Retry-After."""
-    logger.warning("503: the database is unavailable (%s)", _reason(error))
+    _unavailable(error)
     return Response(
         {"detail": DETAIL}, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
     )
@@ -43,7 +49,7 @@ def database_unavailable_api_response(error: BaseException) -> Response:
 
 def database_unavailable_json(error: BaseException) -> JsonResponse:
     """The same for a view under /api/ outside the REST framework."""
-    logger.warning("503: the database is unavailable (%s)", _reason(error))
+    _unavailable(error)
     response = JsonResponse({"detail": DETAIL}, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
@@ -52,7 +58,7 @@ def database_unavailable_json(error: BaseException) -> JsonResponse:
 def database_unavailable_page(error: BaseException) -> HttpResponse:
     """A page's answer: templates/503.html (rendered without the request, so nothing in
     it needs the database), 503, Retry-After."""
-    logger.warning("503: the database is unavailable (%s)", _reason(error))
+    _unavailable(error)
     response = HttpResponse(render_to_string("503.html"), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response

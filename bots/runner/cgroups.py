@@ -92,7 +92,7 @@ class CgroupHost:
 
 
 @dataclass(frozen=True)
-class _Mount:
+class CgroupMount:
     root: str
     """The path, inside its hierarchy, of the group mounted here."""
     point: Path
@@ -100,35 +100,49 @@ class _Mount:
     options: frozenset[str]
 
 
-def _mounts() -> list[_Mount]:
+def cgroup_mounts_parse(mountinfo: str) -> list[CgroupMount]:
+    """The cgroup mounts in the text of /proc/self/mountinfo."""
     mounts = []
-    with contextlib.suppress(OSError):
-        for line in MOUNTINFO.read_text().splitlines():
-            fields = line.split()
-            if " - " not in line or len(fields) < 10:
-                continue
-            separator = fields.index("-")
-            fstype = fields[separator + 1]
-            if fstype not in ("cgroup", "cgroup2"):
-                continue
-            point = fields[4].replace("\\040", " ")
-            options = fields[separator + 3].split(",") if len(fields) > separator + 3 else []
-            mounts.append(_Mount(fields[3], Path(point), fstype, frozenset(options)))
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        if "-" not in fields or len(fields) < 10:
+            continue
+        separator = fields.index("-")
+        fstype = fields[separator + 1]
+        if fstype not in ("cgroup", "cgroup2"):
+            continue
+        point = fields[4].replace("\\040", " ")
+        options = fields[separator + 3].split(",") if len(fields) > separator + 3 else []
+        mounts.append(CgroupMount(fields[3], Path(point), fstype, frozenset(options)))
     return mounts
 
 
-def _own_paths() -> dict[str, str]:
-    """This process's group by controller (``""`` for the v2 hierarchy)."""
+def own_groups_parse(text: str) -> dict[str, str]:
+    """A process's group by controller (``""`` for the v2 hierarchy), from the text of
+    /proc/PID/cgroup."""
     paths: dict[str, str] = {}
-    with contextlib.suppress(OSError):
-        for line in OWN_CGROUPS.read_text().splitlines():
-            _, controllers, path = line.split(":", 2)
-            for controller in controllers.split(",") if controllers else [""]:
-                paths[controller] = path
+    for line in text.splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            paths[controller] = path
     return paths
 
 
-def _directory_of(mount: _Mount, path: str) -> Path | None:
+def _mounts() -> list[CgroupMount]:
+    try:
+        return cgroup_mounts_parse(MOUNTINFO.read_text())
+    except OSError:
+        return []
+
+
+def _own_paths() -> dict[str, str]:
+    try:
+        return own_groups_parse(OWN_CGROUPS.read_text())
+    except OSError:
+        return {}
+
+
+def group_directory(mount: CgroupMount, path: str) -> Path | None:
     """The directory of group ``path`` under ``mount``, if the mount shows it."""
     root = mount.root.rstrip("/")
     if path != root and not path.startswith(root + "/"):
@@ -188,11 +202,11 @@ def _delegate(group: Path, wanted: list[str]) -> None:
     _write(group / "cgroup.subtree_control", change)
 
 
-def _v2_host(mounts: list[_Mount], own: dict[str, str]) -> tuple[CgroupHost | None, str]:
+def _v2_host(mounts: list[CgroupMount], own: dict[str, str]) -> tuple[CgroupHost | None, str]:
     mount = next((m for m in mounts if m.fstype == "cgroup2"), None)
     if mount is None or "" not in own:
         return None, "no cgroup v2 hierarchy is mounted"
-    group = _directory_of(mount, own[""])
+    group = group_directory(mount, own[""])
     if group is None:
         return None, f"this process's cgroup v2 group {own['']} is not visible under {mount.point}"
     if group.name == RUNNER_LEAF:
@@ -216,7 +230,7 @@ def _v2_host(mounts: list[_Mount], own: dict[str, str]) -> tuple[CgroupHost | No
     return CgroupHost(2, base), ""
 
 
-def _v1_host(mounts: list[_Mount]) -> tuple[CgroupHost | None, str]:
+def _v1_host(mounts: list[CgroupMount]) -> tuple[CgroupHost | None, str]:
     memory = next((m for m in mounts if m.fstype == "cgroup" and "memory" in m.options), None)
     if memory is None:
         return None, "no cgroup v1 memory hierarchy is mounted"

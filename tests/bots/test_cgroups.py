@@ -17,7 +17,7 @@ V1_DOCKER = """\
 612 590 0:55 / /sys/fs/cgroup ro,relatime - tmpfs tmpfs rw,mode=755
 620 612 0:32 /docker/0a1b2c /sys/fs/cgroup/memory ro,relatime master:15 - cgroup cgroup rw,memory
 621 612 0:36 /docker/0a1b2c /sys/fs/cgroup/pids ro,relatime master:19 - cgroup cgroup rw,pids
-622 612 0:29 /docker/0a1b2c /sys/fs/cgroup/cpu,cpuacct ro,relatime master:12 - cgroup cgroup rw,cpu,cpuacct
+622 612 0:29 /docker/0a1b2c /sys/fs/cgroup/cpu,cpuacct ro - cgroup cgroup rw,cpu,cpuacct
 """
 
 

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc as our own static files, no CDN
     "channels",
     "django_celery_beat",  # rounds on a schedule: beat runs with -S django (docs/operations.md)
     "league.apps.LeagueConfig",
@@ -158,6 +159,11 @@ SPECTACULAR_SETTINGS = {
     "NUM_PROXIES": count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0),
     "TITLE": "King League API",
     "VERSION": "0.1.0",
+    # /api/docs/ and /api/redoc/ load their pages from our static files (the pinned
+    # drf-spectacular-sidecar), never from a CDN: they work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "league.models.MatchStatus",
         "TournamentStatusEnum": "league.models.TournamentStatus",

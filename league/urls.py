@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
+from league.api.docs import ApiRedocView, ApiSwaggerView
 from league.api.views import api_not_found
 from league.views import HomeView, healthz
 
@@ -11,7 +12,9 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Swagger UI and ReDoc from our static files (drf-spectacular-sidecar), never a CDN.
+    path("api/docs/", ApiSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", ApiRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/", include("league.api.urls")),
     re_path(r"^api/", api_not_found),
     path("", include("web.urls")),

@@ -10,6 +10,8 @@ import pytest
 
 from tests.celery_workers import CeleryWorkerProcess, worker_start
 from tests.servers import PROBES, running_under_ci, server_requirements_check
+from tests.tracked_files import GUARD as TRACKED_FILES
+from tests.tracked_files import session_finish, summary_lines
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
@@ -17,6 +19,29 @@ if TYPE_CHECKING:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     server_requirements_check(item)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    TRACKED_FILES.start()  # the suite never modifies tracked files (tests/tracked_files.py)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if session_finish(under_ci=running_under_ci()):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> None:
+    TRACKED_FILES.current_test = item.nodeid
+
+
+@pytest.fixture(autouse=True)
+def tracked_files_untouched(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails a test that tried to modify a file git tracks (even if the error was caught)."""
+    yield
+    written = TRACKED_FILES.attempts_of(request.node.nodeid)
+    if written:
+        pytest.fail(f"the test tried to modify tracked files: {', '.join(written)}")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -37,6 +62,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for marker, outcomes in counts.items():
         summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
         terminalreporter.write_line(f"{marker} tests: {summary or 'none selected'}")
+    for line in summary_lines(under_ci=running_under_ci()):
+        terminalreporter.write_line(line, red=line.startswith("FAILED"))
 
 
 @pytest.fixture(autouse=True)

@@ -3,23 +3,33 @@
 Nothing is downloaded: the browser is /usr/bin/chromium and the driver /usr/bin/chromedriver
 (Debian's packages chromium and chromium-driver, installed by .ci/run). The flags keep
 Chromium off the network (this machine has none) and out of any shared profile.
+
+Screenshots (``screenshot``) go to a temporary folder of the test run, so the suite never
+modifies tracked files; to refresh the README's, ask for them with the folder in
+KING_LEAGUE_SCREENSHOTS (relative to the repository root), e.g.
+``KING_LEAGUE_SCREENSHOTS=docs/screenshots ./scripts/test -m browser``.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.util
+import json
 import os
 import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS_VARIABLE = "KING_LEAGUE_SCREENSHOTS"
 
 CHROMIUM_FLAGS = (
     "--headless",
@@ -44,8 +54,11 @@ def browser_unavailable_reason() -> str | None:
     return None
 
 
-def chromium_start(profile_dir: Path, *, width: int = 1280, height: int = 900) -> WebDriver:
-    """A new headless Chromium with an empty profile in ``profile_dir``."""
+def chromium_start(
+    profile_dir: Path, *, width: int = 1280, height: int = 900, log_network: bool = False
+) -> WebDriver:
+    """A new headless Chromium with an empty profile in ``profile_dir``; with
+    ``log_network``, ``page_requests(driver)`` lists every request the pages made."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -55,15 +68,60 @@ def chromium_start(profile_dir: Path, *, width: int = 1280, height: int = 900) -
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
     options.add_argument(f"--window-size={width},{height}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    logging = {"browser": "ALL"}
+    if log_network:
+        logging["performance"] = "ALL"  # DevTools events, Network.requestWillBeSent among them
+    options.set_capability("goog:loggingPrefs", logging)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     driver.set_page_load_timeout(30)
     return driver
 
 
+@dataclass(frozen=True)
+class Request:
+    """A request a page made: its URL, and why the browser refused to send it (``csp`` for
+    a Content-Security-Policy; empty when it was sent)."""
+
+    url: str
+    blocked: str = ""
+
+
+def page_requests(driver: WebDriver) -> list[Request]:
+    """Every request the web pages made since the last call (documents, scripts, styles,
+    images, fonts, fetches, workers), answered or not, in a browser started with
+    ``log_network``. Chromium's own pages (``chrome://``, such as the first new tab) are
+    left out."""
+    urls: dict[str, str] = {}
+    blocked: dict[str, str] = {}
+    entries: list[dict[str, Any]] = driver.get_log("performance")  # type: ignore[no-untyped-call]
+    for entry in entries:
+        message = json.loads(entry["message"])["message"]
+        params = message.get("params", {})
+        if message.get("method") == "Network.requestWillBeSent":
+            if not str(params.get("documentURL", "")).startswith("chrome://"):
+                urls.setdefault(params["requestId"], str(params["request"]["url"]))
+        elif message.get("method") == "Network.loadingFailed" and params.get("blockedReason"):
+            blocked[params["requestId"]] = str(params["blockedReason"])
+    return [Request(url, blocked.get(request_id, "")) for request_id, url in urls.items()]
+
+
+@functools.cache
+def screenshot_folder() -> Path:
+    """Where ``screenshot`` writes: $KING_LEAGUE_SCREENSHOTS (relative to the repository
+    root) when set, such as docs/screenshots for the README; else a temporary folder,
+    removed when the test run ends."""
+    asked = os.environ.get(SCREENSHOTS_VARIABLE, "").strip()
+    if asked:
+        return REPOSITORY_ROOT / asked
+    folder = tempfile.mkdtemp(prefix="king-league-screenshots-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
+
+
 def screenshot(driver: WebDriver, name: str) -> Path:
-    """Save the current page as docs/screenshots/<name>.png (the README shows them)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    """Save the current page as <name>.png in ``screenshot_folder()``."""
+    folder = screenshot_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
     driver.save_screenshot(str(path))
     return path

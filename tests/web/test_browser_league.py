@@ -24,7 +24,7 @@ import pytest
 
 from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess, worker_start
 from tests.servers import closed_port, database_url_for
-from tests.web.browser import screenshot
+from tests.web.browser import screenshot, screenshot_folder
 from tests.web.conftest import click, wait_for
 
 if TYPE_CHECKING:
@@ -382,7 +382,7 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     driver.refresh()
     wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))
     assert my_cards(driver) == hand
-    assert os.path.getsize(REPOSITORY_ROOT / "docs" / "screenshots" / "table.png") > 0
+    assert os.path.getsize(screenshot_folder() / "table.png") > 0
 
 
 def _version_id(sha: str) -> int:

@@ -30,9 +30,10 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
    IPC, ...; ``memfd_create`` only where the seat's control group counts it.
 6. **Ending**: the runner kills what runs inside bwrap first (its PID 1 there, whose
    death takes the whole PID namespace along), so that bwrap reaps it and exits, and
-   reaps bwrap (bots.runner.process): no zombie is left to whatever init adopts
-   orphans. As root it then makes sure no process of the seat's user is left and removes
-   the seat's control group before the user goes back to the pool.
+   reaps bwrap (bots.runner.process). As root it then makes sure no process of the
+   seat's user is left, reaps the bwrap PID 1s it was handed as an orphans' reaper
+   (``user_processes``), and removes the seat's control group before the user goes
+   back to the pool.
 """
 
 from __future__ import annotations

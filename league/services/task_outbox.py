@@ -105,9 +105,10 @@ def broker_failure_text(error: BaseException) -> str:
     return message.splitlines()[0][:500]
 
 
-def _send(rows: Sequence[OutboxTask], report: RelayReport) -> None:
+def _send(rows: Sequence[OutboxTask], report: RelayReport, broker_url: str | None) -> None:
     """Publish the rows over one fresh connection; stop at the first failure."""
     connection: Connection = app.connection_for_write(
+        broker_url,
         connect_timeout=SEND_TIMEOUT_SECONDS,
         transport_options={"socket_timeout": SEND_TIMEOUT_SECONDS},
     )
@@ -126,8 +127,11 @@ def _send(rows: Sequence[OutboxTask], report: RelayReport) -> None:
             connection.release()
 
 
-def outbox_relay(*, ids: Sequence[int] | None = None, limit: int = RELAY_BATCH) -> RelayReport:
-    """Send waiting tasks to the broker, oldest first, and delete the rows sent.
+def outbox_relay(
+    *, ids: Sequence[int] | None = None, limit: int = RELAY_BATCH, broker_url: str | None = None
+) -> RelayReport:
+    """Send waiting tasks to the broker (``broker_url``, the configured one by default),
+    oldest first, and delete the rows sent.
 
     ``ids`` limits the pass to those rows (a commit's own). Rows another relay is sending
     are skipped (locked). Raises the database's errors; a broker that does not answer is
@@ -140,7 +144,7 @@ def outbox_relay(*, ids: Sequence[int] | None = None, limit: int = RELAY_BATCH) 
         rows = list(query[:limit])
         if not rows:
             return report
-        _send(rows, report)
+        _send(rows, report, broker_url)
         if report.sent:
             OutboxTask.objects.filter(pk__in=report.sent).delete()
         sent = set(report.sent)

@@ -289,13 +289,13 @@ def test_with_redis_cut_beat_ticks_a_round_starts_with_201_and_its_matches_run_a
     assert beat.alive(), beat.log()
 
     redis_proxy.restore()
+    wait_until(
+        "the matches finish",
+        lambda: all(match_status(match_id) == MatchStatus.FINISHED for match_id in matches),
+        worker.log,
+        beat.log,
+    )
     for match_id in matches:
-        wait_until(
-            f"match {match_id} finishes",
-            lambda match_id=match_id: match_status(match_id) == MatchStatus.FINISHED,
-            worker.log,
-            beat.log,
-        )
         assert_one_verified_result(match_id)
     assert not OutboxTask.objects.filter(task="league.tasks.run_match").exists()
     assert beat.alive(), beat.log()
@@ -496,10 +496,12 @@ def test_healthz_is_503_naming_beat_once_it_stopped_or_was_killed(
     wait_until("the second beat ticks", lambda: beat_tick(killed), killed.log)
     killed.kill()  # SIGKILL: its last tick just gets older
     settings.BEAT_STALE_SECONDS = 1
-    status, body = wait_until(
-        "/healthz calls beat stale",
-        lambda: (answer := beat_check()) and "beat" in answer[1]["down"] and answer,
-    )
+
+    def beat_down() -> tuple[int, dict[str, Any]] | None:
+        answer = beat_check()
+        return answer if "beat" in answer[1]["down"] else None
+
+    status, body = wait_until("/healthz calls beat stale", beat_down)
     assert status == 503
     assert "dead or stuck" in body["checks"]["beat"]["detail"]
     assert f":{killed.pid}" in body["checks"]["beat"]["detail"]

@@ -13,7 +13,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from league.daphne_bodies import daphne_leaves_bodies_to_django  # noqa: E402
 from league.routing import websocket_router  # noqa: E402
+
+daphne_leaves_bodies_to_django()  # a malformed multipart body reaches Django's JSON 400
 
 application = ProtocolTypeRouter(
     {

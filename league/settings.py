@@ -92,8 +92,6 @@ TEMPLATES = [
 DATABASES = {"default": database_from_env(os.environ, default_sqlite=VAR_DIR / "db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
 # ---------------------------------------------------------------- cache
 # Shared by every process (rate limits and sign-in locks live here): Redis when REDIS_URL is
 # set, files under $VAR_DIR/cache otherwise; never per-process memory.
@@ -111,6 +109,8 @@ SIGN_IN_LOCKOUT_SECONDS = durations_from_env(
 SIGN_IN_FAILURE_WINDOW_SECONDS = 60 * 60  # wrong passwords older than the first's hour expire
 SIGN_IN_LOCK_MEMORY_SECONDS = 24 * 60 * 60  # a day without a lock: the next is the first again
 
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -134,16 +134,18 @@ STORAGES = {
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "league.api.throttles.ThrottledAutoSchema",  # documents the 429s
+    # Token first: DRF answers a request without credentials with the first class's
+    # WWW-Authenticate, so it is a 401 (docs/api.md); the session still signs in the web
+    # pages' requests, with its CSRF check.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "league.api.exceptions.exception_handler",
-    # The API speaks JSON; only a bot upload is multipart (its view says so).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-}
-SPECTACULAR_SETTINGS = {
+    # The API speaks JSON; only a bot upload is multipart (its view says so). Every
+    # malformed body is a ParseError, answered by the exception handler.
+    "DEFAULT_PARSER_CLASSES": ["league.api.parsers.JSONParser"],
     # Writes limited per person (sign-in per address): league/api/throttles.py, docs/api.md.
     "DEFAULT_THROTTLE_RATES": rate_limits_from_env(
         os.environ,
@@ -157,8 +159,13 @@ SPECTACULAR_SETTINGS = {
     # How many proxies in front of the site append to X-Forwarded-For; 0: the client's
     # address is REMOTE_ADDR (a client's own X-Forwarded-For is not believed).
     "NUM_PROXIES": count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0),
+}
+SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",
     "VERSION": "0.1.0",
+    # A PATCH body is validated whole (league.api.views.validated): its schema keeps the
+    # input's required fields instead of a "Patched" copy with none.
+    "COMPONENT_SPLIT_PATCH": False,
     # /api/docs/ and /api/redoc/ load their pages from our static files (the pinned
     # drf-spectacular-sidecar), never from a CDN: they work offline.
     "SWAGGER_UI_DIST": "SIDECAR",

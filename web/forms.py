@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
+from bots.bundle import MAX_BOT_BYTES, MAX_BOT_SIZE, bot_too_large_message
 from bots.seats import builtin_names
 from engine.variants import FAMILIES
 from league.models import LEAGUE_FORMATS
@@ -114,5 +117,19 @@ class BotForm(forms.Form):
 class BotUploadForm(forms.Form):
     file = forms.FileField(
         label="Bot file",
-        help_text="One .py file, or a .zip with main.py (docs/bot-protocol.md).",
+        help_text=f"One .py file, or a .zip with main.py; at most {MAX_BOT_SIZE}"
+        " (docs/bot-protocol.md).",
+        error_messages={
+            "required": "Choose a file to upload: one .py file or a .zip with main.py.",
+            "empty": "The file is empty.",
+        },
     )
+
+    def clean_file(self) -> Any:
+        """The one size limit (bots.bundle), checked before the file is read."""
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BOT_BYTES:
+            raise forms.ValidationError(
+                bot_too_large_message(upload.name or "the file", upload.size)
+            )
+        return upload

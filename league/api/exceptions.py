@@ -2,8 +2,11 @@
 
 ``{"detail": "message naming the problem"}``, plus ``"errors": {field: [messages]}`` for
 invalid input. Domain errors (league.errors, the engine's and the bots' errors) become
-4xx answers; anything unexpected is logged and answered 500 with a short message, never
-a traceback.
+4xx answers, and so does a body that cannot be read: malformed JSON or multipart (the
+parsers' ParseError, league/api/parsers.py), a media type the view does not take (415,
+naming the ones it does) and Django's own limits (413 for a body too large, 400 for too
+many fields or files). Anything unexpected is logged and answered 500 with a short
+message, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,13 +14,22 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from bots.bundle import MIB
 from bots.services import BotServiceError
 from engine.errors import EngineError
 from league.database_outage import database_unavailable_api_response, is_database_unavailable
@@ -48,6 +60,30 @@ def _summary(errors: dict[str, list[str]]) -> str:
     return "; ".join(parts) or "invalid input"
 
 
+def _request_refused(exc: SuspiciousOperation | BadRequest) -> Response:
+    """Django's refusals while it reads a request (its limits, a malformed body): a 4xx
+    naming the limit, not the 500 of an unexpected error."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        return Response(
+            {"detail": f"the request is too large: at most {limit / MIB:g} MiB besides files"},
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        return Response({"detail": f"too many fields in the request: at most {limit}"}, 400)
+    if isinstance(exc, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        return Response({"detail": f"too many files in the request: at most {limit}"}, 400)
+    return Response({"detail": f"bad request: {exc}"}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _media_types(view: Any) -> str:
+    parsers = getattr(view, "parser_classes", ()) or ()
+    types = [parser.media_type for parser in parsers]
+    return " or ".join(types) if types else "application/json"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, LeagueError):
         data: dict[str, Any] = {"detail": exc.detail}
@@ -64,6 +100,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": _summary(errors), "errors": errors}, status=400)
     if isinstance(exc, exceptions.ParseError):
         return Response({"detail": f"malformed request: {exc.detail}"}, status=400)
+    if isinstance(exc, SuspiciousOperation | BadRequest):
+        return _request_refused(exc)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return Response(
+            {"detail": f"{exc.detail} Send {_media_types(context.get('view'))}."},
+            status=exc.status_code,
+        )
     if isinstance(exc, Http404 | PermissionDenied | exceptions.APIException):
         response = drf_exception_handler(exc, context)
         if response is not None:

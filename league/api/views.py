@@ -18,7 +18,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -27,7 +27,6 @@ from rest_framework.views import APIView
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -35,8 +34,21 @@ from drf_spectacular.utils import (
 
 from bots.models import Bot, BotFault, BotVersion
 from bots.services import bot_create, bot_version_upload
-from engine.variants import FAMILIES
 from engine.view import spectator_view
+from league.api.fields import (
+    BotFileField,
+    GameFamilyQueryField,
+    QueryChoiceField,
+    QueryIntegerField,
+    SeatField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+    id_field,
+    query_id_field,
+)
+from league.api.parsers import JSONParser
 from league.api.serializers import (
     BotSerializer,
     BotVersionSerializer,
@@ -135,19 +147,6 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
     return dict(serializer.validated_data)
 
 
-def positive_query_int(request: Request, name: str) -> int | None:
-    value = request.query_params.get(name)
-    if value in (None, ""):
-        return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise InvalidInputError(f"{name}: {value!r} is not a whole number") from None
-    if not 0 < number < 2**63:
-        raise InvalidInputError(f"{name}: must be a positive whole number")
-    return number
-
-
 def _object_or_404(queryset: Any, pk: int, what: str) -> Any:
     found = queryset.filter(pk=pk).first()
     if found is None:
@@ -167,8 +166,8 @@ class TokenCreateApi(APIView):
     throttle_classes = (SignInThrottle,)  # per address; wrong passwords lock the username
 
     class InputSerializer(serializers.Serializer[Any]):
-        username = serializers.CharField()
-        password = serializers.CharField(trim_whitespace=False)
+        username = StrictCharField(max_length=150)
+        password = StrictCharField(trim_whitespace=False)
 
     class OutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField()
@@ -186,8 +185,8 @@ class TokenCreateApi(APIView):
 
 class ClubListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100)
-        description = serializers.CharField(required=False, allow_blank=True, default="")
+        name = StrictCharField(max_length=100)
+        description = StrictCharField(required=False, blank=True, default="")
 
     @extend_schema(responses=responses(ClubSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -235,8 +234,8 @@ class InvitationSerializer(serializers.ModelSerializer[Invitation]):
 class PersonInputSerializer(serializers.Serializer[Any]):
     """A person named by ``user`` (id) or ``username``, and a club role."""
 
-    user = serializers.IntegerField(required=False, min_value=1)
-    username = serializers.CharField(required=False)
+    user = id_field(required=False)
+    username = StrictCharField(required=False, max_length=150)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -291,8 +290,8 @@ class ClubMemberListApi(APIView):
 class ClubInvitationCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
-        user = serializers.IntegerField(required=False, min_value=1)
-        username = serializers.CharField(required=False)
+        user = id_field(required=False)
+        username = StrictCharField(required=False, max_length=150)
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "user" in attrs and "username" in attrs:
@@ -345,22 +344,23 @@ class InvitationDeclineApi(APIView):
 
 class CompetitorListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        user = serializers.IntegerField(required=False, min_value=1)
-        bot_version = serializers.IntegerField(required=False, min_value=1)
+        user = id_field(required=False)
+        bot_version = id_field(required=False)
+
+    class QuerySerializer(serializers.Serializer[Any]):
+        kind = QueryChoiceField(choices=["person", "bot"], required=False)
 
     @extend_schema(
-        parameters=[OpenApiParameter("kind", str, enum=["person", "bot"], required=False)],
+        parameters=[QuerySerializer],
         responses=responses(CompetitorSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
         competitors = Competitor.objects.order_by("name", "id")
-        kind = request.query_params.get("kind")
+        kind = validated(self.QuerySerializer, request.query_params).get("kind")
         if kind == "person":
             competitors = competitors.filter(user__isnull=False)
         elif kind == "bot":
             competitors = competitors.filter(bot_version__isnull=False)
-        elif kind:
-            raise InvalidInputError("kind: 'person' or 'bot'")
         return Response(CompetitorSerializer(competitors, many=True).data)
 
     @extend_schema(request=InputSerializer, responses=responses(CompetitorSerializer, 201))
@@ -374,8 +374,8 @@ class CompetitorListApi(APIView):
 
 class BotListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=80)
-        family = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+        name = StrictCharField(max_length=80)
+        family = StrictCharField(max_length=40, required=False, blank=True, default="")
 
     @extend_schema(responses=responses(BotSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -397,7 +397,7 @@ class BotDetailApi(APIView):
             fields = (*BotSerializer.Meta.fields, "versions")
 
     class InputSerializer(serializers.Serializer[Any]):
-        club_organisers_may_enter = serializers.BooleanField()
+        club_organisers_may_enter = StrictBooleanField()
 
     @extend_schema(responses=responses(OutputSerializer))
     def get(self, request: Request, bot_id: int) -> Response:
@@ -422,7 +422,7 @@ class BotVersionListApi(APIView):
     throttle_classes = (UploadThrottle,)  # uploads only: GET is not limited
 
     class InputSerializer(serializers.Serializer[Any]):
-        file = serializers.FileField()
+        file = BotFileField()
 
     @extend_schema(responses=responses(BotVersionSerializer(many=True)))
     def get(self, request: Request, bot_id: int) -> Response:
@@ -507,29 +507,29 @@ def _tournament_detail(tournament: Tournament) -> dict[str, Any]:
 
 class TournamentListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=120)
-        club = serializers.IntegerField(min_value=1)
-        game = serializers.CharField(max_length=200)
+        name = StrictCharField(max_length=120)
+        club = id_field()
+        game = StrictCharField(max_length=200)
         format = serializers.ChoiceField(
             choices=LEAGUE_FORMATS,
             default=TournamentFormat.ROUND_ROBIN,
         )
-        rounds = serializers.IntegerField(min_value=1, max_value=1000, default=1)
-        deals = serializers.IntegerField(
-            min_value=1, max_value=1000, required=False, allow_null=True
-        )
-        move_seconds = serializers.FloatField(min_value=0.1, max_value=3600, default=30.0)
-        time_bank_seconds = serializers.FloatField(min_value=0, max_value=36000, default=60.0)
-        entrants = serializers.ListField(
-            child=serializers.IntegerField(min_value=1), required=False, default=list
-        )
+        rounds = StrictIntegerField(min_value=1, max_value=1000, default=1)
+        deals = StrictIntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
+        move_seconds = StrictFloatField(min_value=0.1, max_value=3600, default=30.0)
+        time_bank_seconds = StrictFloatField(min_value=0, max_value=36000, default=60.0)
+        entrants = serializers.ListField(child=id_field(), required=False, default=list)
+
+    class QuerySerializer(serializers.Serializer[Any]):
+        club = query_id_field()
 
     @extend_schema(
-        parameters=[OpenApiParameter("club", int, required=False)],
+        parameters=[QuerySerializer],
         responses=responses(TournamentSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
-        tournaments = tournament_list(club_id=positive_query_int(request, "club")).annotate(
+        query = validated(self.QuerySerializer, request.query_params)
+        tournaments = tournament_list(club_id=query.get("club")).annotate(
             rounds_started=Count("round_set", distinct=True)
         )
         return Response(TournamentSerializer(tournaments, many=True).data)
@@ -559,7 +559,7 @@ class TournamentDetailApi(APIView):
 
 class TournamentEntryCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        competitor = serializers.IntegerField(min_value=1)
+        competitor = id_field()
 
     @extend_schema(request=InputSerializer, responses=responses(TournamentDetailSerializer, 201))
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -631,11 +631,11 @@ class TournamentScheduleApi(APIView):
     """Rounds started on a schedule (a celery beat entry): cron-like or every N minutes."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        cron = serializers.CharField(max_length=100, required=False, default="")
-        interval_minutes = serializers.IntegerField(
+        cron = StrictCharField(max_length=100, required=False, blank=True, default="")
+        interval_minutes = StrictIntegerField(
             min_value=1, max_value=366 * 24 * 60, required=False, allow_null=True, default=None
         )
-        time_zone = serializers.CharField(max_length=64, required=False, default="UTC")
+        time_zone = StrictCharField(max_length=64, required=False, default="UTC")
 
     @extend_schema(responses=responses(RoundScheduleSerializer))
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -664,56 +664,39 @@ class TournamentScheduleApi(APIView):
 
 
 class CompetitorRatingsApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        game = GameFamilyQueryField(required=False)
+        tournament = query_id_field()
+
     @extend_schema(
-        parameters=[
-            OpenApiParameter("game", str, required=False, enum=sorted(FAMILIES)),
-            OpenApiParameter("tournament", int, required=False),
-        ],
+        parameters=[QuerySerializer],
         responses=responses(CompetitorRatingsSerializer),
     )
     def get(self, request: Request, competitor_id: int) -> Response:
+        query = validated(self.QuerySerializer, request.query_params)
         return Response(
             competitor_ratings(
                 competitor_id=competitor_id,
-                family=query_family(request, required=False),
-                tournament_id=positive_query_int(request, "tournament"),
+                family=query.get("game"),
+                tournament_id=query.get("tournament"),
             )
         )
 
 
 class RatingLeaderboardApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        game = GameFamilyQueryField()  # a family's options are ignored: kingen(rules=iwwa)
+        min_games = QueryIntegerField(min_value=0, max_value=2**31 - 1, required=False)
+
     @extend_schema(
-        parameters=[
-            OpenApiParameter("game", str, required=True, enum=sorted(FAMILIES)),
-            OpenApiParameter("min_games", int, required=False),
-        ],
+        parameters=[QuerySerializer],
         responses=responses(RatingRowSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
-        family = query_family(request, required=True)
-        assert family is not None
-        min_games = positive_query_int(request, "min_games") or 0
-        return Response(ratings_leaderboard(family=family, min_games=min_games))
-
-
-def query_family(request: Request, *, required: bool) -> str | None:
-    """``?game=FAMILY``: a game family (its options are ignored: ``kingen(rules=iwwa)``
-    is on the ``kingen`` leaderboard)."""
-    value = (request.query_params.get("game") or "").strip()
-    if not value:
-        if required:
-            raise InvalidInputError(
-                f"game: give a game family ({', '.join(sorted(FAMILIES))})",
-                errors={"game": ["required"]},
-            )
-        return None
-    family = value.split("(", 1)[0].strip()
-    if family not in FAMILIES:
-        raise InvalidInputError(
-            f"game: unknown game {family!r} (known games: {', '.join(sorted(FAMILIES))})",
-            errors={"game": ["unknown game"]},
+        query = validated(self.QuerySerializer, request.query_params)
+        return Response(
+            ratings_leaderboard(family=query["game"], min_games=query.get("min_games", 0))
         )
-    return family
 
 
 class NDJSONRenderer(BaseRenderer):
@@ -752,34 +735,37 @@ class TournamentRecordsApi(APIView):
 
 
 class RoundListApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        tournament = query_id_field()
+
     @extend_schema(
-        parameters=[OpenApiParameter("tournament", int, required=False)],
+        parameters=[QuerySerializer],
         responses=responses(RoundSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
-        rounds = round_list(tournament_id=positive_query_int(request, "tournament"))
+        query = validated(self.QuerySerializer, request.query_params)
+        rounds = round_list(tournament_id=query.get("tournament"))
         return Response(RoundSerializer(rounds, many=True).data)
 
 
 class MatchListApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        tournament = query_id_field()
+        round = QueryIntegerField(min_value=1, max_value=2**31 - 1, required=False)
+        competitor = query_id_field()
+        status = QueryChoiceField(choices=MatchStatus.choices, required=False)
+
     @extend_schema(
-        parameters=[
-            OpenApiParameter("tournament", int, required=False),
-            OpenApiParameter("round", int, required=False),
-            OpenApiParameter("competitor", int, required=False),
-            OpenApiParameter("status", str, enum=MatchStatus.values, required=False),
-        ],
+        parameters=[QuerySerializer],
         responses=responses(MatchSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status") or None
-        if status is not None and status not in MatchStatus.values:
-            raise InvalidInputError(f"status: one of {', '.join(MatchStatus.values)}")
+        query = validated(self.QuerySerializer, request.query_params)
         matches = match_list(
-            tournament_id=positive_query_int(request, "tournament"),
-            round_number=positive_query_int(request, "round"),
-            competitor_id=positive_query_int(request, "competitor"),
-            status=status,
+            tournament_id=query.get("tournament"),
+            round_number=query.get("round"),
+            competitor_id=query.get("competitor"),
+            status=query.get("status"),
         )
         return Response(MatchSerializer(matches, many=True, context={"request": request}).data)
 
@@ -823,7 +809,7 @@ class MatchSeatActionApi(APIView):
     throttle_classes = (ActionThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
-        action = serializers.CharField(max_length=40)
+        action = StrictCharField(max_length=40)
 
     @extend_schema(request=InputSerializer, responses=responses(SeatViewSerializer))
     def post(self, request: Request, match_id: int, seat: int) -> Response:
@@ -855,8 +841,8 @@ class TableCreateApi(APIView):
     throttle_classes = (TableThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
-        game = serializers.CharField(max_length=200)
-        seats = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=8)
+        game = StrictCharField(max_length=200)
+        seats = serializers.ListField(child=SeatField(), min_length=1, max_length=8)
 
     @extend_schema(request=InputSerializer, responses=responses(MatchSerializer, 201))
     def post(self, request: Request) -> Response:
@@ -870,7 +856,7 @@ def _serializer_names_unique(view: type[APIView]) -> None:
     """Name each API's nested serializers after the API (``TokenCreateInput``...), so that
     the OpenAPI components do not collide."""
     base = view.__name__.removesuffix("Api")
-    for kind in ("InputSerializer", "OutputSerializer"):
+    for kind in ("InputSerializer", "OutputSerializer", "QuerySerializer"):
         nested = view.__dict__.get(kind)
         if nested is not None:
             nested.__name__ = f"{base}{kind}"

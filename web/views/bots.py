@@ -28,7 +28,6 @@ from web.forms import BotConsentForm, BotForm, BotUploadForm
 from web.selectors import bot_competitors, bot_versions
 from web.throttling import rate_limited
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MATCHES_SHOWN = 50
 
 
@@ -139,13 +138,11 @@ def bot_versions_fragment(request: HttpRequest, bot_id: int) -> HttpResponse:
 def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     form = BotUploadForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, "Choose a file to upload: one .py file or a .zip with main.py.")
+    if not form.is_valid():  # no file, an empty one, or one over the size limit
+        problems = [str(problem) for problem in form.errors.get("file", [])]
+        messages.error(request, f"Upload refused: {' '.join(problems)}")
         return redirect("web:bot", bot_id=bot.pk)
     upload = form.cleaned_data["file"]
-    if upload.size > MAX_UPLOAD_BYTES:
-        messages.error(request, f"The file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB.")
-        return redirect("web:bot", bot_id=bot.pk)
     try:
         version = bot_version_upload(
             owner=request.user,  # type: ignore[arg-type]

@@ -1,0 +1,96 @@
+"""Fixtures of the league's tests: the site served by daphne, as it runs in production.
+
+``live_server_url`` starts daphne on a free loopback port on the test database (the test
+must use ``django_db(transaction=True)`` so that the server sees its rows). The server's
+tasks go to a Redis database of their own (``scratch_redis_url``), emptied afterwards, so
+that the matches it opens do not reach other tests' workers. Its rate limits are raised
+out of the way of a test that sends many requests (tests/league/test_throttling.py tests
+the limits themselves).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.db import connection
+
+import pytest
+import redis
+
+from tests.celery_workers import REPOSITORY_ROOT
+from tests.servers import database_url_for
+
+SERVER_START_SECONDS = 60.0
+UNLIMITED_RATES = (
+    "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def scratch_redis_url(url: str) -> str:
+    """Another Redis database than the run's own (its index +- 8), so that concurrent
+    runs on databases 0-7 each have their own scratch database."""
+    parts = urlsplit(url)
+    index = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{index + 8 if index < 8 else index - 8}"))
+
+
+@pytest.fixture
+def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    redis_url = scratch_redis_url(subprocess_environment["REDIS_URL"])
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "REDIS_URL": redis_url,
+        "DEBUG": "false",
+        "RATE_LIMITS": UNLIMITED_RATES,
+    }
+    log_path = tmp_path / "server.log"
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "daphne"),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "league.asgi:application",
+            ],
+            cwd=REPOSITORY_ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/schema/", timeout=5):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start:\n{log_path.read_text()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        redis.Redis.from_url(redis_url).flushdb()

@@ -40,7 +40,7 @@ TICK_SECONDS = 5.0
 """How often beat writes its tick (/healthz calls beat stale well after several)."""
 RELAY_SECONDS = 5.0
 """How often beat sends the tasks waiting in the outbox."""
-RETRY_SECONDS = (1.0, 2.0, 4.0, 5.0)
+RETRY_SECONDS = (1.0, 2.0)
 """Waits between checks while the database is away (the last one repeats)."""
 LOG_EVERY_SECONDS = 60.0
 """While the database is away, one line this often."""

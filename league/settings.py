@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc as our own static files, no CDN
     "channels",
-    "django_celery_beat",  # rounds on a schedule: beat runs with -S django (docs/operations.md)
+    "django_celery_beat",  # rounds on a schedule: beat's database scheduler (league/beat.py)
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
     "web.apps.WebConfig",

@@ -9,7 +9,7 @@ with an expired lease, its task is a conditional claim, and outbox rows being se
 relay are skipped by the others.
 
 While the database is away a pass fails; the thread drops its connection and tries
-again after 0.5, 1, 2, 4, 5, 5, ... seconds, so a match whose worker died during the
+again after 0.5, 1, 2, 2, ... seconds, so a match whose worker died during the
 outage is re-queued within seconds of the database's return.
 """
 
@@ -28,7 +28,7 @@ from django.db import connections
 logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 5.0
-RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0, 5.0)
+RETRY_SECONDS = (0.5, 1.0, 2.0)
 LOG_EVERY_SECONDS = 60.0
 
 

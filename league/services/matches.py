@@ -91,7 +91,7 @@ PERSON_MAX_STRIKES = 3
 """A person who misses this many deadlines forfeits: a built-in bot plays on for them."""
 REQUEUE_AFTER_SECONDS = 300.0
 """A match still queued this long after its task was sent gets its task sent again."""
-RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0, 5.0)
+RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0)
 """Waits between tries to release a failed run's claim while the database is away (the
 last one repeats, for at most MATCH_LEASE_SECONDS in all)."""
 

@@ -212,8 +212,19 @@ def test_beat_ticks_across_a_30_s_database_cut_and_a_match_lost_in_it_finishes_a
     assert match_status(match.pk) == MatchStatus.RUNNING  # nobody could re-queue it
     database_proxy.restore()
     restored_at = timezone.now()
+    restored = time.monotonic()
 
     wait_until("beat ticks again", lambda: ticked_after(beat, restored_at), beat.log)
+    logger.info("beat ticked %.1f s after the database returned", time.monotonic() - restored)
+    wait_until(
+        "the match is re-queued",
+        lambda: Match.objects.filter(pk=match.pk, lease_expiries=1).exists(),
+        second.log,
+        beat.log,
+    )
+    logger.info(
+        "lost match re-queued %.1f s after the database returned", time.monotonic() - restored
+    )
     wait_until(
         "the match finishes",
         lambda: match_status(match.pk) == MatchStatus.FINISHED,
@@ -356,8 +367,10 @@ def test_a_run_hit_by_a_database_cut_releases_its_claim_as_soon_as_the_database_
         worker.log,
     )
     database_proxy.restore()
+    restored = time.monotonic()
 
     wait_until("the match is claimed again", lambda: Match.objects.get(pk=match.pk).attempts == 2)
+    logger.info("claimed again %.1f s after the database returned", time.monotonic() - restored)
     assert timezone.now() < lease_until  # not the lease running out: the release
     wait_until(
         "the match finishes", lambda: match_status(match.pk) == MatchStatus.FINISHED, worker.log

@@ -300,6 +300,13 @@ def test_with_redis_cut_beat_ticks_a_round_starts_with_201_and_its_matches_run_a
     assert beat.alive(), beat.log()
 
     redis_proxy.restore()
+    worker_log_at_restore = len(worker.log())
+    wait_until(
+        "beat's sweep runs again",
+        lambda: "league.tasks.matches_sweep" in worker.log()[worker_log_at_restore:],
+        worker.log,
+        beat.log,
+    )
     wait_until(
         "the matches finish",
         lambda: all(match_status(match_id) == MatchStatus.FINISHED for match_id in matches),

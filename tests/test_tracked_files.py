@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,35 @@ def test_opening_a_tracked_file_for_writing_is_refused(tmp_path: Path) -> None:
     assert TRACKED.read_text()  # reading is fine
     (tmp_path / "mine.txt").write_text("fine")  # so is writing elsewhere
     assert [path for _, path in GUARD.attempts[-3:]] == ["README.md"] * 3
+
+
+def test_a_name_relative_to_an_open_folder_is_resolved_there(tmp_path: Path) -> None:
+    """shutil.rmtree removes by dir_fd: a folder's own README.md is not the repository's."""
+    folder = tmp_path / "reused"
+    folder.mkdir()
+    (folder / "README.md").write_text("a copy")
+    (folder / ".gitignore").write_text("*")
+    before = len(GUARD.attempts)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.remove("README.md", dir_fd=fd)
+    finally:
+        os.close(fd)
+    shutil.rmtree(folder)
+    assert not folder.exists()
+    assert len(GUARD.attempts) == before
+    assert TRACKED.exists()
+
+
+@pytest.mark.usefixtures("attempts_forgiven")
+def test_a_tracked_file_named_relative_to_its_folder_is_refused() -> None:
+    fd = os.open(REPOSITORY_ROOT, os.O_RDONLY)
+    try:
+        with pytest.raises(TrackedFileWriteError, match=r"README\.md is tracked"):
+            os.remove("README.md", dir_fd=fd)
+    finally:
+        os.close(fd)
+    assert TRACKED.exists()
 
 
 @pytest.mark.skipif(

@@ -30,13 +30,13 @@ from tests.web.browser import SCREENSHOTS_VARIABLE
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-PATH_EVENTS = {  # audit event -> the indexes of its arguments that are paths written
-    "os.remove": (0,),
-    "os.rename": (0, 1),  # os.rename and os.replace
-    "os.truncate": (0,),
-    "os.rmdir": (0,),
-    "shutil.copyfile": (1,),
-    "shutil.move": (1,),
+PATH_EVENTS = {  # audit event -> (index of a path written, index of its dir_fd or None)
+    "os.remove": ((0, 1),),
+    "os.rename": ((0, 2), (1, 3)),  # os.rename and os.replace
+    "os.truncate": ((0, None),),
+    "os.rmdir": ((0, 1),),
+    "shutil.copyfile": ((1, None),),
+    "shutil.move": ((1, None),),
 }
 
 
@@ -85,17 +85,25 @@ class TrackedFilesGuard:
                 return
             self._check(path)
         elif event in PATH_EVENTS:
-            for index in PATH_EVENTS[event]:
+            for index, dir_fd_index in PATH_EVENTS[event]:
                 if index < len(args):
-                    self._check(args[index])
+                    dir_fd = args[dir_fd_index] if dir_fd_index is not None else None
+                    self._check(args[index], dir_fd if isinstance(dir_fd, int) else None)
 
-    def _check(self, path: Any) -> None:
+    def _check(self, path: Any, dir_fd: int | None = None) -> None:
         if isinstance(path, int) or path is None:
             return  # a file descriptor: opened before, checked then
         try:
-            absolute = os.path.abspath(os.fsdecode(os.fspath(path)))
+            name = os.fsdecode(os.fspath(path))
         except TypeError:
             return
+        if dir_fd is not None and not os.path.isabs(name):
+            # relative to an open folder (shutil.rmtree removes by dir_fd): resolve it there
+            try:
+                name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
+            except OSError:
+                return
+        absolute = os.path.abspath(name)
         if absolute in self.tracked and not (self.exempt and absolute.startswith(self.exempt)):
             name = os.path.relpath(absolute, self.root)
             self.attempts.append((self.current_test, name))

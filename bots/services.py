@@ -60,9 +60,13 @@ def bot_create(*, owner: User, name: str, family: str = "") -> Bot:
     return bot
 
 
-def bot_version_upload(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
-    """Store a checked upload as the bot's next version (pending) and ask for its
-    validation game once the transaction commits."""
+def bot_version_store(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
+    """Store a checked upload as the bot's next version, pending its validation game.
+
+    Sending the validation task is the caller's: the league sends it through its task
+    outbox in the same transaction (league.services.bot_versions.bot_version_submit), so an
+    upload is never left pending for want of a broker; tests call
+    ``bot_version_validate`` directly."""
     if bot.owner_id != owner.pk:
         raise BotServiceError("only the bot's owner may upload its versions")
     try:
@@ -72,7 +76,7 @@ def bot_version_upload(*, owner: User, bot: Bot, filename: str, data: bytes) -> 
     with transaction.atomic():
         Bot.objects.select_for_update().filter(pk=bot.pk).first()
         number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
-        version = BotVersion.objects.create(
+        return BotVersion.objects.create(
             bot=bot,
             number=number,
             filename=bundle.filename,
@@ -82,10 +86,6 @@ def bot_version_upload(*, owner: User, bot: Bot, filename: str, data: bytes) -> 
             status=BotVersion.Status.PENDING,
             report={"structure": "ok", "game": "pending"},
         )
-        from bots.tasks import bot_version_validate as bot_version_validate_task
-
-        bot_version_validate_task.delay_on_commit(version.pk)
-    return version
 
 
 def bot_version_bundle(version: BotVersion) -> BotBundle:

@@ -33,7 +33,7 @@ from drf_spectacular.utils import (
 )
 
 from bots.models import Bot, BotFault, BotVersion
-from bots.services import bot_create, bot_version_upload
+from bots.services import bot_create
 from engine.view import spectator_view
 from league.api.fields import (
     BotFileField,
@@ -108,6 +108,7 @@ from league.selectors import (
     tournament_records,
     tournament_standings,
 )
+from league.services.bot_versions import bot_version_submit
 from league.services.clubs import (
     club_create,
     club_member_role_set,
@@ -442,7 +443,7 @@ class BotVersionListApi(APIView):
             raise NotAllowedError("only the bot's owner may upload its versions")
         data = validated(self.InputSerializer, request.data)
         upload = data["file"]
-        version = bot_version_upload(
+        version = bot_version_submit(
             owner=request.user,  # type: ignore[arg-type]
             bot=bot,
             filename=upload.name or "bot.py",

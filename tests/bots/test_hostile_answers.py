@@ -26,7 +26,7 @@ from bots.models import Bot, BotFault, BotVersion
 from bots.protocol import TimeControl
 from bots.runner.process import BotProcess, LaunchSpec
 from bots.seats import MAX_STRIKES, Outcome
-from bots.services import bot_create, bot_version_upload
+from bots.services import bot_create, bot_version_store
 from engine.record import verify_record
 from league.models import MatchResult as StoredResult
 from league.models import MatchSeat
@@ -158,7 +158,7 @@ def _uploaded_competitor_ids(owner: User, names: list[str]) -> list[int]:
     ids = []
     for name in names:
         bot: Bot = bot_create(owner=owner, name=name.removesuffix(".py"), family="kingen")
-        version = bot_version_upload(
+        version = bot_version_store(
             owner=owner, bot=bot, filename=name, data=(HOSTILE / name).read_bytes()
         )
         BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
@@ -191,7 +191,7 @@ def test_in_the_league_a_seat_silent_at_hello_costs_the_next_seat_nothing() -> N
     owner = User.objects.create_user("mallory", password="a long password 1")
     (silent,) = _uploaded_competitor_ids(owner, ["hello_never_answered.py"])
     bot = bot_create(owner=owner, name="rando", family="kingen")
-    version = bot_version_upload(
+    version = bot_version_store(
         owner=owner, bot=bot, filename="random_bot.py", data=RANDOM_BOT.read_bytes()
     )
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)

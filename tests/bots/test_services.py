@@ -12,7 +12,6 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 import pytest
-from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from bots.models import Bot, BotFault, BotVersion
 from bots.runner import sandbox
@@ -20,7 +19,7 @@ from bots.services import (
     BotServiceError,
     bot_create,
     bot_version_bundle,
-    bot_version_upload,
+    bot_version_store,
     bot_version_validate,
 )
 from tests.bots.botcode import PLAYER
@@ -37,7 +36,7 @@ def author() -> User:
 
 
 def _upload(bot: Bot, author: User, filename: str, data: bytes) -> BotVersion:
-    return bot_version_upload(owner=author, bot=bot, filename=filename, data=data)
+    return bot_version_store(owner=author, bot=bot, filename=filename, data=data)
 
 
 @pytest.mark.django_db
@@ -51,19 +50,15 @@ def test_bot_create_checks_family_and_name(author: User) -> None:
 
 
 @pytest.mark.django_db
-def test_an_upload_is_stored_pending_and_validated_after_commit(
-    author: User, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
-) -> None:
+def test_an_upload_is_stored_as_the_next_version_pending(author: User) -> None:
     bot = bot_create(owner=author, name="ducker", family="kingen")
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        first = _upload(bot, author, "ducker.py", GOOD_BOT)
-        second = _upload(bot, author, "ducker.py", GOOD_BOT)
+    first = _upload(bot, author, "ducker.py", GOOD_BOT)
+    second = _upload(bot, author, "ducker.py", GOOD_BOT)
     assert (first.number, second.number) == (1, 2)
     assert first.status == BotVersion.Status.PENDING
     assert first.size == len(GOOD_BOT)
     assert len(first.sha256) == 64
     assert bot_version_bundle(first).data == GOOD_BOT
-    assert len(callbacks) == 2  # one validation task per version, sent on commit
 
 
 @pytest.mark.django_db

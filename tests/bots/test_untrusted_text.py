@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from bots.models import BotFault, BotVersion
 from bots.seats import FAULT_MESSAGE_CHARS, Fault, Outcome, SeatReport
-from bots.services import bot_create, bot_version_upload, bot_version_validate
+from bots.services import bot_create, bot_version_store, bot_version_validate
 from bots.untrusted_text import CUT_MARK, storable_text
 from league.models import MatchResult, MatchSeat
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
@@ -133,7 +133,7 @@ def _contains_no_raw_text(value: object) -> None:
 @pytest.mark.django_db
 def test_the_validation_of_a_bot_with_unstorable_text_stores_it_escaped(author: User) -> None:
     bot = bot_create(owner=author, name="nul", family="kingen")
-    version = bot_version_upload(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
+    version = bot_version_store(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
 
     validated = bot_version_validate(version_id=version.pk)
 
@@ -152,7 +152,7 @@ def test_the_validation_of_a_bot_with_unstorable_text_stores_it_escaped(author: 
 @pytest.mark.django_db
 def test_a_league_match_with_unstorable_text_stores_it_escaped(author: User) -> None:
     bot = bot_create(owner=author, name="nul", family="kingen")
-    version = bot_version_upload(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
+    version = bot_version_store(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
     version.refresh_from_db()
     greedy = competitor_builtin(name="greedy").pk

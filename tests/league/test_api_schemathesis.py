@@ -24,7 +24,7 @@ from rest_framework.authtoken.models import Token
 import pytest
 
 from bots.models import Bot
-from bots.services import bot_create, bot_version_upload
+from bots.services import bot_create, bot_version_store
 from league.models import Match, MatchStatus
 from league.services.clubs import club_create, invitation_create
 from league.services.competitors import competitor_for_user
@@ -56,7 +56,7 @@ def _league_with_data() -> tuple[str, dict[str, list[Any]]]:
     table = table_open(actor=organiser, game="kingen", seats=["me", *["builtin:random"] * 3])
     match_run(match_id=table.pk, worker="test")  # the bots play until the person is to act
     bot: Bot = bot_create(owner=organiser, name="Rando", family="kingen")
-    version = bot_version_upload(
+    version = bot_version_store(
         owner=organiser, bot=bot, filename="random_bot.py", data=EXAMPLE_BOT.read_bytes()
     )
     invitation = invitation_create(actor=organiser, club=other_club)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -42,6 +43,8 @@ from rest_framework.authtoken.models import Token
 import pytest
 from pytest_django import Settings
 
+from bots.models import BotVersion
+from bots.services import bot_create
 from engine.record import verify_record
 from league.health import ComponentHealth, beat_health
 from league.models import Match, MatchResult, MatchStatus, OutboxTask, ProcessTick
@@ -52,6 +55,8 @@ from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
 from tests.outages import OutageProxy
 from tests.servers import database_url_for
+
+BOT_EXAMPLE = REPOSITORY_ROOT / "bots" / "examples" / "random_bot.py"
 
 logger = logging.getLogger(__name__)
 WorkerFactory = Callable[..., CeleryWorkerProcess]
@@ -317,6 +322,53 @@ def test_with_redis_cut_beat_ticks_a_round_starts_with_201_and_its_matches_run_a
         assert_one_verified_result(match_id)
     assert not OutboxTask.objects.filter(task="league.tasks.run_match").exists()
     assert beat.alive(), beat.log()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.sandbox
+def test_with_redis_cut_an_upload_answers_201_and_its_validation_game_is_played_after(
+    redis_proxy: OutageProxy,
+    celery_worker_factory: WorkerFactory,
+    subprocess_environment: dict[str, str],
+) -> None:
+    environment = environment_through(subprocess_environment, redis=redis_proxy)
+    author = User.objects.create_user("uploader", password="a long password 1")
+    bot = bot_create(owner=author, name="rando", family="kingen")
+    token = Token.objects.create(user=author)
+    upload = BOT_EXAMPLE.read_text()
+
+    redis_proxy.cut()
+    answer = django_script(
+        "from django.core.files.uploadedfile import SimpleUploadedFile\n"
+        f"upload = SimpleUploadedFile('random_bot.py', {upload!r}.encode())\n"
+        "began = time.monotonic()\n"
+        f"response = Client(HTTP_HOST='127.0.0.1').post('/api/bots/{bot.pk}/versions/',"
+        f" {{'file': upload}}, HTTP_AUTHORIZATION='Token {token.key}')\n"
+        "print(json.dumps({'status': response.status_code, 'body': response.json(),"
+        " 'seconds': time.monotonic() - began}))\n",
+        environment,
+    )
+    logger.info("an upload with Redis cut answered in %.2f s", answer["seconds"])
+
+    assert answer["status"] == 201, answer
+    version = BotVersion.objects.get(bot=bot)
+    assert version.status == BotVersion.Status.PENDING
+    (waiting,) = OutboxTask.objects.filter(task="bots.tasks.bot_version_validate")
+    assert waiting.args == [version.pk]  # kept for the relay
+    assert waiting.attempts == 1
+    assert waiting.last_error
+
+    redis_proxy.restore()
+    worker = celery_worker_factory(environment)  # its sweeper relays the outbox
+    wait_until(
+        "the validation game is played",
+        lambda: BotVersion.objects.get(pk=version.pk).status != BotVersion.Status.PENDING,
+        worker.log,
+    )
+    assert BotVersion.objects.get(pk=version.pk).status == BotVersion.Status.ACTIVE
+    assert not OutboxTask.objects.filter(task="bots.tasks.bot_version_validate").exists()
 
 
 @pytest.mark.postgres

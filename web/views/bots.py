@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.models import Bot, BotVersion
-from bots.services import BotServiceError, bot_create, bot_version_upload
+from bots.services import BotServiceError, bot_create
 from league.api.throttles import UploadThrottle
 from league.errors import LeagueError
 from league.models import Match
@@ -22,6 +22,7 @@ from league.selectors import (
     competitor_ratings,
     match_list,
 )
+from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotForm, BotUploadForm
@@ -144,7 +145,7 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
         return redirect("web:bot", bot_id=bot.pk)
     upload = form.cleaned_data["file"]
     try:
-        version = bot_version_upload(
+        version = bot_version_submit(
             owner=request.user,  # type: ignore[arg-type]
             bot=bot,
             filename=upload.name or "bot.py",

@@ -4,8 +4,8 @@ and a Priffe rotating-partner league, and their first rounds queued for the work
 Idempotent: a second run finds everything and changes nothing (it starts no second
 round). Its bots are built-ins, which belong to nobody and need no one's consent to be
 entered (league.services.competitors.entry_consent_require); its only person, ``demo``,
-owns the club and enters no one. ``scripts/run`` calls it, so a newcomer sees standings and replays within a
-minute of starting the service.
+owns the club and enters no one. ``scripts/run`` calls it, so a newcomer sees standings
+and replays within a minute of starting the service.
 """
 
 from __future__ import annotations

@@ -339,7 +339,17 @@ def redis_messaging(url: str, *, visibility_timeout: int) -> MessagingSettings:
         result_backend=celery_url,
         channel_layer={
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            # Short connection timeout; reads wait longer than the layer's own 5 s
+            # blocking pops, so a silent Redis fails a send or receive instead of hanging.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": url,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT_SECONDS,
+                        "socket_timeout": REDIS_CHANNEL_LAYER_TIMEOUT_SECONDS,
+                    }
+                ]
+            },
         },
         embedded=False,
     )
@@ -374,6 +384,11 @@ def embedded_messaging(var_dir: Path) -> MessagingSettings:
 # ---------------------------------------------------------------- CACHES
 
 
+REDIS_CONNECT_TIMEOUT_SECONDS = 2
+REDIS_CACHE_TIMEOUT_SECONDS = 2
+REDIS_CHANNEL_LAYER_TIMEOUT_SECONDS = 15
+
+
 def cache_from_env(environ: Mapping[str, str], *, var_dir: Path) -> dict[str, Any]:
     """Django's default cache, shared by every process: Redis when REDIS_URL is set,
     otherwise files under var_dir/cache (one machine, like the embedded broker).
@@ -387,6 +402,12 @@ def cache_from_env(environ: Mapping[str, str], *, var_dir: Path) -> dict[str, An
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "league",
+            # A Redis that accepts connections and never answers must not hold a request:
+            # a cache call gives up after these (the callers degrade, docs/operations.md).
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_CACHE_TIMEOUT_SECONDS,
+            },
         }
     folder = var_dir / "cache"
     try:

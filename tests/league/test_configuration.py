@@ -135,7 +135,9 @@ def test_redis_url_configures_broker_results_and_channel_layer(tmp_path: Path) -
     assert tcp.broker_transport_options["visibility_timeout"] == 3600
     assert tcp.channel_layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert socket.broker_url == "redis+socket:///run/redis.sock?db=2"
-    assert socket.channel_layer["CONFIG"]["hosts"] == ["unix:///run/redis.sock?db=2"]
+    assert [host["address"] for host in socket.channel_layer["CONFIG"]["hosts"]] == [
+        "unix:///run/redis.sock?db=2"
+    ]
     assert embedded.embedded
     assert embedded.broker_url.startswith("filesystem://")
     assert embedded.result_backend == f"file://{tmp_path}/results"

@@ -151,3 +151,43 @@ def test_flags_and_passwords() -> None:
         flag_from_env({"DEBUG": "2"}, "DEBUG", default=False)
     assert url_for_display("redis://:pw@h:1/0") == "redis://:***@h:1/0"
     assert url_for_display("postgres://u@h/db") == "postgres://u@h/db"
+
+
+def test_preflight_beat_names_a_beat_that_never_ticked_or_went_stale(tmp_path: Path) -> None:
+    """The beat container's health check (docker-compose.yml): exit 1 with one line until
+    beat ticks, 0 after a fresh tick, 1 again once the tick is older than the threshold."""
+    environment = {"VAR_DIR": str(tmp_path)}
+    assert manage("migrate", "--noinput", environment=environment).returncode == 0
+
+    never = manage("preflight", "--beat", environment=environment)
+    tick = (
+        "import django; django.setup()\n"
+        "from datetime import timedelta\n"
+        "from django.utils import timezone\n"
+        "from league.services.heartbeats import BEAT, process_tick\n"
+        "import sys\n"
+        "process_tick(name=BEAT, process='test',"
+        " now=timezone.now() - timedelta(seconds=float(sys.argv[1])))\n"
+    )
+
+    def beat_ticked(seconds_ago: float) -> None:
+        subprocess.run(
+            [sys.executable, "-c", tick, str(seconds_ago)],
+            cwd=REPOSITORY_ROOT,
+            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "league.settings"}
+            | environment,
+            check=True,
+        )
+
+    beat_ticked(0)
+    fresh = manage("preflight", "--beat", environment=environment)
+    beat_ticked(3600)
+    stale = manage("preflight", "--beat", environment=environment)
+
+    assert never.returncode == 1, never.stderr
+    assert never.stderr.strip() == "beat: beat has never ticked (is it running?) (celery beat)"
+    assert fresh.returncode == 0, fresh.stderr
+    assert "beat: ok (celery beat on test, last tick" in fresh.stdout
+    assert stale.returncode == 1, stale.stderr
+    assert stale.stderr.strip().startswith("beat: last tick 3600 s ago")
+    assert "Traceback" not in never.stderr + stale.stderr

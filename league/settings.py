@@ -143,6 +143,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "league.api.exceptions.exception_handler",
+    # JSON only, errors included, whatever a browser asks for; people read the API at
+    # /api/docs/ (Swagger UI) and /api/redoc/.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # The API speaks JSON; only a bot upload is multipart (its view says so). Every
     # malformed body is a ParseError, answered by the exception handler.
     "DEFAULT_PARSER_CLASSES": ["league.api.parsers.JSONParser"],

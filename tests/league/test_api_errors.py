@@ -155,6 +155,10 @@ def test_a_wrong_method_and_an_unknown_path_are_json() -> None:
     assert "/api/nothing/" in refused(api.get("/api/nothing/"), 404)
     assert "no club 999999" in refused(api.get("/api/clubs/999999/"), 404)
     assert refused(APIClient().get("/api/clubs/1/", HTTP_ACCEPT="application/xml"), 406)
+    # A browser asks for HTML first: the API still answers JSON (its pages are /api/docs/).
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    assert "no club 999999" in refused(api.get("/api/clubs/999999/", HTTP_ACCEPT=browser), 404)
+    assert "DELETE" in refused(api.delete("/api/clubs/", HTTP_ACCEPT=browser), 405)
 
 
 @pytest.mark.postgres

@@ -13,10 +13,11 @@ WORKDIR /app
 
 # Dependencies first, so that a code change does not reinstall them.
 COPY pyproject.toml README.md ./
-RUN mkdir -p engine bots league \
-    && touch engine/__init__.py bots/__init__.py league/__init__.py \
+RUN mkdir -p config api engine bots league web \
+    && touch config/__init__.py api/__init__.py engine/__init__.py bots/__init__.py \
+        league/__init__.py web/__init__.py \
     && pip install -e . \
-    && rm -rf engine bots league
+    && rm -rf config api engine bots league web
 
 COPY . .
 RUN pip install --no-deps -e . \
@@ -29,4 +30,4 @@ RUN pip install --no-deps -e . \
 
 USER league
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "league.asgi:application"]
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "config.asgi:application"]

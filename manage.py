@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Django's command-line utility for King League.
 
-A configuration problem (league.configuration.ConfigurationError, or a database that does
+A configuration problem (config.configuration.ConfigurationError, or a database that does
 not answer) is printed as one line naming the variable, with exit status 2.
 """
 
@@ -10,11 +10,11 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.core.management import execute_from_command_line
     from django.db.utils import InterfaceError, OperationalError
 
-    from league.configuration import ConfigurationError, database_connection_check
+    from config.configuration import ConfigurationError, database_connection_check
 
     try:
         try:

@@ -12,7 +12,7 @@ so it never touches the service's data. Printed:
   (the batched inserts with their lease renewals, and the final transaction with the
   result and its record), per action and as a share of the engine time (target: under
   one fifth);
-- **matches per minute through one worker**: a real ``celery -A league worker``
+- **matches per minute through one worker**: a real ``celery -A config worker``
   (concurrency 1) plays queued Kingen matches (10 deals, built-in greedy bots), timed
   from the first task sent to the last result stored;
 - **loading a record**: ``GET /api/matches/{id}/record/`` of a finished match (the stored
@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 

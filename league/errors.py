@@ -1,6 +1,6 @@
 """Domain errors of the league: each is a 4xx answer with a message naming the problem.
 
-Services raise them; league.api.exceptions maps them (and the engine's errors) to JSON
+Services raise them; api.exceptions maps them (and the engine's errors) to JSON
 ``{"detail": ...}`` with the status below, so a user never sees a traceback.
 """
 

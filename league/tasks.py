@@ -43,7 +43,7 @@ def run_match(match_id: int) -> str:
 def matches_sweep() -> dict[str, list[int]]:
     """Beat: re-queue matches whose lease expired, apply the fallback for people whose
     deadline passed, re-send tasks of matches queued for long. (Every worker also runs the
-    same sweep in a thread of its own: league/worker_sweeper.py.)"""
+    same sweep in a thread of its own: config/worker_sweeper.py.)"""
     from dataclasses import asdict
 
     from league.services.matches import matches_sweep as matches_sweep_service

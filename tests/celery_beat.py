@@ -1,4 +1,4 @@
-"""Start and stop a real `celery -A league beat` process for integration tests."""
+"""Start and stop a real `celery -A config beat` process for integration tests."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class CeleryBeatProcess:
 
 
 def beat_start(*, environment: Mapping[str, str], directory: Path) -> CeleryBeatProcess:
-    """Start `celery -A league beat` (the scheduler of the settings) with ``environment``;
+    """Start `celery -A config beat` (the scheduler of the settings) with ``environment``;
     returns at once (it is ready when it writes its tick)."""
     log_path = directory / f"beat-{time.monotonic_ns()}.log"
     command = [
@@ -63,7 +63,7 @@ def beat_start(*, environment: Mapping[str, str], directory: Path) -> CeleryBeat
         "-m",
         "celery",
         "-A",
-        "league",
+        "config",
         "beat",
         "--loglevel",
         "INFO",

@@ -1,4 +1,4 @@
-"""Start and stop a real `celery -A league worker` process for integration tests."""
+"""Start and stop a real `celery -A config worker` process for integration tests."""
 
 import os
 import signal
@@ -57,14 +57,14 @@ class CeleryWorkerProcess:
 def worker_start(
     *, environment: Mapping[str, str], log_path: Path, queues: str = "default,matches"
 ) -> CeleryWorkerProcess:
-    """Start `celery -A league worker` with the given environment; return once it is ready."""
+    """Start `celery -A config worker` with the given environment; return once it is ready."""
     node_name = f"test-{uuid.uuid4().hex[:8]}@localhost"
     command = [
         sys.executable,
         "-m",
         "celery",
         "-A",
-        "league",
+        "config",
         "worker",
         "--queues",
         queues,

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import pytest
 
-from league.configuration import ConfigurationError, redis_url_check
+from config.configuration import ConfigurationError, redis_url_check
 
 
 def running_under_ci() -> bool:

@@ -1,4 +1,4 @@
-"""The web's WebSocket routes, added to league.routing's router."""
+"""The web's WebSocket routes, added to config.routing's router."""
 
 from typing import Any
 

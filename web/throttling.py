@@ -1,4 +1,4 @@
-"""The API's rate limits on the web forms that do the same things (league.api.throttles).
+"""The API's rate limits on the web forms that do the same things (api.throttles).
 
 ``@rate_limited(UploadThrottle)`` on a view counts its POSTs in the same allowance as the
 API's uploads; over the limit the person gets the 429 page with the message and a
@@ -14,7 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from league.api.throttles import RateLimited, ScopedThrottle, throttle_check
+from api.throttles import RateLimited, ScopedThrottle, throttle_check
 
 View = Callable[..., HttpResponse]
 

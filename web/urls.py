@@ -1,4 +1,4 @@
-"""The web pages' URLs, included at the site root by league/urls.py."""
+"""The web pages' URLs, included at the site root by config/urls.py."""
 
 from django.urls import path
 

@@ -32,7 +32,7 @@ def heartbeat_record(*, token: str) -> Heartbeat:
 # ---------------------------------------------------------------- process ticks
 
 BEAT = "beat"
-"""The name of beat's tick (league/beat.py writes it, /healthz reads it)."""
+"""The name of beat's tick (config/beat.py writes it, /healthz reads it)."""
 
 
 def process_tick(*, name: str, process: str, now: datetime | None = None) -> None:

@@ -1,5 +1,5 @@
 """Rounds on a schedule: a tournament's celery beat entry (django-celery-beat's database
-scheduler, which beat runs: league/beat.py).
+scheduler, which beat runs: config/beat.py).
 
 An organiser gives a tournament a schedule, either cron-like (``"0 20 * * *"``: every day
 at 20:00 in ``time_zone``) or an interval in minutes. The schedule is a ``PeriodicTask``

@@ -9,10 +9,10 @@ new lock starts again from the first length. When a lock ends the username has i
 of wrong passwords again; a successful sign-in empties the count of wrong passwords.
 
 The counts and locks live in Django's default cache (Redis in production, files under
-$VAR_DIR otherwise; league.configuration.cache_from_env), so every web process sees them.
+$VAR_DIR otherwise; config.configuration.cache_from_env), so every web process sees them.
 They are kept per username, whether or not such an account exists, so a lock tells nothing
 about which usernames exist. Signing in from one address is also rate limited
-(league.api.throttles.SignInThrottle), which limits guessing across many usernames.
+(api.throttles.SignInThrottle), which limits guessing across many usernames.
 
 Every way in that checks a password goes through ``authenticate()`` and so through
 ``SignInLockoutBackend``: the token endpoint, the sign-in page and the admin's.
@@ -165,7 +165,7 @@ class SignInLockoutBackend(ModelBackend):
     """Django's ModelBackend, refusing a locked username and counting wrong passwords.
 
     The views ask ``sign_in_lock_get`` after a refused sign-in to tell a lock from a wrong
-    password (league.api.throttles.password_authenticate, web.views.accounts).
+    password (api.throttles.password_authenticate, web.views.accounts).
     """
 
     def authenticate(

@@ -26,9 +26,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from celery import current_app
 from kombu import Connection
 
-from league.celery import app
 from league.models import OutboxTask
 
 logger = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def broker_failure_text(error: BaseException) -> str:
 
 def _send(rows: Sequence[OutboxTask], report: RelayReport, broker_url: str | None) -> None:
     """Publish the rows over one fresh connection; stop at the first failure."""
-    connection: Connection = app.connection_for_write(
+    connection: Connection = current_app.connection_for_write(
         broker_url,
         connect_timeout=SEND_TIMEOUT_SECONDS,
         transport_options={"socket_timeout": SEND_TIMEOUT_SECONDS},
@@ -118,7 +118,7 @@ def _send(rows: Sequence[OutboxTask], report: RelayReport, broker_url: str | Non
         )
         for row in rows:
             options: dict[str, Any] = {"connection": connection, "retry": False}
-            app.tasks[row.task].apply_async(args=tuple(row.args), **options)
+            current_app.tasks[row.task].apply_async(args=tuple(row.args), **options)
             report.sent.append(row.pk)
     except Exception as exc:  # kombu's and the transport's errors, whatever the broker
         report.error = broker_failure_text(exc)

@@ -66,7 +66,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
                 "127.0.0.1",
                 "--port",
                 str(port),
-                "league.asgi:application",
+                "config.asgi:application",
             ],
             cwd=REPOSITORY_ROOT,
             env=environment,

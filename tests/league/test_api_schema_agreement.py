@@ -1,5 +1,5 @@
 """The OpenAPI schema and the validation agree, field by field: for every field of every
-API input (league.api.views: each view's InputSerializer), a JSON value is accepted by
+API input (api.views: each view's InputSerializer), a JSON value is accepted by
 the field exactly when the schema drf-spectacular generates for it allows the value.
 
 The schema is read as its readers read it: OpenAPI 3.0, JSON Schema draft 4 with
@@ -25,8 +25,8 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.api import views
-from league.api.fields import WHITE_SPACE, StrictCharField
+from api import views
+from api.fields import WHITE_SPACE, StrictCharField
 
 FieldKey = tuple[str, str, str]  # (component, field, view)
 
@@ -136,7 +136,7 @@ def test_a_field_accepts_exactly_what_its_schema_allows(
 
 def test_every_input_field_is_one_whose_schema_says_what_it_accepts() -> None:
     """DRF's own CharField, IntegerField, FloatField and BooleanField coerce what the
-    schema forbids (0 into "0", "5" into 5): the inputs use league.api.fields instead."""
+    schema forbids (0 into "0", "5" into 5): the inputs use api.fields instead."""
     lenient = (
         serializers.CharField,
         serializers.IntegerField,
@@ -149,7 +149,7 @@ def test_every_input_field_is_one_whose_schema_says_what_it_accepts() -> None:
         fields = [field, getattr(field, "child", None)]
         for each in (f for f in fields if f is not None):
             module = type(each).__module__
-            if isinstance(each, lenient) and not module.startswith("league.api.fields"):
+            if isinstance(each, lenient) and not module.startswith("api.fields"):
                 found.append(f"{view}.{name}: {type(each).__name__}")
     assert not found
 

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 
-from league.celery import app
+from config.celery import app
 
 
 def test_tasks_are_acknowledged_late_and_requeued_when_a_worker_dies() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from league.configuration import (
+from config.configuration import (
     ConfigurationError,
     database_from_url,
     flag_from_env,
@@ -175,7 +175,7 @@ def test_preflight_beat_names_a_beat_that_never_ticked_or_went_stale(tmp_path: P
         subprocess.run(
             [sys.executable, "-c", tick, str(seconds_ago)],
             cwd=REPOSITORY_ROOT,
-            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "league.settings"}
+            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"}
             | environment,
             check=True,
         )

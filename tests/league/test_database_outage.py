@@ -1,4 +1,4 @@
-"""The 503 answers while the database is unreachable (league/database_outage.py), unit-level;
+"""The 503 answers while the database is unreachable (config/database_outage.py), unit-level;
 tests/league/test_outages.py cuts a real database under a web process."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.test import RequestFactory
 
 import pytest
 
-from league.database_outage import DatabaseUnavailableMiddleware
+from config.database_outage import DatabaseUnavailableMiddleware
 
 
 def never_called(request: HttpRequest) -> HttpResponse:

@@ -99,7 +99,7 @@ def test_healthz_is_503_naming_the_database_when_it_does_not_answer(tmp_path: Pa
         cwd=REPOSITORY_ROOT,
         env={
             "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "league.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "VAR_DIR": str(tmp_path),
             "DATABASE_URL": f"postgres://nobody:hidden@127.0.0.1:{port}/league",
         },

@@ -45,8 +45,8 @@ from pytest_django import Settings
 
 from bots.models import BotVersion
 from bots.services import bot_create
+from config.health import ComponentHealth, beat_health
 from engine.record import verify_record
-from league.health import ComponentHealth, beat_health
 from league.models import Match, MatchResult, MatchStatus, OutboxTask, ProcessTick
 from league.services.heartbeats import BEAT, process_stopped, process_tick
 from league.services.tournaments import tournament_create, tournament_round_start
@@ -169,7 +169,7 @@ def django_script(code: str, environment: Mapping[str, str]) -> dict[str, Any]:
     result = subprocess.run(
         [sys.executable, "-c", prelude + code],
         cwd=REPOSITORY_ROOT,
-        env=dict(environment) | {"DJANGO_SETTINGS_MODULE": "league.settings"},
+        env=dict(environment) | {"DJANGO_SETTINGS_MODULE": "config.settings"},
         capture_output=True,
         text=True,
         check=False,

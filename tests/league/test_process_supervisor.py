@@ -1,10 +1,10 @@
-"""scripts/run's supervisor (league/process_supervisor.py) with real child processes.
+"""scripts/run's supervisor (config/process_supervisor.py) with real child processes.
 
 - a child that keeps exiting is restarted (with the pause growing) a bounded number of
   times, then everything is stopped with one line naming it, its status and last words;
 - a child that exits once is restarted and then left running; stopping stops them all;
 - a configuration error (status 2) is not restarted; a killed child is named by signal;
-- ``python -m league.process_supervisor`` exits 1 with that line, or 0 on SIGTERM.
+- ``python -m config.process_supervisor`` exits 1 with that line, or 0 on SIGTERM.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from league.process_supervisor import Supervisor, exit_reason
+from config.process_supervisor import Supervisor, exit_reason
 from tests.celery_workers import REPOSITORY_ROOT
 
 PYTHON = sys.executable
@@ -138,7 +138,7 @@ def test_the_command_exits_1_with_the_line_or_0_when_stopped() -> None:
     command = [
         PYTHON,
         "-m",
-        "league.process_supervisor",
+        "config.process_supervisor",
         "--max-restarts",
         "1",
         f"dies={PYTHON} -c 'import os, signal; os.kill(os.getpid(), signal.SIGKILL)'",

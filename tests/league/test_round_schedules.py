@@ -17,7 +17,7 @@ from django_celery_beat import schedulers as beat_schedulers
 from django_celery_beat.models import PeriodicTask
 from django_celery_beat.schedulers import DatabaseScheduler
 
-from league.celery import app
+from config.celery import app
 from league.errors import InvalidInputError
 from league.models import Match, MatchStatus, RoundSchedule
 from league.services.matches import match_run

@@ -16,7 +16,7 @@ import pytest
 import redis
 from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]
 
-from league.configuration import cache_from_env, messaging_from_env
+from config.configuration import cache_from_env, messaging_from_env
 
 BOUND_SECONDS = 120  # only a bound on a hang, far above the configured timeouts
 

@@ -22,14 +22,14 @@ from rest_framework.test import APIClient
 import pytest
 import redis
 
-from engine import load_game
-from league.configuration import (
+from config.configuration import (
     ConfigurationError,
     cache_from_env,
     count_from_env,
     durations_from_env,
     rate_limits_from_env,
 )
+from engine import load_game
 from league.models import Match, MatchStatus
 from league.services.matches import match_run
 from league.services.sign_in import (
@@ -374,7 +374,7 @@ def test_rate_limits_and_lock_lengths_come_from_the_environment() -> None:
         run = subprocess.run(
             [sys.executable, "-c", script],
             cwd=REPOSITORY_ROOT,
-            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "league.settings"}
+            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"}
             | environment,
             capture_output=True,
             text=True,

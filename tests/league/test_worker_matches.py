@@ -175,7 +175,7 @@ def test_a_match_whose_lease_expired_is_rerun_and_finishes(
     )
     worker = start_worker()
 
-    # The worker's own sweeper (league/worker_sweeper.py) may re-queue it first.
+    # The worker's own sweeper (config/worker_sweeper.py) may re-queue it first.
     assert matches_sweep().requeued in ([match.pk], [])
     wait_until("the match finishes", lambda: match_status(match.pk) == "finished", worker)
     assert_one_verified_result(match.pk)

@@ -11,7 +11,7 @@ from django.test import Client
 
 import pytest
 
-from league.api.docs import API_DOCS_CONTENT_SECURITY_POLICY
+from api.docs import API_DOCS_CONTENT_SECURITY_POLICY
 
 pytestmark = pytest.mark.django_db
 

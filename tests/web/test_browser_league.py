@@ -101,7 +101,7 @@ def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
                 "127.0.0.1",
                 "-p",
                 str(port),
-                "league.asgi:application",
+                "config.asgi:application",
             ],
             cwd=REPOSITORY_ROOT,
             env=dict(environment),

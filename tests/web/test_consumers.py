@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from league.asgi import application
+from config.asgi import application
 from web.consumers import browser_message
 
 # The auth middleware of the socket route touches the database (old connections, sessions).

@@ -1,5 +1,5 @@
 """The web forms that upload a bot or open a table count in the API's allowances
-(league/api/throttles.py, web/throttling.py): over the limit, a 429 page with the message and
+(api/throttles.py, web/throttling.py): over the limit, a 429 page with the message and
 Retry-After, and nothing is done. PostgreSQL and the real Redis cache.
 """
 

@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from league.api.throttles import RateLimited, SignInThrottle, throttle_check
+from api.throttles import RateLimited, SignInThrottle, throttle_check
 from league.services.sign_in import SignInLock, sign_in_lock_get
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import too_many_requests_page

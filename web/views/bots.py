@@ -11,9 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from api.throttles import UploadThrottle
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create
-from league.api.throttles import UploadThrottle
 from league.errors import LeagueError
 from league.models import Match
 from league.selectors import (

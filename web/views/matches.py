@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from api.throttles import TableThrottle
 from engine.variants import load_game
-from league.api.throttles import TableThrottle
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.selectors import (

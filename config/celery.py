@@ -1,7 +1,7 @@
-"""The Celery app. Its configuration is the CELERY_* part of league.settings.
+"""The Celery app. Its configuration is the CELERY_* part of config.settings.
 
 A worker also sweeps: when it is ready it starts a thread that re-queues matches whose
-lease expired and relays the task outbox every few seconds (league/worker_sweeper.py), so
+lease expired and relays the task outbox every few seconds (config/worker_sweeper.py), so
 recovering lost matches does not depend on beat alone.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_ready, worker_shutdown
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -24,7 +24,7 @@ _sweepers: list[Any] = []
 
 @worker_ready.connect
 def worker_sweeper_start(**_kwargs: Any) -> None:
-    from league.worker_sweeper import WorkerSweeper
+    from config.worker_sweeper import WorkerSweeper
 
     sweeper = WorkerSweeper()
     sweeper.start()

@@ -3,8 +3,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from league.configuration import ConfigurationError, database_connection_check
-from league.health import ComponentHealth, beat_health, broker_connection, broker_health
+from config.configuration import ConfigurationError, database_connection_check
+from config.health import ComponentHealth, beat_health, broker_connection, broker_health
 
 
 class Command(BaseCommand):

@@ -1,8 +1,8 @@
 """Run the service's processes together and keep them running (what scripts/run starts).
 
-    python -m league.process_supervisor --health-url http://127.0.0.1:8000/healthz \\
-        web='daphne --port 8000 league.asgi:application' \\
-        worker='celery -A league worker' beat='celery -A league beat'
+    python -m config.process_supervisor --health-url http://127.0.0.1:8000/healthz \\
+        web='daphne --port 8000 config.asgi:application' \\
+        worker='celery -A config worker' beat='celery -A config beat'
 
 Each child runs in a process group of its own; its output is passed on with its name in
 front (``beat   | ...``). When a child exits, it is started again after a pause that grows
@@ -253,7 +253,7 @@ def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m league.process_supervisor")
+    parser = argparse.ArgumentParser(prog="python -m config.process_supervisor")
     parser.add_argument("--health-url", help="wait until this answers 200, then say so")
     parser.add_argument("--health-timeout", type=float, default=90.0)
     parser.add_argument("--ready-message", default="", help="said once healthy")

@@ -3,7 +3,7 @@
 ``{"detail": "message naming the problem"}``, plus ``"errors": {field: [messages]}`` for
 invalid input. Domain errors (league.errors, the engine's and the bots' errors) become
 4xx answers, and so does a body that cannot be read: malformed JSON or multipart (the
-parsers' ParseError, league/api/parsers.py), a media type the view does not take (415,
+parsers' ParseError, api/parsers.py), a media type the view does not take (415,
 naming the ones it does) and Django's own limits (413 for a body too large, 400 for too
 many fields or files). Anything unexpected is logged and answered 500 with a short
 message, never a traceback.
@@ -31,8 +31,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.bundle import MIB
 from bots.services import BotServiceError
+from config.database_outage import database_unavailable_api_response, is_database_unavailable
 from engine.errors import EngineError
-from league.database_outage import database_unavailable_api_response, is_database_unavailable
 from league.errors import LeagueError
 
 logger = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             detail = response.data.get("detail") if isinstance(response.data, dict) else None
             response.data = {"detail": str(detail or response.data)}
             return response
-    if is_database_unavailable(exc):  # 503 with Retry-After (league/database_outage.py)
+    if is_database_unavailable(exc):  # 503 with Retry-After (config/database_outage.py)
         return database_unavailable_api_response(exc)
     logger.error("unexpected error in %s", context.get("view"), exc_info=exc)
     return Response(

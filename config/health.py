@@ -4,7 +4,7 @@ Used by /healthz and by `manage.py preflight`. Every check returns a ComponentHe
 rather than raising, so one report names everything that is down.
 
 Beat is alive when its tick (``ProcessTick`` ``beat``, written every few seconds by
-league/beat.py) is younger than ``BEAT_STALE_SECONDS`` (the setting of that name, 60 s
+config/beat.py) is younger than ``BEAT_STALE_SECONDS`` (the setting of that name, 60 s
 unless set) and it has not stopped since.
 """
 
@@ -23,8 +23,8 @@ from kombu import Connection
 from kombu.exceptions import KombuError
 from kombu.pidbox import Mailbox
 
-from league.celery import app
-from league.configuration import (
+from config.celery import app
+from config.configuration import (
     database_failure_reason,
     database_url_for_display,
     url_for_display,

@@ -4,7 +4,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Django must be set up before anything imports models, hence this order.
 django_asgi_application = get_asgi_application()
@@ -13,8 +13,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from league.daphne_bodies import daphne_leaves_bodies_to_django  # noqa: E402
-from league.routing import websocket_router  # noqa: E402
+from config.daphne_bodies import daphne_leaves_bodies_to_django  # noqa: E402
+from config.routing import websocket_router  # noqa: E402
 
 daphne_leaves_bodies_to_django()  # a malformed multipart body reaches Django's JSON 400
 

@@ -1,13 +1,10 @@
+"""/healthz: the project's health, for load balancers and docker compose."""
+
 from django.http import HttpRequest, JsonResponse
-from django.views.generic import TemplateView
 
 from asgiref.sync import sync_to_async
 
-from league.health import HealthReport, beat_health, database_health, messaging_health
-
-
-class HomeView(TemplateView):
-    template_name = "home.html"
+from config.health import HealthReport, beat_health, database_health, messaging_health
 
 
 async def healthz(request: HttpRequest) -> JsonResponse:

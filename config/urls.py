@@ -3,9 +3,10 @@ from django.urls import include, path, re_path
 
 from drf_spectacular.views import SpectacularAPIView
 
-from league.api.docs import ApiRedocView, ApiSwaggerView
-from league.api.views import api_not_found
-from league.views import HomeView, healthz
+from api.docs import ApiRedocView, ApiSwaggerView
+from api.views import api_not_found
+from config.views import healthz
+from web.views.home import HomeView
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
@@ -15,7 +16,7 @@ urlpatterns = [
     # Swagger UI and ReDoc from our static files (drf-spectacular-sidecar), never a CDN.
     path("api/docs/", ApiSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", ApiRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    path("api/", include("league.api.urls")),
+    path("api/", include("api.urls")),
     re_path(r"^api/", api_not_found),
     path("", include("web.urls")),
 ]

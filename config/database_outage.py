@@ -3,7 +3,7 @@
 ``django.db``'s OperationalError and InterfaceError (the database is down, the connection
 was lost) mean "try again shortly", not a bug. ``DatabaseUnavailableMiddleware`` turns
 them into a 503 for the web pages (a short page) and for any view under /api/ (JSON), and
-the API's exception handler (league/api/exceptions.py) answers its views the same way
+the API's exception handler (api/exceptions.py) answers its views the same way
 through ``database_unavailable_api_response``. docs/operations.md, *Outages*.
 """
 

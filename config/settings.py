@@ -1,7 +1,7 @@
 """The one settings module. Everything that differs between machines comes from the environment.
 
 docs/configuration.md describes every variable; .env.example lists them. A bad value raises
-league.configuration.ConfigurationError, whose one-line message names the variable.
+config.configuration.ConfigurationError, whose one-line message names the variable.
 """
 
 import os
@@ -10,7 +10,7 @@ from pathlib import Path
 import django_stubs_ext
 from kombu import Exchange, Queue
 
-from league.configuration import (
+from config.configuration import (
     cache_from_env,
     count_from_env,
     database_from_env,
@@ -50,10 +50,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc as our own static files, no CDN
     "channels",
-    "django_celery_beat",  # rounds on a schedule: beat's database scheduler (league/beat.py)
+    "django_celery_beat",  # rounds on a schedule: beat's database scheduler (config/beat.py)
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
     "web.apps.WebConfig",
+    "config.apps.ConfigConfig",  # the project's own management commands (preflight)
 ]
 
 MIDDLEWARE = [
@@ -66,12 +67,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so asked first: the database unreachable -> 503 with Retry-After, not a 500.
-    "league.database_outage.DatabaseUnavailableMiddleware",
+    "config.database_outage.DatabaseUnavailableMiddleware",
 ]
 
-ROOT_URLCONF = "league.urls"
-WSGI_APPLICATION = "league.wsgi.application"
-ASGI_APPLICATION = "league.asgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -133,7 +134,7 @@ STORAGES = {
 
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "league.api.throttles.ThrottledAutoSchema",  # documents the 429s
+    "DEFAULT_SCHEMA_CLASS": "api.throttles.ThrottledAutoSchema",  # documents the 429s
     # Token first: DRF answers a request without credentials with the first class's
     # WWW-Authenticate, so it is a 401 (docs/api.md); the session still signs in the web
     # pages' requests, with its CSRF check.
@@ -142,14 +143,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "EXCEPTION_HANDLER": "league.api.exceptions.exception_handler",
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     # JSON only, errors included, whatever a browser asks for; people read the API at
     # /api/docs/ (Swagger UI) and /api/redoc/.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # The API speaks JSON; only a bot upload is multipart (its view says so). Every
     # malformed body is a ParseError, answered by the exception handler.
-    "DEFAULT_PARSER_CLASSES": ["league.api.parsers.JSONParser"],
-    # Writes limited per person (sign-in per address): league/api/throttles.py, docs/api.md.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    # Writes limited per person (sign-in per address): api/throttles.py, docs/api.md.
     "DEFAULT_THROTTLE_RATES": rate_limits_from_env(
         os.environ,
         default={
@@ -166,7 +167,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",
     "VERSION": "0.1.0",
-    # A PATCH body is validated whole (league.api.views.validated): its schema keeps the
+    # A PATCH body is validated whole (api.views.validated): its schema keeps the
     # input's required fields instead of a "Patched" copy with none.
     "COMPONENT_SPLIT_PATCH": False,
     # /api/docs/ and /api/redoc/ load their pages from our static files (the pinned
@@ -240,8 +241,8 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # django-celery-beat's database scheduler, made to ride out outages, tick for /healthz and
-# relay the task outbox (league/beat.py).
-CELERY_BEAT_SCHEDULER = "league.beat:OutageTolerantScheduler"
+# relay the task outbox (config/beat.py).
+CELERY_BEAT_SCHEDULER = "config.beat:OutageTolerantScheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Matches whose lease expired, people past their deadline (docs/league.md).
     "league.matches_sweep": {"task": "league.tasks.matches_sweep", "schedule": 5.0},

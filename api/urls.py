@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import views
+from api import views
 
 urlpatterns = [
     path("auth/token/", views.TokenCreateApi.as_view(), name="api-token"),

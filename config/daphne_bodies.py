@@ -5,12 +5,12 @@ daphne's requests are Twisted's, and Twisted parses the body of every POST sent 
 hands the request to Django. A multipart body Twisted cannot parse gets Twisted's own
 empty 400 and a closed connection: no JSON, no message, nothing logged by the league.
 Django parses the body anyway (and refuses a malformed one through the API's exception
-handler, league/api/exceptions.py, or the site's 400 page), so Twisted's parse is only
+handler, api/exceptions.py, or the site's 400 page), so Twisted's parse is only
 work done twice. Twisted's ``Request`` takes ``parsePOSTFormSubmission=False`` for that:
 ``daphne_leaves_bodies_to_django`` makes daphne build its requests so.
 
 It changes nothing unless daphne's server is already loaded (it is, by ``daphne`` and by
-``manage.py runserver``, before they load league.asgi), and nothing if this Twisted has
+``manage.py runserver``, before they load config.asgi), and nothing if this Twisted has
 no such parameter (older than 24.7).
 """
 

@@ -1,7 +1,7 @@
 """Every worker sweeps too: recovery of lost matches does not depend on beat being alive.
 
 A Celery worker starts a ``WorkerSweeper`` thread in its main process when it is ready
-(league/celery.py). At once and then every ``SWEEP_SECONDS`` it runs ``sweep_once``: the
+(config/celery.py). At once and then every ``SWEEP_SECONDS`` it runs ``sweep_once``: the
 matches sweep (expired leases re-queued, people's deadlines, lost tasks re-sent: the same
 service beat's task runs) and a relay of the task outbox. Both are safe in any number of
 processes at once: a match is re-queued under its row lock only while it is still running

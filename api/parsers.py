@@ -1,6 +1,6 @@
 """The API's request parsers: DRF's, with every way a body can be malformed a ParseError.
 
-A ParseError goes through league.api.exceptions like any error: a 400 with a message.
+A ParseError goes through api.exceptions like any error: a 400 with a message.
 DRF's JSON parser lets a RecursionError through for an array or object nested deeper than
 Python's decoder goes (``[[[[...]]]]``), which would be a 500; and it accepts a string
 holding a lone surrogate (``"\\ud800"``), which is not Unicode text: nothing can store or

@@ -2,7 +2,7 @@
 
 A view parses its input with its nested ``InputSerializer``, calls a service or a
 selector, and renders an output serializer. Errors are raised as league.errors and become
-JSON through league.api.exceptions.
+JSON through api.exceptions.
 """
 
 from __future__ import annotations
@@ -32,10 +32,7 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 
-from bots.models import Bot, BotFault, BotVersion
-from bots.services import bot_create
-from engine.view import spectator_view
-from league.api.fields import (
+from api.fields import (
     BotFileField,
     GameFamilyQueryField,
     QueryChoiceField,
@@ -48,8 +45,8 @@ from league.api.fields import (
     id_field,
     query_id_field,
 )
-from league.api.parsers import JSONParser
-from league.api.serializers import (
+from api.parsers import JSONParser
+from api.serializers import (
     BotSerializer,
     BotVersionSerializer,
     ClubSerializer,
@@ -68,13 +65,16 @@ from league.api.serializers import (
     TournamentRatingsSerializer,
     TournamentSerializer,
 )
-from league.api.throttles import (
+from api.throttles import (
     ActionThrottle,
     SignInThrottle,
     TableThrottle,
     UploadThrottle,
     password_authenticate,
 )
+from bots.models import Bot, BotFault, BotVersion
+from bots.services import bot_create
+from engine.view import spectator_view
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
     LEAGUE_FORMATS,

@@ -1,7 +1,7 @@
 """Celery beat's scheduler: django-celery-beat's database scheduler, made to ride out outages.
 
-``celery -A league beat -S league.beat:OutageTolerantScheduler`` (the settings name it too,
-so a plain ``celery -A league beat`` uses it). On top of ``DatabaseScheduler`` it
+``celery -A config beat -S config.beat:OutageTolerantScheduler`` (the settings name it too,
+so a plain ``celery -A config beat`` uses it). On top of ``DatabaseScheduler`` it
 
 - waits for the database at start instead of exiting (a beat restarted during an outage
   comes up when the database does);

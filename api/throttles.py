@@ -2,7 +2,7 @@
 sign-in refused by a lock (docs/api.md, "Rate limits and sign-in locks").
 
 One throttle class per scope; its rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]``
-(league/settings.py, overridable with RATE_LIMITS). The API views list the class in
+(config/settings.py, overridable with RATE_LIMITS). The API views list the class in
 ``throttle_classes``; a Django view calls ``throttle_check`` (web.throttling wraps it in a
 decorator). Both count in the same place, Django's default cache, so a person's uploads
 through the page and through the API share one allowance, in every web process.
@@ -161,7 +161,7 @@ class ThrottledAutoSchema(AutoSchema):
         bodies: dict[str, Any] = super()._get_response_bodies(direction)
         throttled = any(isinstance(t, ScopedThrottle) for t in self.view.get_throttles())
         if direction == "response" and throttled and self.method not in SAFE_METHODS:
-            from league.api.serializers import ErrorSerializer
+            from api.serializers import ErrorSerializer
 
             answer = OpenApiResponse(
                 ErrorSerializer,

@@ -1,6 +1,6 @@
 """Output serializers shared by several APIs, and the error shape (docs/api.md).
 
-Input serializers live next to their API in league.api.views (HackSoft style).
+Input serializers live next to their API in api.views (HackSoft style).
 """
 
 from __future__ import annotations

@@ -1,9 +1,0 @@
-"""WSGI entry point, for tools that want one; the service itself runs ASGI (league.asgi)."""
-
-import os
-
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
-
-application = get_wsgi_application()

@@ -39,9 +39,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 
-from league.ratings import margin_ratings, skill_ratings
-from league.scheduling import Fill, Mode, PlayerId, plan_rounds, rotating_partners
-from league.standings import MatchResult, StandingsAccumulator, StandingsRules, compute_standings
+from league.domain.ratings_maths import margin_ratings, skill_ratings
+from league.domain.scheduling import Fill, Mode, PlayerId, plan_rounds, rotating_partners
+from league.domain.standings_maths import (
+    MatchResult,
+    StandingsAccumulator,
+    StandingsRules,
+    compute_standings,
+)
 
 
 def out(text: str = "") -> None:

@@ -522,8 +522,9 @@ class StandingsSnapshot(models.Model):
 
 
 class StandingsPart(models.Model):
-    """One part of a tournament's standings sums (league.standings' accumulator, and the
-    margin rating's for Priffe): a player's sheet, a pair's head-to-head, a partnership,
+    """One part of a tournament's standings sums (league.domain.standings_maths'
+    accumulator, and the margin rating's for Priffe): a player's sheet, a pair's
+    head-to-head, a partnership,
     a duplicate board. A stored result updates only the few parts it touches, in the
     transaction that stores it."""
 

@@ -17,7 +17,7 @@ Two scopes are rated side by side:
   tournament of that family, casual tables included;
 - **each tournament** on its own (everyone starts from the prior there).
 
-The model is league.ratings' Weng-Lin Plackett-Luce (``plackett_luce_update``, which is
+The model is league.domain.ratings_maths' Weng-Lin Plackett-Luce (``plackett_luce_update``, which is
 openskill's computation): an individual game rates one team per seat ranked by score; Priffe
 rates each rubber as two teams of two (the rubber's partnerships) by their points. Seats of
 competitors who are not entrants of the tournament (the built-in bots that fill a table)
@@ -56,6 +56,15 @@ from django.utils import timezone
 import orjson
 from openskill.models import PlackettLuce
 
+from league.domain.ratings_maths import (
+    CONSERVATIVE_Z,
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    RatingPrior,
+    SkillRating,
+    new_version_prior,
+    plackett_luce_update,
+)
 from league.models import (
     Competitor,
     Match,
@@ -65,15 +74,6 @@ from league.models import (
     RatingChange,
     RatingQueueEntry,
     Tournament,
-)
-from league.ratings import (
-    CONSERVATIVE_Z,
-    DEFAULT_MU,
-    DEFAULT_SIGMA,
-    RatingPrior,
-    SkillRating,
-    new_version_prior,
-    plackett_luce_update,
 )
 from league.services.garbage_collector import collector_paused
 from league.services.standings import (
@@ -88,7 +88,7 @@ from league.services.standings import (
 logger = logging.getLogger(__name__)
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=DEFAULT_SIGMA / 2)
-"""The parameters league.ratings.SkillAccumulator uses (beta 25/6, tau 25/300)."""
+"""The parameters league.domain.ratings_maths.SkillAccumulator uses (beta 25/6, tau 25/300)."""
 FILLER = (DEFAULT_MU, DEFAULT_SIGMA)
 BATCH = 200
 """Results rated per transaction."""

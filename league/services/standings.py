@@ -1,7 +1,7 @@
-"""Standings kept up to date one result at a time (league/standings.py does the sums).
+"""Standings kept up to date one result at a time (league/domain/standings_maths.py does the sums).
 
-A tournament's standings are the state of league.standings' accumulator (and, for Priffe,
-of the margin rating's), stored as small JSON *parts*, one ``StandingsPart`` row each: a
+A tournament's standings are the state of league.domain.standings_maths' accumulator (and,
+for Priffe, of the margin rating's), stored as small JSON *parts*, one ``StandingsPart`` row each: a
 player's sheet, his points in a block of 64 rounds, a pair's head-to-head, a partnership,
 a duplicate board, a row of the margin rating. ``match_finish`` calls
 :func:`standings_apply_result` in the transaction that stores the ``MatchResult``: the
@@ -27,7 +27,7 @@ Priffe is ranked as partnership play **per rubber**: each rubber of a match is o
 whose seats are the rubber's clockwise seating (partners opposite), and whose scores are the
 players' individual points of that rubber (its settlement plus any misère points). So a
 player's total is his individual points summed over rubbers, the partner-pair table has
-every pair that played a rubber together, and the ridge margin rating (league.ratings)
+every pair that played a rubber together, and the ridge margin rating (league.domain.ratings_maths)
 is kept alongside. ``match_finish`` stores the rubbers in ``standings_input["rubbers"]``
 (:func:`priffe_rubbers`); a result stored before that is read from its game record once.
 
@@ -63,6 +63,17 @@ from engine.game import State
 from engine.record import replay_record
 from engine.variants import load_game
 from engine.view import spectator_view
+from league.domain.ratings_maths import MarginRatingAccumulator, MarginRatings
+from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
+from league.domain.standings_maths import (
+    MAX_SEATS,
+    MIN_SEATS,
+    RankBy,
+    Standings,
+    StandingsAccumulator,
+    StandingsRules,
+)
+from league.domain.standings_maths import MatchResult as StandingsResult
 from league.models import (
     Entry,
     Match,
@@ -72,18 +83,7 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.ratings import MarginRatingAccumulator, MarginRatings
-from league.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
 from league.services.garbage_collector import collector_paused
-from league.standings import (
-    MAX_SEATS,
-    MIN_SEATS,
-    RankBy,
-    Standings,
-    StandingsAccumulator,
-    StandingsRules,
-)
-from league.standings import MatchResult as StandingsResult
 
 logger = logging.getLogger(__name__)
 
@@ -267,7 +267,7 @@ def standings_results_of(
 
 ResultFields = tuple[int, int, tuple[Occupant, ...], tuple[int, ...], int | str | None]
 """A pure result's fields: match id, round, seats, scores, board (as
-league.standings.MatchResult holds them)."""
+league.domain.standings_maths.MatchResult holds them)."""
 
 
 def _result_fields(

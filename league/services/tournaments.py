@@ -24,6 +24,14 @@ from django.utils import timezone
 from engine.errors import InvalidGameError
 from engine.options import format_game_string, parse_game_string
 from engine.variants import load_game
+from league.domain.rotation import rotation_tables
+from league.domain.scheduling.model import SEATS, Fill, Mode, Occupant, PlayerId, is_filler
+from league.domain.scheduling.model import Round as ScheduledRound
+from league.domain.scheduling.model import Table as ScheduledTable
+from league.domain.scheduling.rotating_partners import rotating_partners
+from league.domain.scheduling.round_robin import round_robin
+from league.domain.scheduling.small_tables import small_tables_round
+from league.domain.scheduling.swiss import swiss_round
 from league.errors import ConflictError, InvalidInputError, NotAllowedError
 from league.models import (
     Club,
@@ -37,14 +45,6 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.rotation import rotation_tables
-from league.scheduling.model import SEATS, Fill, Mode, Occupant, PlayerId, is_filler
-from league.scheduling.model import Round as ScheduledRound
-from league.scheduling.model import Table as ScheduledTable
-from league.scheduling.rotating_partners import rotating_partners
-from league.scheduling.round_robin import round_robin
-from league.scheduling.small_tables import small_tables_round
-from league.scheduling.swiss import swiss_round
 from league.selectors import club_role_of
 from league.services.clubs import ORGANISING_ROLES, club_organiser_require
 from league.services.competitors import (
@@ -207,9 +207,9 @@ def round_tables(
     as history: round robin (opponents and seats balanced), rotating partners (who
     partners whom), Swiss (grouped by the standings). A round robin of three or five
     players a table (Kingen for three or five; Priffe for three, whose träkarl seat is
-    left to a filler) is planned a round at a time by league.scheduling.small_tables
+    left to a filler) is planned a round at a time by league.domain.scheduling.small_tables
     (meetings and first seats kept even). Duplicate play uses the simple rotation of
-    league.rotation (the duplicate rounds share one seed: the same deals at every table),
+    league.domain.rotation (the duplicate rounds share one seed: the same deals at every table),
     as do Swiss and rotating-partner tournaments of three or five players a table made
     before those were refused (``FOUR_SEAT_FORMATS``).
     """

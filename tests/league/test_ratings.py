@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from openskill.models import PlackettLuce
 
-from league.ratings import (
+from league.domain.ratings_maths import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     MarginRatingAccumulator,
@@ -22,10 +22,10 @@ from league.ratings import (
     plackett_luce_update,
     skill_ratings,
 )
-from league.ratings import _plackett_luce_general as plackett_luce_general
-from league.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
-from league.scheduling.rotating_partners import rotating_partners
-from league.standings import MatchResult, StandingsRules, compute_standings
+from league.domain.ratings_maths import _plackett_luce_general as plackett_luce_general
+from league.domain.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
+from league.domain.scheduling.rotating_partners import rotating_partners
+from league.domain.standings_maths import MatchResult, StandingsRules, compute_standings
 
 P = PlayerId
 

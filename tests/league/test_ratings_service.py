@@ -1,5 +1,5 @@
 """openskill ratings of stored results (league.services.ratings): rated once each, in
-order, with history; the same numbers as league.ratings computes from the same results;
+order, with history; the same numbers as league.domain.ratings_maths computes from the same results;
 recomputable by ``manage.py recompute_ratings``; a new bot version starts wide; and a real
 worker consuming the `ratings` queue rates what ``match_finish`` stores."""
 
@@ -16,6 +16,7 @@ from django.db import connection
 import pytest
 
 from bots.models import BotVersion
+from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
 from league.models import (
     Competitor,
     MatchResult,
@@ -25,7 +26,6 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.ratings import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
 from league.services.standings import (
@@ -59,7 +59,7 @@ def history_of(**scope: Any) -> list[tuple[Any, ...]]:
 
 
 def pure_ratings(tournament: Tournament) -> Any:
-    """league.ratings over the tournament's results in the order they were rated."""
+    """league.domain.ratings_maths over the tournament's results in the order they were rated."""
     rules = standings_rules_of(tournament)
     entrants = tournament_entrants(tournament.pk)
     results = [

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from league.ratings import MarginRatingAccumulator, margin_ratings
-from league.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
-from league.standings import (
+from league.domain.ratings_maths import MarginRatingAccumulator, margin_ratings
+from league.domain.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
+from league.domain.standings_maths import (
     HeadToHead,
     MatchResult,
     RankBy,
@@ -411,7 +411,7 @@ def test_results_applied_to_the_parts_they_touch_give_the_whole_state(
         accumulator = StandingsAccumulator.from_parts(rules, json.loads(json.dumps(parts)))
         accumulator.apply(r)
         stored |= json.loads(json.dumps(accumulator.to_parts()))
-        # the margin rating (league.ratings), tables of three to five
+        # the margin rating (league.domain.ratings_maths), tables of three to five
         margin_keys = MarginRatingAccumulator.part_keys(r)
         margin = MarginRatingAccumulator.from_parts(
             mode, json.loads(json.dumps({k: margins[k] for k in margin_keys if k in margins}))

@@ -16,6 +16,8 @@ from django.utils import timezone
 import pytest
 
 from engine.variants import load_game
+from league.domain.scheduling.model import Mode, PlayerId
+from league.domain.standings_maths import RankBy, compute_standings
 from league.models import (
     Match,
     MatchResult,
@@ -26,7 +28,6 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.scheduling.model import Mode, PlayerId
 from league.selectors import tournament_standings
 from league.services import standings as standings_service
 from league.services.matches import match_finish, match_replay, match_run
@@ -43,7 +44,6 @@ from league.services.standings import (
     tournament_entrants,
 )
 from league.services.tournaments import tournament_create, tournament_round_start
-from league.standings import RankBy, compute_standings
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
 from tests.league.synthetic import synthetic_results
 

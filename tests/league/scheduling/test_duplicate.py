@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from league.scheduling.duplicate import (
+from league.domain.scheduling.duplicate import (
     PARTNERSHIP_ROTATING_6,
     PARTNERSHIP_SWAP,
     SOLO_BALANCED_12,
@@ -14,8 +14,8 @@ from league.scheduling.duplicate import (
     default_seatings,
     duplicate_plan,
 )
-from league.scheduling.model import Mode, PlayerId, Round, Table
-from league.scheduling.round_robin import round_robin
+from league.domain.scheduling.model import Mode, PlayerId, Round, Table
+from league.domain.scheduling.round_robin import round_robin
 
 
 def test_rotations_give_every_competitor_every_hand_once() -> None:

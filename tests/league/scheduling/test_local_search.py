@@ -4,9 +4,14 @@ import random
 
 import pytest
 
-from league.scheduling.balance import balance_of, pair_range
-from league.scheduling.local_search import bye_baseline, plan_round, plan_rounds, table_layout
-from league.scheduling.model import TRAKARL, Fill, Mode, PlayerId, Round, Table
+from league.domain.scheduling.balance import balance_of, pair_range
+from league.domain.scheduling.local_search import (
+    bye_baseline,
+    plan_round,
+    plan_rounds,
+    table_layout,
+)
+from league.domain.scheduling.model import TRAKARL, Fill, Mode, PlayerId, Round, Table
 
 
 def ids(n: int, start: int = 1) -> list[PlayerId]:

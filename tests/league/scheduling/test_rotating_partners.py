@@ -4,9 +4,9 @@ from itertools import combinations
 
 import pytest
 
-from league.scheduling.balance import balance_of, lho_spread, pair_range, seat_spread
-from league.scheduling.model import TRAKARL, Fill, PlayerId, Round
-from league.scheduling.rotating_partners import rotating_partners
+from league.domain.scheduling.balance import balance_of, lho_spread, pair_range, seat_spread
+from league.domain.scheduling.model import TRAKARL, Fill, PlayerId, Round
+from league.domain.scheduling.rotating_partners import rotating_partners
 
 
 def ids(n: int) -> list[PlayerId]:

@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from league.scheduling.balance import balance_of, lho_spread, pair_range, seat_spread
-from league.scheduling.model import Fill, Mode, PlayerId, Round, Table
-from league.scheduling.round_robin import affine_plane_16, round_robin
+from league.domain.scheduling.balance import balance_of, lho_spread, pair_range, seat_spread
+from league.domain.scheduling.model import Fill, Mode, PlayerId, Round, Table
+from league.domain.scheduling.round_robin import affine_plane_16, round_robin
 
 
 def ids(n: int) -> list[PlayerId]:

@@ -1,5 +1,6 @@
-"""Round robin at tables of three or five, a round at a time (league.scheduling.small_tables):
-what a season achieves, measured on fixed seeds (the search is deterministic)."""
+"""Round robin at tables of three or five, a round at a time
+(league.domain.scheduling.small_tables): what a season achieves, measured on fixed seeds
+(the search is deterministic)."""
 
 from collections import Counter
 from collections.abc import Sequence
@@ -8,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from league.rotation import rotation_tables
-from league.scheduling.model import PlayerId
-from league.scheduling.small_tables import small_tables_round
+from league.domain.rotation import rotation_tables
+from league.domain.scheduling.model import PlayerId
+from league.domain.scheduling.small_tables import small_tables_round
 
 P = PlayerId
 Season = list[list[list[PlayerId | None]]]
@@ -46,7 +47,7 @@ def test_nine_players_at_tables_of_three_meet_everyone_exactly_once_in_four_roun
         assert sorted(p for table in round_ for p in table if p is not None) == list(range(1, 10))
         assert all(len(table) == 3 for table in round_)
     assert spread(meetings(played, 9)) == (1, 1)  # the affine plane AG(2, 3), found
-    # the simple rotation of league.rotation repeats pairs and leaves others apart
+    # the simple rotation of league.domain.rotation repeats pairs and leaves others apart
     rotation = [rotation_tables(list(range(1, 10)), round_number=r, seats=3) for r in (1, 2, 3, 4)]
     assert spread(meetings(rotation, 9)) == (0, 2)
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from league.scheduling.balance import balance_of, pair_range
-from league.scheduling.model import TRAKARL, Fill, Mode, PlayerId, Round
-from league.scheduling.swiss import swiss_round
+from league.domain.scheduling.balance import balance_of, pair_range
+from league.domain.scheduling.model import TRAKARL, Fill, Mode, PlayerId, Round
+from league.domain.scheduling.swiss import swiss_round
 
 
 def ids(n: int) -> list[PlayerId]:

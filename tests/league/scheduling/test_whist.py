@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from league.scheduling.starter_search import (
+from league.domain.scheduling.starter_search import (
     INF,
     lho_imbalance,
     orient,
@@ -13,7 +13,7 @@ from league.scheduling.starter_search import (
     starter_from_json,
     starter_to_json,
 )
-from league.scheduling.whist import (
+from league.domain.scheduling.whist import (
     SIX_RUBBER_CYCLE,
     WhistDesign,
     develop_cyclic,

@@ -16,8 +16,8 @@ Formats (docs/scheduling.md has the rules for organisers):
 * :func:`whist_design` - the whist tournaments Wh(v) for v ≡ 0, 1 (mod 4), 4 <= v <= 40 and more.
 """
 
-from league.scheduling.balance import Balance, balance_of
-from league.scheduling.duplicate import (
+from league.domain.scheduling.balance import Balance, balance_of
+from league.domain.scheduling.duplicate import (
     PARTNERSHIP_ROTATING_6,
     PARTNERSHIP_SWAP,
     SOLO_BALANCED_12,
@@ -27,8 +27,8 @@ from league.scheduling.duplicate import (
     default_seatings,
     duplicate_plan,
 )
-from league.scheduling.local_search import SearchResult, Weights, plan_round, plan_rounds
-from league.scheduling.model import (
+from league.domain.scheduling.local_search import SearchResult, Weights, plan_round, plan_rounds
+from league.domain.scheduling.model import (
     SEATS,
     TRAKARL,
     Fill,
@@ -40,12 +40,12 @@ from league.scheduling.model import (
     Table,
     Trakarl,
 )
-from league.scheduling.plan import Plan
-from league.scheduling.rotating_partners import rotating_partners
-from league.scheduling.round_robin import round_robin
-from league.scheduling.small_tables import small_tables_round
-from league.scheduling.swiss import swiss_round
-from league.scheduling.whist import WhistDesign, whist_design, whist_sizes
+from league.domain.scheduling.plan import Plan
+from league.domain.scheduling.rotating_partners import rotating_partners
+from league.domain.scheduling.round_robin import round_robin
+from league.domain.scheduling.small_tables import small_tables_round
+from league.domain.scheduling.swiss import swiss_round
+from league.domain.scheduling.whist import WhistDesign, whist_design, whist_sizes
 
 __all__ = [
     "PARTNERSHIP_ROTATING_6",

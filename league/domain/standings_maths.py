@@ -55,7 +55,7 @@ from itertools import combinations
 from statistics import NormalDist
 from typing import Any, Final
 
-from league.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
+from league.domain.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
 
 Pair = tuple[PlayerId, PlayerId]
 MIN_SEATS: Final = 3

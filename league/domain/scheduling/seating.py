@@ -22,8 +22,8 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
-from league.scheduling.balance import balance_of
-from league.scheduling.model import SEATS, Mode, PlayerId, Round, Table, Trakarl
+from league.domain.scheduling.balance import balance_of
+from league.domain.scheduling.model import SEATS, Mode, PlayerId, Round, Table, Trakarl
 
 _MAX_SWEEPS = 50
 LHO_WEIGHT = 0.1

@@ -8,13 +8,13 @@
   träkarl every player partners it once and opposes it twice. More rounds than a cycle repeat
   the cycle; fewer play its first rounds (partners still never repeat).
 * **Any other N, or a re-plan from history**: the local search
-  (:mod:`league.scheduling.local_search`, partnership mode) minimises repeated partnerships
+  (:mod:`league.domain.scheduling.local_search`, partnership mode) minimises repeated partnerships
   first (weight 10), then repeated opponents (1), spreads byes (20) and the träkarl (5), and
   never seats two träkarls together. Default length N - 1 rounds.
 
 The dealer seat and the direction of play at each table are then balanced
-(:mod:`league.scheduling.seating`). Late entries and withdrawals follow the rule of
-:mod:`league.scheduling.round_robin`: re-plan the remaining rounds with the rounds already
+(:mod:`league.domain.scheduling.seating`). Late entries and withdrawals follow the rule of
+:mod:`league.domain.scheduling.round_robin`: re-plan the remaining rounds with the rounds already
 played as history.
 """
 
@@ -23,11 +23,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from league.scheduling.local_search import plan_rounds
-from league.scheduling.model import SEATS, TRAKARL, Fill, Mode, Occupant, PlayerId, Round, Table
-from league.scheduling.plan import Plan
-from league.scheduling.seating import seat_rounds
-from league.scheduling.whist import SIX_RUBBER_CYCLE, whist_design
+from league.domain.scheduling.local_search import plan_rounds
+from league.domain.scheduling.model import (
+    SEATS,
+    TRAKARL,
+    Fill,
+    Mode,
+    Occupant,
+    PlayerId,
+    Round,
+    Table,
+)
+from league.domain.scheduling.plan import Plan
+from league.domain.scheduling.seating import seat_rounds
+from league.domain.scheduling.whist import SIX_RUBBER_CYCLE, whist_design
 
 
 def rotating_partners(

@@ -17,7 +17,7 @@ same boards, and plays each board once per *seating* of the seating set:
 
 A seating ``s`` says which competitor of the table holds each hand: hand ``h`` (hand 0 deals
 first) goes to the table's competitor ``s[h]``. The scoring side (matchpoints per group of equal
-cards, percentages) is :func:`league.standings.duplicate_scores`.
+cards, percentages) is :func:`league.domain.standings_maths.duplicate_scores`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from league.scheduling.model import Mode, Occupant, Round
+from league.domain.scheduling.model import Mode, Occupant, Round
 
 Seating = tuple[int, int, int, int]
 

@@ -22,7 +22,7 @@ table), and, in partnership games, swap two partnerships between two tables (kee
 partner count, changes only opponents). The temperature falls geometrically from 2 to 0.01 over
 the move budget; the search stops early at the lower bound (§1 of the notes: water-filling each
 count over its pairs or players), where the schedule is provably optimal for the cost.
-Left/right balance and dealer seats are then set by :mod:`league.scheduling.seating`, which
+Left/right balance and dealer seats are then set by :mod:`league.domain.scheduling.seating`, which
 keeps every count above.
 
 Everything is a function of the arguments and ``seed``: no clock, no global random state.
@@ -36,8 +36,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from league.scheduling.balance import balance_of
-from league.scheduling.model import (
+from league.domain.scheduling.balance import balance_of
+from league.domain.scheduling.model import (
     SEATS,
     TRAKARL,
     Fill,
@@ -47,7 +47,7 @@ from league.scheduling.model import (
     Round,
     Table,
 )
-from league.scheduling.seating import seat_rounds
+from league.domain.scheduling.seating import seat_rounds
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

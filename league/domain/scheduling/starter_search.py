@@ -24,7 +24,7 @@ The search has two stages:
 Stage 2 is small (``(2n - 3)!!`` groupings at most, heavily pruned), so for Wh(28)...Wh(40) a
 few random starters suffice: seconds to a minute where the one-stage searches of the notes
 found nothing in minutes. The search is deterministic for a seed and bounded by node counts,
-not by the clock. Run ``python -m league.scheduling.starter_search`` to regenerate the data.
+not by the clock. Run ``python -m league.domain.scheduling.starter_search`` to regenerate the data.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def main(argv: Sequence[str] = ()) -> int:
             "modulus": m,
             "starter": starter_to_json(starter),
             "lho_imbalance": lho_imbalance(m, starter),
-            "found_by": "league.scheduling.starter_search, seed 0",
+            "found_by": "league.domain.scheduling.starter_search, seed 0",
         }
         sys.stdout.write(f"{players}: {starter_to_json(starter)}\n")
     out = {

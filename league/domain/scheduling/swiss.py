@@ -15,7 +15,7 @@ mahjong "Swiss seating" (MahjongPantheon, notes/scheduling.md §5):
 3. **Partners** (Priffe): of the three ways to split a table into two partnerships, the one with
    the fewest earlier partnerships (then opponents) is played.
 4. **Seats**: dealer seat and direction are balanced over the season
-   (:mod:`league.scheduling.seating`).
+   (:mod:`league.domain.scheduling.seating`).
 
 Deterministic: no randomness at all (the standings order breaks every tie).
 """
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from league.scheduling.balance import Pair, balance_of, pair
-from league.scheduling.local_search import bye_baseline, table_layout
-from league.scheduling.model import (
+from league.domain.scheduling.balance import Pair, balance_of, pair
+from league.domain.scheduling.local_search import bye_baseline, table_layout
+from league.domain.scheduling.model import (
     SEATS,
     TRAKARL,
     Fill,
@@ -37,7 +37,7 @@ from league.scheduling.model import (
     Table,
     Trakarl,
 )
-from league.scheduling.seating import seat_rounds
+from league.domain.scheduling.seating import seat_rounds
 
 PARTNER_CROSSING = 3
 """An earlier partnership counts this many crossings when forming Priffe tables."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from league.scheduling.model import SEATS, Occupant, PlayerId, Round, Trakarl, is_filler
+from league.domain.scheduling.model import SEATS, Occupant, PlayerId, Round, Trakarl, is_filler
 
 Pair = tuple[PlayerId, PlayerId]
 

@@ -12,7 +12,7 @@ enough tables). Seat 0 (who deals first) goes to the player at the table who has
 least often so far; the others keep the order the search left them in, so left and right
 are not balanced, and the season is planned one round at a time, not as a whole (no
 guarantee that every pair meets as often as every other; what it achieves is measured in
-tests/league/scheduling/test_small_tables.py).
+tests/league/domain/scheduling/test_small_tables.py).
 
 Fillers are ``None`` (a built-in bot completes the table). Deterministic for a given seed.
 """
@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from league.scheduling.model import PlayerId
+from league.domain.scheduling.model import PlayerId
 
 SmallTable = list[PlayerId | None]
 """A table's seats in order, seat 0 first; ``None`` is a filler."""

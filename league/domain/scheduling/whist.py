@@ -9,13 +9,13 @@ sits out exactly one. Three constructions, all checked in the tests for every v 
   left-hand and once as right-hand opponent) and *ordered* (every seat equally often).
 * **1-rotational** (§2.4) for v ≡ 0 (mod 4): a starter on ``Z_(v-1) + {inf}`` developed mod
   v - 1. Starters for 8 ... 40 are shipped in ``data/whist_starters.json`` (found by
-  :mod:`league.scheduling.starter_search`); v = 4 is the single table ``(0, 1, inf, 2)``.
+  :mod:`league.domain.scheduling.starter_search`); v = 4 is the single table ``(0, 1, inf, 2)``.
 * **cyclic** for v ≡ 1 (mod 4) that are not prime powers (21, 33): a starter on ``Z_v``
   developed mod v, player j sitting out round j; shipped likewise.
 
 A design is returned over the points ``0 .. v-1``; for 1-rotational designs ``∞`` is point
 ``v - 1`` (the point a träkarl takes when v - 1 people play). Seats are clockwise with
-partners opposite; the dealer seat is chosen later (:mod:`league.scheduling.seating`).
+partners opposite; the dealer seat is chosen later (:mod:`league.domain.scheduling.seating`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from league.scheduling.starter_search import DATA_PATH, INF, Game, starter_from_json
+from league.domain.scheduling.starter_search import DATA_PATH, INF, Game, starter_from_json
 
 SIX_RUBBER_CYCLE: Final[tuple[Game, ...]] = (
     (0, 2, 1, 3),

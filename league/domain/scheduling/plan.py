@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from league.scheduling.local_search import SearchResult
-from league.scheduling.model import Round
+from league.domain.scheduling.local_search import SearchResult
+from league.domain.scheduling.model import Round
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,7 +2,7 @@
 
 Pure and deterministic: the same results in the same order give the same numbers, so ratings
 can always be recomputed from the stored results. Both models take the same
-:class:`~league.standings.MatchResult` records as the standings.
+:class:`~league.domain.standings_maths.MatchResult` records as the standings.
 
 **Margin rating** (:func:`margin_ratings`, notes/scheduling.md §6.1). Each player has a strength
 ``s``; the expected margin of a Priffe game is ``s_a + s_c - s_b - s_d`` (partners add, opponents
@@ -36,8 +36,8 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from league.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId, Trakarl
-from league.standings import MAX_SEATS, MIN_SEATS, MatchResult
+from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId, Trakarl
+from league.domain.standings_maths import MAX_SEATS, MIN_SEATS, MatchResult
 
 DEFAULT_MU: Final = 25.0
 DEFAULT_SIGMA: Final = 25.0 / 3.0
@@ -285,8 +285,8 @@ class MarginRatingAccumulator:
                 row[i] = value
         return rows
 
-    # The state as parts, keyed by strings (as league.standings' accumulator), so that a
-    # service can store them as rows and apply a result to the parts it touches (the parts
+    # The state as parts, keyed by strings (as league.domain.standings_maths' accumulator),
+    # so that a service can store them as rows and apply a result to the parts it touches (the parts
     # of every occupant of the result must be loaded: :meth:`part_keys`):
     #   "m"      [sum of squared targets, observations, matches]
     #   "m:K"    occupant K's row: [[[L, XᵀX entry], ...], Xᵀy entry, games]

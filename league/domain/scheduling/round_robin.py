@@ -11,13 +11,14 @@ How the rounds are made:
   plane AG(2,4), notes/scheduling.md §3.2); otherwise for 4k players, 4k+1 with byes, or 4k-1
   with a bot, a whist tournament read as an individual schedule: every pair meets exactly 3
   times in 4k-1 (or 4k+1) rounds, each bye once.
-* **Everything else by local search** (:mod:`league.scheduling.local_search`, individual mode):
+* **Everything else by local search** (:mod:`league.domain.scheduling.local_search`,
+  individual mode):
   the rounds left over after whole cycles, any other number of players, and every re-plan
   from a season's history.
-* **Seats last** (:mod:`league.scheduling.seating`): the order round each table is chosen for
+* **Seats last** (:mod:`league.domain.scheduling.seating`): the order round each table is chosen for
   dealer-seat and left/right balance, with the history included.
 
-Byes or bots (the organiser's choice, :class:`~league.scheduling.model.Fill`): with byes,
+Byes or bots (the organiser's choice, :class:`~league.domain.scheduling.model.Fill`): with byes,
 ``N mod 4`` players sit out each round, spread evenly over the season; with bots, ``None`` seats
 complete the last tables, at most one per table where the numbers allow and spread over the
 players.
@@ -26,7 +27,7 @@ Late entries and withdrawals: call :func:`round_robin` again for the remaining r
 current roster and the rounds already played as ``history``. The local search then starts from
 the season's counts, so meetings, seats and byes stay balanced over the whole season; an absent
 round counts as the share of a bye the others had that round (see
-:func:`~league.scheduling.local_search.bye_baseline`).
+:func:`~league.domain.scheduling.local_search.bye_baseline`).
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from league.scheduling.local_search import SearchResult, plan_rounds
-from league.scheduling.model import SEATS, Fill, Mode, Occupant, PlayerId, Round, Table
-from league.scheduling.plan import Plan
-from league.scheduling.seating import seat_rounds
-from league.scheduling.whist import whist_design
+from league.domain.scheduling.local_search import SearchResult, plan_rounds
+from league.domain.scheduling.model import SEATS, Fill, Mode, Occupant, PlayerId, Round, Table
+from league.domain.scheduling.plan import Plan
+from league.domain.scheduling.seating import seat_rounds
+from league.domain.scheduling.whist import whist_design
 
 # GF(4) = {0, 1, a, a+1} as 0..3: addition is XOR, multiplication by table.
 _GF4_MUL: Final = (

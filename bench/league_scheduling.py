@@ -42,7 +42,7 @@ from functools import partial
 from league.domain.ratings_maths import margin_ratings, skill_ratings
 from league.domain.scheduling import Fill, Mode, PlayerId, plan_rounds, rotating_partners
 from league.domain.standings_maths import (
-    MatchResult,
+    ScoredMatch,
     StandingsAccumulator,
     StandingsRules,
     compute_standings,
@@ -63,7 +63,7 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def random_league(count: int, *, mode: Mode, seed: int, players: int = 40) -> list[MatchResult]:
+def random_league(count: int, *, mode: Mode, seed: int, players: int = 40) -> list[ScoredMatch]:
     """``count`` matches among ``players`` entrants, results drawn from skill plus luck."""
     rng = random.Random(seed)
     entrants = [PlayerId(i) for i in range(1, players + 1)]
@@ -79,7 +79,7 @@ def random_league(count: int, *, mode: Mode, seed: int, players: int = 40) -> li
         else:
             scores = tuple(round(10 * skill[p] + rng.gauss(0, 40)) for p in seats)
         results.append(
-            MatchResult(match_id=i, round_number=i // 10, seats=tuple(seats), scores=scores)
+            ScoredMatch(match_id=i, round_number=i // 10, seats=tuple(seats), scores=scores)
         )
     return results
 
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def apply_and_show(
             acc: StandingsAccumulator = accumulator,
-            template: MatchResult = template,
+            template: ScoredMatch = template,
             fresh: Iterator[int] = fresh,
         ) -> None:
             acc.apply(replace(template, match_id=next(fresh)))  # one new match, then the table
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         skills = median_seconds(partial(skill_ratings, results, mode=mode), runs)
 
         def everything(
-            results: list[MatchResult] = results, rules: StandingsRules = rules, mode: Mode = mode
+            results: list[ScoredMatch] = results, rules: StandingsRules = rules, mode: Mode = mode
         ) -> None:
             compute_standings(results, rules)
             margin_ratings(results, mode=mode, ridge=5.0)

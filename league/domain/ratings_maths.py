@@ -2,7 +2,7 @@
 
 Pure and deterministic: the same results in the same order give the same numbers, so ratings
 can always be recomputed from the stored results. Both models take the same
-:class:`~league.domain.standings_maths.MatchResult` records as the standings.
+:class:`~league.domain.standings_maths.ScoredMatch` records as the standings.
 
 **Margin rating** (:func:`margin_ratings`, notes/scheduling.md §6.1). Each player has a strength
 ``s``; the expected margin of a Priffe game is ``s_a + s_c - s_b - s_d`` (partners add, opponents
@@ -34,10 +34,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import numpy
 from openskill.models import PlackettLuce
+from scipy.linalg import cho_factor, cho_solve
 
 from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId, Trakarl
-from league.domain.standings_maths import MAX_SEATS, MIN_SEATS, MatchResult
+from league.domain.standings_maths import MAX_SEATS, MIN_SEATS, ScoredMatch
 
 DEFAULT_MU: Final = 25.0
 DEFAULT_SIGMA: Final = 25.0 / 3.0
@@ -169,7 +171,7 @@ class MarginRatingAccumulator:
         i = self._index[occupant] = self._known_index(occupant)
         return i
 
-    def apply(self, result: MatchResult) -> bool:
+    def apply(self, result: ScoredMatch) -> bool:
         return self.add(result.match_id, result.seats, result.scores)
 
     def add(self, match_id: int, seats: Sequence[Occupant], scores: Sequence[int]) -> bool:
@@ -255,7 +257,7 @@ class MarginRatingAccumulator:
         self._matches += 1
         return True
 
-    def apply_all(self, results: Iterable[MatchResult]) -> MarginRatingAccumulator:
+    def apply_all(self, results: Iterable[ScoredMatch]) -> MarginRatingAccumulator:
         for result in results:
             self.apply(result)
         return self
@@ -333,7 +335,7 @@ class MarginRatingAccumulator:
         return accumulator
 
     @staticmethod
-    def part_keys(result: MatchResult) -> set[str]:
+    def part_keys(result: ScoredMatch) -> set[str]:
         """The parts :meth:`apply` reads or writes for ``result``."""
         return {"m"} | {f"m:{_occupant_key(o)}" for o in result.seats}
 
@@ -354,8 +356,11 @@ class MarginRatingAccumulator:
         for i in range(p):
             matrix[i][i] += self.ridge
         rhs = [self._rhs[i] / (kx * ky) for _, i in played]  # Xᵀy
-        factor = _cholesky(matrix)
-        solution = _cholesky_solve(factor, rhs)
+        try:
+            factor = cho_factor(numpy.array(matrix), lower=True)
+        except numpy.linalg.LinAlgError as error:
+            raise ValueError("matrix is not positive definite") from error
+        solution = cho_solve(factor, numpy.array(rhs)).tolist()
         # residual sum of squares from the sufficient statistics, summed in column order
         fitted = math.fsum(
             solution[i] * solution[j] * gram[i][j] / (kx * kx)
@@ -367,7 +372,9 @@ class MarginRatingAccumulator:
         rss = self._target_sq / (ky * ky) - 2 * explained + fitted
         dof = max(1, self._observations - p)
         sigma2 = max(rss, 0.0) / dof
-        inverse_diag = _inverse_diagonal(factor)
+        inverse_diag = (
+            cho_solve(factor, numpy.identity(p)).diagonal().tolist()
+        )  # diag((XᵀX + λI)⁻¹)
         games = self._games
         ratings = {
             c: MarginRating(solution[k], math.sqrt(sigma2 * inverse_diag[k]), games[i])
@@ -377,56 +384,10 @@ class MarginRatingAccumulator:
 
 
 def margin_ratings(
-    results: Iterable[MatchResult], *, mode: Mode, ridge: float = 1.0
+    results: Iterable[ScoredMatch], *, mode: Mode, ridge: float = 1.0
 ) -> MarginRatings:
     """Ridge least-squares strengths over every result (see the module docstring)."""
     return MarginRatingAccumulator(mode, ridge=ridge).apply_all(results).solve()
-
-
-def _cholesky(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
-    """Lower-triangular ``L`` with ``L·Lᵀ = matrix`` (symmetric positive definite)."""
-    n = len(matrix)
-    low = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        row_i = low[i]
-        for j in range(i + 1):
-            row_j = low[j]
-            s = matrix[i][j] - math.fsum(row_i[k] * row_j[k] for k in range(j))
-            if i == j:
-                if s <= 0:
-                    raise ValueError("matrix is not positive definite")
-                row_i[i] = math.sqrt(s)
-            else:
-                row_i[j] = s / row_j[j]
-    return low
-
-
-def _forward(low: Sequence[Sequence[float]], b: Sequence[float]) -> list[float]:
-    n = len(low)
-    y = [0.0] * n
-    for i in range(n):
-        y[i] = (b[i] - math.fsum(low[i][k] * y[k] for k in range(i))) / low[i][i]
-    return y
-
-
-def _cholesky_solve(low: Sequence[Sequence[float]], b: Sequence[float]) -> list[float]:
-    n = len(low)
-    y = _forward(low, b)
-    x = [0.0] * n
-    for i in reversed(range(n)):
-        x[i] = (y[i] - math.fsum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
-    return x
-
-
-def _inverse_diagonal(low: Sequence[Sequence[float]]) -> list[float]:
-    """``diag(M⁻¹)`` for ``M = L·Lᵀ``: ``Σ_k (L⁻¹)_{k,i}²``."""
-    n = len(low)
-    inv = [[0.0] * n for _ in range(n)]  # L⁻¹, lower triangular
-    for i in range(n):
-        inv[i][i] = 1.0 / low[i][i]
-        for j in range(i):
-            inv[i][j] = -math.fsum(low[i][k] * inv[k][j] for k in range(j, i)) / low[i][i]
-    return [math.fsum(inv[k][i] ** 2 for k in range(i, n)) for i in range(n)]
 
 
 # ---------------------------------------------------------------------------- openskill
@@ -727,7 +688,7 @@ class SkillAccumulator:
             self._games[occupant] = 0
         return rating
 
-    def apply(self, result: MatchResult) -> bool:
+    def apply(self, result: ScoredMatch) -> bool:
         seats, scores = result.seats, result.scores
         partnership = self.mode is Mode.PARTNERSHIP
         if partnership and len(seats) != SEATS:
@@ -767,7 +728,7 @@ class SkillAccumulator:
                     )
         return True
 
-    def apply_all(self, results: Iterable[MatchResult]) -> SkillAccumulator:
+    def apply_all(self, results: Iterable[ScoredMatch]) -> SkillAccumulator:
         for result in results:
             self.apply(result)
         return self
@@ -780,7 +741,7 @@ class SkillAccumulator:
 
 
 def skill_ratings(
-    results: Iterable[MatchResult],
+    results: Iterable[ScoredMatch],
     *,
     mode: Mode,
     priors: Mapping[PlayerId, RatingPrior] | None = None,

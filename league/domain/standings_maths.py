@@ -2,7 +2,7 @@
 
 Pure: plain records in, plain records out; no database, no clock. A service keeps a
 :class:`StandingsAccumulator` per tournament (or rebuilds one with :func:`compute_standings`) and
-applies each stored :class:`MatchResult`; applying results one by one, in any order, gives exactly
+applies each stored :class:`ScoredMatch`; applying results one by one, in any order, gives exactly
 the table a full recomputation gives (all sums are of integers, all comparisons exact).
 
 **Tables.** An individual game is played by 3 to 5 (Kingen for three or five, everything else
@@ -71,7 +71,7 @@ _Tie = tuple[Fraction, int, Fraction, int]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MatchResult:
+class ScoredMatch:
     """The outcome of one match (a game, a rubber, or one play of a duplicate board)."""
 
     match_id: int
@@ -289,7 +289,7 @@ class StandingsAccumulator:
     def __contains__(self, match_id: int) -> bool:
         return match_id in self._applied
 
-    def apply(self, result: MatchResult) -> bool:
+    def apply(self, result: ScoredMatch) -> bool:
         """Add one result; False (and nothing changes) if its ``match_id`` was applied.
         ValueError for a partnership result that is not of four seats."""
         return self.add(
@@ -305,7 +305,7 @@ class StandingsAccumulator:
         board: int | str | None,
     ) -> bool:
         """:meth:`apply` of a result given by its fields, for a caller that made them valid
-        (as :class:`MatchResult` checks them: 3 to 5 seats, a score each, a board label
+        (as :class:`ScoredMatch` checks them: 3 to 5 seats, a score each, a board label
         without ``:``); a recomputation adds thousands without building the records."""
         applied = self._applied
         if match_id in applied:
@@ -385,7 +385,7 @@ class StandingsAccumulator:
                     self._sheets[p].top += entry.top
         return True
 
-    def apply_all(self, results: Iterable[MatchResult]) -> StandingsAccumulator:
+    def apply_all(self, results: Iterable[ScoredMatch]) -> StandingsAccumulator:
         for result in results:
             self.apply(result)
         return self
@@ -465,7 +465,7 @@ class StandingsAccumulator:
         return accumulator
 
     @staticmethod
-    def part_keys(result: MatchResult, mode: Mode) -> set[str]:
+    def part_keys(result: ScoredMatch, mode: Mode) -> set[str]:
         """The parts :meth:`apply` reads or writes for ``result``, except the sheets of
         players compared with it on a duplicate board (:meth:`holder_keys` of its groups)."""
         seats = result.seats
@@ -640,7 +640,7 @@ class StandingsAccumulator:
         )
 
 
-def compute_standings(results: Iterable[MatchResult], rules: StandingsRules) -> Standings:
+def compute_standings(results: Iterable[ScoredMatch], rules: StandingsRules) -> Standings:
     """The full recomputation: a fresh accumulator over every result."""
     return StandingsAccumulator(rules).apply_all(results).table()
 
@@ -659,7 +659,7 @@ class DuplicateScore:
 
 
 def duplicate_scores(
-    results: Iterable[MatchResult], *, mode: Mode, neuberg: bool = False
+    results: Iterable[ScoredMatch], *, mode: Mode, neuberg: bool = False
 ) -> tuple[DuplicateScore, ...]:
     """Matchpoints and percentage per competitor over duplicate results, best first.
 

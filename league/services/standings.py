@@ -69,11 +69,11 @@ from league.domain.standings_maths import (
     MAX_SEATS,
     MIN_SEATS,
     RankBy,
+    ScoredMatch,
     Standings,
     StandingsAccumulator,
     StandingsRules,
 )
-from league.domain.standings_maths import MatchResult as StandingsResult
 from league.models import (
     Entry,
     Match,
@@ -248,7 +248,7 @@ def rubber_boards(round_number: int, rubbers: Sequence[Mapping[str, Any]]) -> li
 
 def standings_results_of(
     result: StoredResult, *, game: str, entrants: Iterable[int], rules: StandingsRules
-) -> list[StandingsResult]:
+) -> list[ScoredMatch]:
     """The pure results of one stored match result: one for an individual game (a table
     of three to five), one per rubber for Priffe (a table of four). Seats of competitors
     who are not entrants (the built-in bots that fill a table) are fillers (``None``); the
@@ -256,7 +256,7 @@ def standings_results_of(
     the round (individual games; seat ``h`` holds hand ``h``) or :func:`rubber_boards`."""
     entrant_set = entrants if isinstance(entrants, (set, frozenset)) else set(entrants)
     return [
-        StandingsResult(
+        ScoredMatch(
             match_id=match_id, round_number=round_number, seats=seats, scores=scores, board=board
         )
         for match_id, round_number, seats, scores, board in _result_fields(
@@ -267,7 +267,7 @@ def standings_results_of(
 
 ResultFields = tuple[int, int, tuple[Occupant, ...], tuple[int, ...], int | str | None]
 """A pure result's fields: match id, round, seats, scores, board (as
-league.domain.standings_maths.MatchResult holds them)."""
+league.domain.standings_maths.ScoredMatch holds them)."""
 
 
 def _result_fields(
@@ -357,7 +357,7 @@ class Accumulators:
             )
         return cls(rules, StandingsAccumulator.from_parts(rules, standings), margin)
 
-    def apply(self, results: Sequence[StandingsResult]) -> None:
+    def apply(self, results: Sequence[ScoredMatch]) -> None:
         for result in results:
             self.standings.apply(result)
             if self.margin is not None:
@@ -379,7 +379,7 @@ class Accumulators:
         return parts
 
 
-def _part_keys(results: Sequence[StandingsResult], rules: StandingsRules) -> set[str]:
+def _part_keys(results: Sequence[ScoredMatch], rules: StandingsRules) -> set[str]:
     keys: set[str] = set()
     for result in results:
         keys |= StandingsAccumulator.part_keys(result, rules.mode)

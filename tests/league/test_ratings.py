@@ -25,13 +25,13 @@ from league.domain.ratings_maths import (
 from league.domain.ratings_maths import _plackett_luce_general as plackett_luce_general
 from league.domain.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
 from league.domain.scheduling.rotating_partners import rotating_partners
-from league.domain.standings_maths import MatchResult, StandingsRules, compute_standings
+from league.domain.standings_maths import ScoredMatch, StandingsRules, compute_standings
 
 P = PlayerId
 
 
-def result(match_id: int, seats: tuple[Occupant, ...], scores: tuple[int, ...]) -> MatchResult:
-    return MatchResult(match_id=match_id, round_number=1, seats=seats, scores=scores)
+def result(match_id: int, seats: tuple[Occupant, ...], scores: tuple[int, ...]) -> ScoredMatch:
+    return ScoredMatch(match_id=match_id, round_number=1, seats=seats, scores=scores)
 
 
 def test_ridge_one_partnership_game_by_hand() -> None:
@@ -64,7 +64,7 @@ def test_ridge_corrects_for_partners_where_totals_cannot() -> None:
     rng = random.Random(4)
     neutral = [20, 21, 22, 23, 24, 25]
     skill = {1: 0.0, 2: 0.0, 9: 5.0, 10: -5.0} | dict.fromkeys(neutral, 0.0)
-    results: list[MatchResult] = []
+    results: list[ScoredMatch] = []
 
     def play(a: int, b: int, c: int, d: int) -> None:
         d_ = round(skill[a] + skill[c] - skill[b] - skill[d] + rng.gauss(0, 2))
@@ -93,7 +93,7 @@ def test_on_a_whist_design_raw_totals_and_ridge_agree() -> None:
     players = [P(i) for i in range(12)]
     skill = {p: float(p) for p in players}
     rounds = rotating_partners(players, seed=3).rounds
-    results: list[MatchResult] = []
+    results: list[ScoredMatch] = []
     for round_ in rounds:
         for table in round_.tables:
             a, b, c, d = (skill[p] for p in table.players)
@@ -198,7 +198,7 @@ def test_a_new_bot_version_starts_wide() -> None:
     assert wide.ratings[P(1)].mu - 31.0 > 5 * (narrow.ratings[P(1)].mu - 31.0)
 
 
-def league(count: int, seed: int, mode: Mode) -> tuple[list[MatchResult], dict[PlayerId, float]]:
+def league(count: int, seed: int, mode: Mode) -> tuple[list[ScoredMatch], dict[PlayerId, float]]:
     rng = random.Random(seed)
     players = [P(i) for i in range(40)]
     skill = {p: rng.gauss(0, 1) for p in players}
@@ -213,7 +213,7 @@ def league(count: int, seed: int, mode: Mode) -> tuple[list[MatchResult], dict[P
         else:
             scores = tuple(round(10 * skill[p] + rng.gauss(0, 40)) for p in seats)
         results.append(
-            MatchResult(match_id=i, round_number=i // 10, seats=tuple(seats), scores=scores)
+            ScoredMatch(match_id=i, round_number=i // 10, seats=tuple(seats), scores=scores)
         )
     return results, skill
 
@@ -264,7 +264,7 @@ def test_recomputation_is_deterministic_and_incremental_equals_full() -> None:
 # ---------------------------------------------------------------- the margin rating's sums
 
 
-def filler_results(count: int, *, seed: int, mode: Mode, table: int = 4) -> list[MatchResult]:
+def filler_results(count: int, *, seed: int, mode: Mode, table: int = 4) -> list[ScoredMatch]:
     """Random tables of 12 players; some with the träkarl (Priffe) or a built-in bot, some
     with two built-in bots (one occupant at two seats: partners or opponents)."""
     rng = random.Random(seed)
@@ -291,7 +291,7 @@ def occupant_key(occupant: Occupant) -> int | str:
     return "bot" if occupant is None else "trakarl" if occupant is TRAKARL else int(occupant)
 
 
-def parts_by_definition(results: list[MatchResult], mode: Mode) -> dict[str, object]:
+def parts_by_definition(results: list[ScoredMatch], mode: Mode) -> dict[str, object]:
     """MarginRatingAccumulator.to_parts written from the rows of X: Priffe one row a result,
     x = ±1 (partners +, opponents -), y = 2·margin; individual games one row a seat of a
     table of n, x = 60·(own seat - 1/n each seat), y = 60·(score - table mean). XᵀX summed

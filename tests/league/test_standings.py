@@ -11,8 +11,8 @@ from league.domain.ratings_maths import MarginRatingAccumulator, margin_ratings
 from league.domain.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
 from league.domain.standings_maths import (
     HeadToHead,
-    MatchResult,
     RankBy,
+    ScoredMatch,
     StandingsAccumulator,
     StandingsRules,
     compute_standings,
@@ -31,8 +31,8 @@ def result(
     seats: tuple[Occupant, ...],
     scores: tuple[int, ...],
     board: int | str | None = None,
-) -> MatchResult:
-    return MatchResult(
+) -> ScoredMatch:
+    return ScoredMatch(
         match_id=match_id, round_number=round_number, seats=seats, scores=scores, board=board
     )
 
@@ -225,7 +225,7 @@ def test_table_sizes_outside_three_to_five_and_partnerships_not_of_four_are_refu
     assert 1 not in accumulator  # nothing was applied
 
 
-def board(match_id: int, board_no: int, seats: tuple[int, int, int, int], ns: int) -> MatchResult:
+def board(match_id: int, board_no: int, seats: tuple[int, int, int, int], ns: int) -> ScoredMatch:
     """A partnership board: N/S (seats 0, 2) score ``ns`` between them, E/W the negative."""
     half = ns // 2
     return result(
@@ -331,7 +331,7 @@ def test_confidence_marks_adjacent_rows() -> None:
 
 def random_results(
     count: int, *, seed: int, mode: Mode, boards: bool = False, table: int = 4
-) -> list[MatchResult]:
+) -> list[ScoredMatch]:
     """Random tables of ``table`` seats (3 to 5 in individual games), ten a round; with
     ``boards``, six results a board; rounds from 0 to ``count // 10`` (several blocks of
     per-round points)."""

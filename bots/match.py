@@ -1,9 +1,9 @@
 """Play one whole match: built-in and uploaded bots at the seats of one game.
 
-    result = match_play("kingen", [bot_spec_parse("mybot.py"), BotSpec.builtin("greedy"),
+    played = match_play("kingen", [bot_spec_parse("mybot.py"), BotSpec.builtin("greedy"),
                                    BotSpec.builtin("greedy"), BotSpec.builtin("random")],
                         seed=7)
-    result.scores, result.seats[0].outcome, result.record
+    played.scores, played.seats[0].outcome, played.record
 
 Every uploaded bot runs in one persistent process for the whole match, in the sandbox
 unless ``sandbox=False`` (an author's local trial). The uploaded bots start in parallel
@@ -76,7 +76,10 @@ def bot_spec_parse(text: str) -> BotSpec:
 
 
 @dataclass
-class MatchResult:
+class PlayedMatch:
+    """What ``match_play`` returns: a whole match played here, its record and each seat's
+    report (the league stores its matches as ``league.models.MatchResult``)."""
+
     game: str
     seed: int
     scores: list[int]
@@ -113,7 +116,7 @@ def match_play(
     limits: Limits | None = None,
     meta: dict[str, Any] | None = None,
     transcripts: dict[int, Transcript] | None = None,
-) -> MatchResult:
+) -> PlayedMatch:
     """Play a whole match and return its result.
 
     Raises InvalidGameError for a bad game string, ValueError for a wrong number of bots
@@ -194,7 +197,7 @@ def match_play(
     if faults:
         record_meta["faults"] = faults
     record = record_from_state(state, seats=record_seats, times=times, meta=record_meta)
-    return MatchResult(
+    return PlayedMatch(
         game=str(game),
         seed=seed,
         scores=scores,

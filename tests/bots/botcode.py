@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.bundle import BotBundle
-from bots.match import BotSpec, MatchResult, match_play
+from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.seats import Outcome
 from engine.record import verify_record
@@ -65,7 +65,7 @@ def match_against_builtins(
     others: tuple[str, ...] = ("greedy", "random", "greedy"),
     extra: list[BotSpec] | None = None,
     **kwargs: Any,
-) -> MatchResult:
+) -> PlayedMatch:
     """Seat 0: the test bot; then ``extra`` uploaded bots; the rest built-in."""
     specs = [BotSpec.uploaded(bot_bundle(body))]
     specs += extra or []
@@ -73,7 +73,7 @@ def match_against_builtins(
     return match_play(game, specs, seed=seed, sandbox=sandbox, time_control=time_control, **kwargs)
 
 
-def assert_others_intact(result: MatchResult, *, attacker: int = 0) -> None:
+def assert_others_intact(result: PlayedMatch, *, attacker: int = 0) -> None:
     """The other seats played the whole match unharmed, and the record verifies."""
     for seat, report in enumerate(result.seats):
         if seat != attacker:
@@ -85,7 +85,7 @@ def assert_others_intact(result: MatchResult, *, attacker: int = 0) -> None:
     assert verification.scores == result.scores
 
 
-def log_lines(result: MatchResult, tag: str, seat: int = 0) -> list[str]:
+def log_lines(result: PlayedMatch, tag: str, seat: int = 0) -> list[str]:
     """The lines the test bot reported under ``tag`` (without the tag)."""
     prefix = tag + " "
     return [

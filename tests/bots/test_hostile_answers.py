@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 import pytest
 
 from bots.bundle import bot_bundle_from_path
-from bots.match import BotSpec, MatchResult, match_play
+from bots.match import BotSpec, PlayedMatch, match_play
 from bots.models import Bot, BotFault, BotVersion
 from bots.protocol import TimeControl
 from bots.runner.process import BotProcess, LaunchSpec
@@ -51,7 +51,7 @@ def hostile(name: str) -> BotSpec:
     return BotSpec.uploaded(bot_bundle_from_path(HOSTILE / name))
 
 
-def _play(specs: list[BotSpec], *, sandbox: bool, control: TimeControl = FAST) -> MatchResult:
+def _play(specs: list[BotSpec], *, sandbox: bool, control: TimeControl = FAST) -> PlayedMatch:
     specs = specs + [BotSpec.builtin("greedy")] * (4 - len(specs))
     return match_play("kingen", specs, seed=3, sandbox=sandbox, time_control=control)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bots.bundle import BotBundle
-from bots.match import BotSpec, MatchResult, match_play
+from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.runner import cgroups
 from bots.runner.sandbox import Limits
@@ -53,7 +53,7 @@ def without_cgroups(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cgroups.cgroup_host() is None
 
 
-def hostile_match(name: str, limits: Limits) -> MatchResult:
+def hostile_match(name: str, limits: Limits) -> PlayedMatch:
     """The hostile bot ``name`` at seat 0 against the built-in bots."""
     code = (HOSTILE / f"{name}.py").read_bytes()
     specs = [

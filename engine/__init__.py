@@ -24,8 +24,8 @@ from engine.errors import (
     InvalidGameError,
     RecordError,
 )
-from engine.game import CHANCE, TERMINAL, Game, State
-from engine.variants import FAMILIES, load_game
+from engine.game import CHANCE, TERMINAL, Game, ScoringUnit, SeatRole, State
+from engine.variants import FAMILIES, load_game, register_family, unregister_family
 from engine.view import PlayerView, TrickView
 
 __all__ = [
@@ -41,7 +41,11 @@ __all__ = [
     "InvalidGameError",
     "PlayerView",
     "RecordError",
+    "ScoringUnit",
+    "SeatRole",
     "State",
     "TrickView",
     "load_game",
+    "register_family",
+    "unregister_family",
 ]

@@ -14,10 +14,12 @@ convert to and from the short strings used on the wire, in records and on screen
 
 from __future__ import annotations
 
+import enum
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -57,6 +59,47 @@ FAMILY_ACTIONS = 128
 _COMMON_ACTIONS = {PASS: "pass", ACCEPT: "accept", REJECT: "reject", NO_TRUMP_ACTION: "trump NT"}
 _COMMON_CODES = {name: code for code, name in _COMMON_ACTIONS.items()}
 
+_ACTION_LABELS = {
+    "play": "play a card",
+    "trump": "choose trumps",
+    "pass": "pass",
+    "accept": "accept",
+    "reject": "reject",
+}
+"""The plain label of each kind of action every family shares, by its verb."""
+
+
+class SeatRole(enum.Enum):
+    """What sits at a seat: a player (a person or a bot), or a dummy that nobody sits at,
+    whose cards its partner plays (Priffe's träkarl when three play)."""
+
+    PLAYER = "player"
+    DUMMY = "dummy"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringUnit:
+    """What one result of a family is called when the league ranks it: a game, or for a
+    family of partnership play the unit whose partnerships are fixed (Priffe's rubber)."""
+
+    singular: str
+    plural: str
+
+    def count(self, n: int) -> str:
+        """``1 rubber``, ``2 rubbers``."""
+        return f"{n} {self.singular if n == 1 else self.plural}"
+
+
+GAME_UNIT = ScoringUnit("game", "games")
+DEAL_UNIT = ScoringUnit("deal", "deals")
+
+PartnershipUnit = dict[str, Any]
+"""One unit of partnership play of a finished game, as JSON (stored with a result): its
+``number`` (from 1), the ``deals`` it lasted, the clockwise ``seating`` of its four seats
+(partners opposite: seating[0] with [2], [1] with [3]) and each seat's individual
+``points`` of it (the units' points add up to the game's scores); a family adds its own
+facts (Priffe: ``partners``, the side ``totals``, each seat's ``settlement``)."""
+
 RulesT = TypeVar("RulesT", bound=Rules)
 HistoryItem = tuple[int, int, "int | Chance"]
 """(deal number, seat or CHANCE, action code or chance event)."""
@@ -66,7 +109,44 @@ class Game(ABC, Generic[RulesT]):
     """The immutable rules of one family with its options; builds fresh states."""
 
     family: ClassVar[str]
+    """The family's name in game strings (``kingen``)."""
     rules_class: ClassVar[type[Rules]]
+
+    # --- what the family says of itself (the league, the bots and the pages ask these;
+    # nothing outside the engine switches on a family's name) --------------------------
+
+    title: ClassVar[str] = ""
+    """The family's name for people (``Kung och Adel``); the family's name if empty."""
+    preset_titles: ClassVar[Mapping[str, str]] = {}
+    """The name for people of each preset (``iwwa``: ``IWWA rules``)."""
+    examples: ClassVar[tuple[str, ...]] = ()
+    """Game strings worth offering people (forms, sample games), the plain family first;
+    ``(family,)`` if empty."""
+    length_option: ClassVar[str | None] = None
+    """The option that sets how long a match is (``deals``, ``rubbers_per_game``), or None
+    when a match is always one whole game."""
+    match_unit: ClassVar[ScoringUnit] = DEAL_UNIT
+    """What ``length_option`` counts."""
+    fixed_deals_options: ClassVar[str | None] = None
+    """Options (``shuffle_policy=full_shuffle``) under which ``deals_fixed_by_seed`` holds,
+    for a family where it does not always: what to suggest for duplicate play."""
+    scoring_unit: ClassVar[ScoringUnit] = GAME_UNIT
+    """What one ranked result is: a game, or a family's partnership unit (``rubber``)."""
+    partnerships_rotate: ClassVar[bool] = False
+    short_game: ClassVar[str] = ""
+    """A short game of the family (a new bot's validation game); the family if empty."""
+
+    @classmethod
+    def example_games(cls) -> tuple[str, ...]:
+        """``examples``, or the family alone."""
+        return cls.examples or (cls.family,)
+
+    @classmethod
+    def short_game_string(cls) -> str:
+        return cls.short_game or cls.family
+
+    """Partnership play only: whether the partnerships change between units of one game
+    (Priffe's rubbers) rather than staying with the seats."""
 
     def __init__(self, rules: RulesT, preset: str | None = None) -> None:
         self.rules = rules
@@ -91,6 +171,75 @@ class Game(ABC, Generic[RulesT]):
         where the cards depend on play: Kingen's cut-only deals gather the tricks played;
         in Kung och Adel the ranks won decide who holds which hand of the next deal."""
         return True
+
+    @property
+    def seat_roles(self) -> tuple[SeatRole, ...]:
+        """The role of each seat (every seat a player unless the family says otherwise)."""
+        return (SeatRole.PLAYER,) * self.num_seats
+
+    @property
+    def player_seats(self) -> tuple[int, ...]:
+        """The seats that people or bots take (not a dummy's)."""
+        return tuple(s for s, role in enumerate(self.seat_roles) if role is SeatRole.PLAYER)
+
+    @property
+    def dummy_seat(self) -> int:
+        """The seat of the dummy, or -1 when every seat is a player's."""
+        roles = self.seat_roles
+        return roles.index(SeatRole.DUMMY) if SeatRole.DUMMY in roles else -1
+
+    @property
+    def partnership_play(self) -> bool:
+        """Whether results are ranked as partnerships (four seats, partners opposite) per
+        unit of ``partnership_units``, rather than each seat on its own per game."""
+        return False
+
+    def partnership_units(self, state: State[Any]) -> list[PartnershipUnit]:
+        """The units of partnership play of the finished ``state`` (see PartnershipUnit);
+        empty for a family without partnership play."""
+        return []
+
+    @property
+    def match_length(self) -> int | None:
+        """The value of ``length_option`` (deals or rubbers in a match), or None."""
+        if self.length_option is None:
+            return None
+        return int(getattr(self.rules, self.length_option))
+
+    @property
+    def display_name(self) -> str:
+        """The game for people: ``Priffe, 2 rubbers``, ``Kingen (IWWA rules), 3 players``,
+        never ``priffe(rubbers_per_game=2)``. Options beyond the preset, the number of
+        players and the length are summed up as ``own rules``."""
+        name = self.title or self.family
+        preset = self.preset_titles.get(self.preset or "", self.preset)
+        parts = [f"{name} ({preset})" if preset else name]
+        options = self.rules.canonical_options(self.preset)
+        options.pop("rules", None)
+        default_players = self.rules_class.option_specs().get("players")
+        if options.pop("players", None) is not None and default_players is not None:
+            parts.append(f"{len(self.player_seats)} players")
+        if self.length_option is not None:
+            options.pop(self.length_option, None)
+            length = self.match_length
+            if length is not None:
+                parts.append(self.match_unit.count(length))
+        if options:
+            parts.append("own rules")
+        return ", ".join(parts)
+
+    def action_label(self, action: int) -> str:
+        """The plain label of the kind of ``action`` (``play a card``, ``bid``,
+        ``choose a contract``) for people; ValueError for an unknown code."""
+        verb = self.action_to_string(action).split(" ", 1)[0]
+        return self.action_labels().get(verb, verb)
+
+    def action_labels(self) -> dict[str, str]:
+        """The plain label of every kind of action of the family, by its verb."""
+        return {**_ACTION_LABELS, **self.family_action_labels}
+
+    family_action_labels: ClassVar[Mapping[str, str]] = {}
+    """The plain label of each of the family's own verbs (``contract``: ``choose a contract``)."""
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:

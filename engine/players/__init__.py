@@ -37,7 +37,8 @@ class RandomPlayer:
 
 
 class GreedyPlayer:
-    """Sensible rules of thumb per family; ties broken by its seeded generator."""
+    """Sensible rules of thumb per family; ties broken by its seeded generator. A family
+    without a policy in ``GREEDY_POLICIES`` is played like ``random``."""
 
     name = "greedy"
 
@@ -46,8 +47,8 @@ class GreedyPlayer:
 
     def choose(self, view: PlayerView) -> int:
         policy = GREEDY_POLICIES.get(view.game.family)
-        if policy is None:
-            raise EngineError(f"no greedy policy for {view.game.family}")
+        if policy is None:  # a family without rules of thumb: any legal action
+            return self.rng.choice(view.legal)
         return policy(view, self.rng)
 
 

@@ -23,7 +23,20 @@ FAMILIES: dict[str, type[Game[Any]]] = {
 
 
 def register_family(game_class: type[Game[Any]]) -> None:
+    """Make ``game_class`` playable under its ``family`` name (``load_game`` finds it).
+
+    A family describes itself on its Game class (seats and their roles, partnerships, the
+    length option, names for people: docs/engine.md), so registering it is all the
+    league, the bots and the pages need. Registering a name twice replaces the class;
+    ``unregister_family`` removes it again (tests register families of their own)."""
+    if not game_class.family.isidentifier():
+        raise InvalidGameError(f"not a family name: {game_class.family!r}")
     FAMILIES[game_class.family] = game_class
+
+
+def unregister_family(family: str) -> None:
+    """Forget a family registered with ``register_family`` (nothing if unknown)."""
+    FAMILIES.pop(family, None)
 
 
 def load_game(text: str) -> Game[Any]:

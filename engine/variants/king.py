@@ -80,7 +80,7 @@ Interpretations (where the sources are silent; each is an option where tables di
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -358,6 +358,21 @@ class KingRules(Rules):
 class KingGame(Game[KingRules]):
     family = "king"
     rules_class = KingRules
+    title = "King"
+    preset_titles: ClassVar[Mapping[str, str]] = {"denexa": "Denexa rules"}
+    examples = ("king", "king(rules=denexa)")
+    short_game = "king(quick_game=true)"
+    family_action_labels: ClassVar[Mapping[str, str]] = {
+        "bid": "bid",
+        "nominate": "nominate a player",
+        "match": "match the bid",
+        "auction": "open the auction",
+        "ultimatum": "announce the ultimatum",
+        "up": "choose up",
+        "down": "choose down",
+        "foil": "foil the auction",
+        "decline": "decline",
+    }
 
     @property
     def num_seats(self) -> int:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -285,6 +285,14 @@ class KingenGame(Game[KingenRules]):
     family = "kingen"
     rules_class = KingenRules
     double = False
+    title = "Kingen"
+    preset_titles: ClassVar[Mapping[str, str]] = {"iwwa": "IWWA rules"}
+    examples: ClassVar[tuple[str, ...]] = ("kingen", "kingen(rules=iwwa)", "kingen(players=3)")
+    fixed_deals_options = "shuffle_policy=full_shuffle"
+    family_action_labels: ClassVar[Mapping[str, str]] = {
+        "contract": "choose a contract",
+        "offer": "offer tricks",
+    }
 
     @property
     def num_seats(self) -> int:
@@ -336,6 +344,9 @@ class DubbelkingenGame(KingenGame):
     family = "dubbelkingen"
     rules_class = DubbelkingenRules
     double = True
+    title = "Dubbelkingen"
+    preset_titles: ClassVar[Mapping[str, str]] = {"basic": "basic rules"}
+    examples = ("dubbelkingen",)
 
 
 @functools.cache

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -243,6 +243,15 @@ def tribute_choices(hand: int, trump: int, count: int) -> int:
 class KungOchAdelGame(Game[KungOchAdelRules]):
     family = "kung_och_adel"
     rules_class = KungOchAdelRules
+    title = "Kung och Adel"
+    length_option = "deals"
+    fixed_deals_options = "deals=1,allow_redeal_if_no_court=false"
+    family_action_labels: ClassVar[Mapping[str, str]] = {
+        "tribute": "pass a card in tribute",
+        "return": "return a card",
+        "redeal": "ask for a redeal",
+        "lead": "choose who leads",
+    }
     private_action_verbs = ("tribute", "return")
     """Tribute and returned cards pass face down: only the giver and receiver know them."""
 

@@ -80,9 +80,9 @@ The träkarl (``players=3``; SPEC 6.9, dummy-whist conventions, *needs confirmat
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import (
     BIT,
@@ -106,9 +106,20 @@ from engine.cards import (
 )
 from engine.chance import DEAL, DRAW, Chance
 from engine.errors import InvalidChanceError, InvalidGameError
-from engine.game import CHANCE, FAMILY_ACTIONS, PASS, TERMINAL, Game, TrickTakingState
+from engine.game import (
+    CHANCE,
+    FAMILY_ACTIONS,
+    PASS,
+    TERMINAL,
+    Game,
+    PartnershipUnit,
+    ScoringUnit,
+    SeatRole,
+    State,
+    TrickTakingState,
+)
 from engine.options import Rules, option
-from engine.view import PlayerView
+from engine.view import PlayerView, spectator_view
 
 CLUBS_BID, SPADES_BID, DIAMONDS_BID, HEARTS_BID, NOLL, SPEL, MISERE = range(1, 8)
 BID_NAMES = ("pass", "clubs", "spades", "diamonds", "hearts", "noll", "spel", "misere")
@@ -144,6 +155,8 @@ HONOUR_MASKS = (
     0,
 )
 """The four honours of each contract: A K Q J of trumps, the twos in noll, the aces in spel."""
+RUBBER = ScoringUnit("rubber", "rubbers")
+"""Priffe's unit of play: partnerships hold for a rubber and rotate between rubbers."""
 MISERE_POINTS = (15, 5)
 """Misère: the bidder wins or loses 15 individual points, each other player 5."""
 
@@ -313,6 +326,13 @@ def draw_key(c: int) -> int:
 class PriffeGame(Game[PriffeRules]):
     family = "priffe"
     rules_class = PriffeRules
+    title = "Priffe"
+    examples = ("priffe", "priffe(players=3)")
+    length_option = "rubbers_per_game"
+    match_unit = RUBBER
+    scoring_unit = RUBBER
+    partnerships_rotate = True
+    family_action_labels: ClassVar[Mapping[str, str]] = {"bid": "bid"}
 
     @property
     def num_seats(self) -> int:
@@ -329,9 +349,43 @@ class PriffeGame(Game[PriffeRules]):
         return TRAKARL if self.rules.players == 3 else -1
 
     @property
-    def player_seats(self) -> tuple[int, ...]:
-        """The seats taken by people or bots (not the träkarl)."""
-        return tuple(range(self.rules.players))
+    def seat_roles(self) -> tuple[SeatRole, ...]:
+        """Four players, or three and the träkarl (a dummy) at seat 3."""
+        return tuple(
+            SeatRole.DUMMY if seat == self.trakarl else SeatRole.PLAYER for seat in range(4)
+        )
+
+    @property
+    def partnership_play(self) -> bool:
+        """Ranked per rubber, as two partnerships (partners opposite in its seating)."""
+        return True
+
+    def partnership_units(self, state: State[Any]) -> list[PartnershipUnit]:
+        """The rubbers of the finished game, from its public view: beyond the common fields
+        the partner ``partners`` seats, the side ``totals`` and each seat's ``settlement``;
+        a seat's ``points`` are its individual points of the rubber's deals (settlement
+        and misère)."""
+        rubbers = spectator_view(state.view_for(0)).public["rubbers"]
+        deal_scores = list(state.deal_scores)
+        out: list[PartnershipUnit] = []
+        first = 0
+        for rubber in rubbers:
+            count = int(rubber["deals"])
+            deals = deal_scores[first : first + count]
+            first += count
+            seats = range(len(rubber["seating"]))
+            out.append(
+                {
+                    "number": rubber["number"],
+                    "deals": count,
+                    "seating": list(rubber["seating"]),
+                    "partners": [list(p) for p in rubber["partners"]],
+                    "totals": list(rubber["totals"]),
+                    "settlement": rubber["settlement"],
+                    "points": [sum(deal[seat] for deal in deals) for seat in seats],
+                }
+            )
+        return out
 
     def new_initial_state(self, seed: int | None = None) -> PriffeState:
         if self.rules.players == 3:

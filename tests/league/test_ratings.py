@@ -7,6 +7,7 @@ import math
 import random
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -386,7 +387,7 @@ def test_the_margin_rating_gives_the_bits_it_gave_before(mode: Mode, digest: str
 
 
 def exact_fit(
-    parts: dict[str, object], mode: Mode, ridge: Fraction
+    parts: dict[str, Any], mode: Mode, ridge: Fraction
 ) -> tuple[dict[str, Fraction], dict[str, Fraction], Fraction]:
     """The ridge fit of :func:`parts_by_definition`'s sums in exact rationals (Gauss-Jordan):
     each strength, each variance ``sd²·diag((XᵀX + λI)⁻¹)`` and ``sd²``."""
@@ -401,7 +402,7 @@ def exact_fit(
     gram = [[Fraction(0)] * p for _ in range(p)]
     rhs = [Fraction(0)] * p
     for name in names:
-        row, right, _ = parts[f"m:{name}"]  # type: ignore[misc]
+        row, right, _ = parts[f"m:{name}"]
         for other, value in row:
             gram[column[name]][column[str(other)]] = Fraction(value, kx * kx)
         rhs[column[name]] = Fraction(right, kx * ky)
@@ -417,7 +418,7 @@ def exact_fit(
                 factor = rows[k][i]
                 rows[k] = [a - factor * b for a, b in zip(rows[k], rows[i], strict=True)]
     solution = [rows[i][p] for i in range(p)]
-    target_sq, observations, _ = parts["m"]  # type: ignore[misc]
+    target_sq, observations, _ = parts["m"]
     rss = (
         Fraction(target_sq, ky * ky)
         - 2 * sum(s * r for s, r in zip(solution, rhs, strict=True))

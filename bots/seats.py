@@ -51,7 +51,8 @@ FALLBACK_REASONS_KEPT = 3
 
 
 class Outcome(StrEnum):
-    """How a seat's bot fared in a match; the first fault decides it."""
+    """How a seat fared in a match; the first fault decides it. The league stores it on
+    each of a match's seats (league.models.MatchSeat.outcome), a person's seat included."""
 
     OK = "ok"
     TIMEOUT = "timeout"
@@ -59,6 +60,13 @@ class Outcome(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     PROTOCOL_ERROR = "protocol_error"
     INIT_FAILURE = "init_failure"
+    FORFEIT = "forfeit"
+    """A person who missed too many deadlines (a built-in bot played on); never a bot's."""
+
+    @property
+    def label(self) -> str:
+        """For people: ``Illegal Action``."""
+        return self.value.replace("_", " ").title()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from bots.models import BotVersion
+from bots.seats import Outcome
 
 
 class Heartbeat(models.Model):
@@ -403,14 +404,9 @@ class Match(models.Model):
         return f"match {self.pk} ({self.game})"
 
 
-class SeatOutcome(models.TextChoices):
-    OK = "ok"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    ILLEGAL_ACTION = "illegal_action"
-    PROTOCOL_ERROR = "protocol_error"
-    INIT_FAILURE = "init_failure"
-    FORFEIT = "forfeit"
+SeatOutcome = Outcome
+"""How a seat fared: the bots' outcomes (bots.seats.Outcome), a person's forfeit included."""
+SEAT_OUTCOME_CHOICES = [(outcome.value, outcome.label) for outcome in SeatOutcome]
 
 
 class MatchSeat(models.Model):
@@ -423,7 +419,9 @@ class MatchSeat(models.Model):
     replaced = models.BooleanField(
         default=False, help_text="A built-in bot plays the seat for the rest of the match."
     )
-    outcome = models.CharField(max_length=20, choices=SeatOutcome.choices, default=SeatOutcome.OK)
+    outcome = models.CharField(
+        max_length=20, choices=SEAT_OUTCOME_CHOICES, default=SeatOutcome.OK.value
+    )
     faults = models.JSONField(default=list, blank=True)
 
     class Meta:

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from scipy import stats
 
 from league.domain.ratings_maths import MarginRatingAccumulator, margin_ratings
 from league.domain.scheduling.model import TRAKARL, Mode, Occupant, PlayerId
@@ -17,8 +18,6 @@ from league.domain.standings_maths import (
     StandingsRules,
     compute_standings,
     duplicate_scores,
-    student_t_cdf,
-    student_t_quantile,
     welch,
 )
 
@@ -287,18 +286,28 @@ def test_duplicate_individual_groups_are_per_hand_and_skip_own_results() -> None
 
 def test_welch_by_hand_and_t_tables() -> None:
     """A: 10, 12, 14 (mean 12, var 4); B: 4, 6, 8, 6 (mean 6, var 8/3).
-    SE² = 4/3 + 2/3 = 2; df = 2² / ((4/3)²/2 + (2/3)²/3) = 3.857..."""
+    SE² = 4/3 + 2/3 = 2; df = 2² / ((4/3)²/2 + (2/3)²/3) = 3.857...; the p-value is
+    scipy.stats' Welch test, the interval its Student's t quantile (the same to 1e-12)."""
     separation = welch((3, 12.0, 4.0), (4, 6.0, 8 / 3))
     assert separation is not None
     df = 4 / ((4 / 3) ** 2 / 2 + (2 / 3) ** 2 / 3)
-    half = student_t_quantile(0.975, df) * 2**0.5
+    half = float(stats.t.ppf(0.975, df)) * 2**0.5
+    test = stats.ttest_ind_from_stats(12.0, 2.0, 3, 6.0, (8 / 3) ** 0.5, 4, equal_var=False)
     assert separation.difference == 6
-    assert separation.low == pytest.approx(6 - half)
-    assert separation.high == pytest.approx(6 + half)
+    assert separation.low == pytest.approx(6 - half, abs=1e-12)
+    assert separation.high == pytest.approx(6 + half, abs=1e-12)
+    assert separation.p_value == pytest.approx(float(test.pvalue), abs=1e-12)
     assert separation.significant
-    assert student_t_cdf(2.228139, 10) == pytest.approx(0.975, abs=1e-6)
-    assert student_t_quantile(0.975, 1) == pytest.approx(12.7062047, abs=1e-6)
-    assert student_t_quantile(0.995, 30) == pytest.approx(2.7499957, abs=1e-6)
+    # t tables: two samples of 6, 11 and 31 with equal variances have df 10, 20 and 60
+    for n, confidence, quantile in (
+        (6, 0.95, 2.228139),
+        (11, 0.95, 2.085963),
+        (31, 0.99, 2.660283),
+    ):
+        equal = welch((n, 3.0, n / 2), (n, 0.0, n / 2), confidence)  # SE = 1
+        assert equal is not None
+        assert equal.high is not None
+        assert equal.high - 3.0 == pytest.approx(quantile, abs=1e-6)
     assert welch((1, 5.0, 0.0), (4, 1.0, 1.0)) == welch((1, 5.0, 0.0), (4, 1.0, 1.0))
     too_few = welch((1, 5.0, 0.0), (4, 1.0, 1.0))
     assert too_few is not None

@@ -146,11 +146,13 @@ def upgrade_and_compare() -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.slow  # migrating back and forth: about 5 s
 @pytest.mark.django_db(transaction=True)
 def test_a_league_stored_before_the_restructuring_reads_the_same_after_migrate() -> None:
     upgrade_and_compare()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_same_upgrade_on_sqlite() -> None:
     if connection.vendor != "sqlite":

@@ -26,12 +26,16 @@ from bots.untrusted_text import storable_text
 from engine.errors import InvalidGameError
 from engine.variants import FAMILIES, load_game
 
-VALIDATION_GAMES = {
-    "kingen": "kingen",
-    "dubbelkingen": "dubbelkingen",
-    "king": "king(quick_game=true)",
-}
-"""The game a new version of a family plays to be validated (a short one where possible)."""
+
+def validation_game(family: str) -> str:
+    """The game a new version of a family plays to be validated: the family's short game
+    (engine.game.Game.short_game), or the first registered family's for a bot of no family."""
+    game_class = FAMILIES.get(family) if family else next(iter(FAMILIES.values()))
+    if game_class is None:  # a family no longer registered: refused when it loads
+        return family
+    return game_class.short_game_string()
+
+
 VALIDATION_SEED = 1
 BOT_FAULT_LOG_CHARS = 64 * 1024
 """How much of a bot's stderr a fault of its validation game keeps (the end)."""
@@ -113,8 +117,7 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
     version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
     if version is None or version.status != BotVersion.Status.PENDING:
         return version
-    family = version.bot.family or "kingen"
-    game = VALIDATION_GAMES.get(family, family)
+    game = validation_game(version.bot.family)
     report: dict[str, Any] = {"structure": "ok", "game": game}
     fallbacks: int | None = None
     try:

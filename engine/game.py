@@ -133,6 +133,8 @@ class Game(ABC, Generic[RulesT]):
     scoring_unit: ClassVar[ScoringUnit] = GAME_UNIT
     """What one ranked result is: a game, or a family's partnership unit (``rubber``)."""
     partnerships_rotate: ClassVar[bool] = False
+    dummy_name: ClassVar[str] = "the dummy"
+    """The dummy seat's name for people (Priffe: ``the träkarl``)."""
     short_game: ClassVar[str] = ""
     """A short game of the family (a new bot's validation game); the family if empty."""
 

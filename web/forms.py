@@ -8,18 +8,30 @@ from django import forms
 
 from bots.bundle import MAX_BOT_BYTES, MAX_BOT_SIZE, bot_too_large_message
 from bots.seats import builtin_names
-from engine.variants import FAMILIES
+from engine.variants import FAMILIES, load_game
 from league.models import LEAGUE_FORMATS
 
-GAME_CHOICES = [
-    ("kingen", "Kingen (basic rules)"),
-    ("kingen(rules=iwwa)", "Kingen (IWWA rules)"),
-    ("dubbelkingen", "Dubbelkingen"),
-    ("king", "King (Brazilian scoring)"),
-    ("king(rules=denexa)", "King (Denexa rules)"),
-    ("kung_och_adel", "Kung och Adel"),
-    ("priffe", "Priffe"),
-]
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered family's example games, each by its name for people (the games
+    describe themselves: engine.game.Game.examples and display_name)."""
+    return [
+        (game, load_game(game).display_name)
+        for family in FAMILIES.values()
+        for game in family.example_games()
+    ]
+
+
+def family_choices() -> list[tuple[str, str]]:
+    """Every registered family by its name for people."""
+    return [(name, family.title or name) for name, family in FAMILIES.items()]
+
+
+def first_game() -> str:
+    """The game a form offers first: the first registered family's."""
+    return next(iter(FAMILIES))
+
+
 FORMAT_LABELS = {
     "round_robin": "Round robin",
     "rotating_partners": "Rotating partners",
@@ -64,7 +76,7 @@ class BotConsentForm(forms.Form):
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120, initial="Club league")
-    game = forms.ChoiceField(choices=GAME_CHOICES, initial="kingen")
+    game = forms.ChoiceField(choices=game_choices, initial=first_game)
     format = forms.ChoiceField(
         choices=[(f, FORMAT_LABELS.get(f, f)) for f in LEAGUE_FORMATS], initial="round_robin"
     )
@@ -73,8 +85,8 @@ class TournamentForm(forms.Form):
         min_value=1,
         max_value=1000,
         required=False,
-        help_text="Deals per match for Kung och Adel, rubbers for Priffe; "
-        "leave empty for a whole game (Kingen, Dubbelkingen and King are always whole games).",
+        help_text="Deals (or rubbers) per match where the game has a length; "
+        "leave empty for a whole game.",
     )
     move_seconds = forms.FloatField(
         min_value=1, max_value=3600, initial=30, label="Seconds per move"
@@ -99,7 +111,7 @@ class CompetitorEntryForm(forms.Form):
 
 
 class TableForm(forms.Form):
-    game = forms.ChoiceField(choices=GAME_CHOICES, initial="kingen")
+    game = forms.ChoiceField(choices=game_choices, initial=first_game)
     opponents = forms.ChoiceField(
         choices=builtin_choices, initial="greedy", label="The other seats are played by"
     )
@@ -108,7 +120,7 @@ class TableForm(forms.Form):
 class BotForm(forms.Form):
     name = forms.CharField(max_length=80)
     family = forms.ChoiceField(
-        choices=[("", "any family")] + [(f, f) for f in FAMILIES],
+        choices=lambda: [("", "any family"), *family_choices()],
         required=False,
         help_text="The game its validation game is played in.",
     )

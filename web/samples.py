@@ -21,19 +21,17 @@ from engine.errors import EngineError
 from engine.game import Game, State
 from engine.players import make_player
 from engine.record import record_from_state, redact_record
-from engine.variants import load_game
+from engine.variants import FAMILIES, load_game
 
-SAMPLE_GAMES = (
-    "kingen",
-    "kingen(rules=iwwa)",
-    "kingen(players=3)",
-    "dubbelkingen",
-    "king",
-    "king(rules=denexa)",
-    "kung_och_adel",
-    "priffe",
-    "priffe(players=3)",
-)
+
+def sample_games() -> tuple[str, ...]:
+    """Every registered family's example games (engine.game.Game.examples)."""
+    return tuple(game for family in FAMILIES.values() for game in family.example_games())
+
+
+SAMPLE_GAMES = sample_games()
+"""The sample games of the families built in (a family registered later is in
+:func:`sample_games`)."""
 MAX_SEED = 10_000
 
 

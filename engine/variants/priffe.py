@@ -332,6 +332,7 @@ class PriffeGame(Game[PriffeRules]):
     match_unit = RUBBER
     scoring_unit = RUBBER
     partnerships_rotate = True
+    dummy_name = "the träkarl"
     family_action_labels: ClassVar[Mapping[str, str]] = {"bid": "bid"}
 
     @property

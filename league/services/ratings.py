@@ -44,6 +44,7 @@ here. Rows that stay the same keep their ids.
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ from django.utils import timezone
 import orjson
 from openskill.models import PlackettLuce
 
+from engine.variants import load_game
 from league.domain.ratings_maths import (
     CONSERVATIVE_Z,
     DEFAULT_MU,
@@ -76,14 +78,8 @@ from league.models import (
     Tournament,
 )
 from league.services.garbage_collector import collector_paused
-from league.services.standings import (
-    PARTNERSHIP_FAMILIES,
-    StoredResult,
-    game_family,
-    game_trakarl,
-    result_rubbers,
-    tournament_entrants,
-)
+from league.services.standings import result_rubbers
+from league.standings_store import StoredResult, tournament_entrants
 
 logger = logging.getLogger(__name__)
 
@@ -120,17 +116,22 @@ class Unit:
 
 @dataclass(frozen=True)
 class RatedGame:
-    """How a game's results are rated: its family, partnership play (Priffe: per rubber)
-    and the träkarl's seat (-1: none)."""
+    """How a game's results are rated, as the game describes itself: its family,
+    partnership play per unit (Priffe: per rubber) and the dummy's seat (-1: none)."""
 
     family: str
     partnership: bool
-    trakarl: int
+    dummy_seat: int
 
     @classmethod
     def of(cls, game: str) -> RatedGame:
-        family = game_family(game)
-        return cls(family, family in PARTNERSHIP_FAMILIES, game_trakarl(game))
+        return _rated_game(game)
+
+
+@functools.lru_cache(maxsize=256)
+def _rated_game(game: str) -> RatedGame:
+    loaded = load_game(game)
+    return RatedGame(loaded.family, loaded.partnership_play, loaded.dummy_seat)
 
 
 def _seat_number(seat: Mapping[str, Any]) -> int:
@@ -155,8 +156,8 @@ def result_units(
     ]
     if not rated.partnership:
         return [Unit(tuple((i,) for i in ids), tuple(float(int(s["score"])) for s in ordered))]
-    if 0 <= rated.trakarl < len(ids):
-        ids[rated.trakarl] = None
+    if 0 <= rated.dummy_seat < len(ids):
+        ids[rated.dummy_seat] = None
     units = []
     for rubber in rubbers:
         a, b, c, d = (int(s) for s in rubber["seating"])

@@ -267,4 +267,4 @@ def test_a_priffe_league_page_shows_partner_pairs_ratings_and_the_leaderboard() 
     assert "<polyline" in page  # each entrant's line from its start
     board = client.get("/ratings/?family=priffe").content.decode()
     assert board.count("random-") == 4
-    assert "No kingen match" in client.get("/ratings/?family=kingen").content.decode()
+    assert "No Kingen match" in client.get("/ratings/?family=kingen").content.decode()

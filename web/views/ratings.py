@@ -12,12 +12,13 @@ from league.selectors import ratings_leaderboard
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    family = request.GET.get("family", "kingen")
+    family = request.GET.get("family", "")
     if family not in FAMILIES:
-        family = "kingen"
+        family = next(iter(FAMILIES))
     context = {
         "family": family,
-        "families": list(FAMILIES),
+        "family_title": FAMILIES[family].title or family,
+        "families": [(name, game.title or name) for name, game in FAMILIES.items()],
         "rows": ratings_leaderboard(family=family),
     }
     return render(request, "web/ratings.html", context)

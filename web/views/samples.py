@@ -12,10 +12,11 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.errors import EngineError
+from engine.variants import load_game
 from web.samples import (
-    SAMPLE_GAMES,
     SampleTable,
     record_cut,
+    sample_games,
     sample_record,
     sample_running_record,
     samples_enabled,
@@ -36,7 +37,7 @@ def _problem(message: str, status: int = 400) -> JsonResponse:
 
 def _game_and_seed(request: HttpRequest) -> tuple[str, int, int | None]:
     """(game, seed, events) from the query; ValueError naming the bad parameter."""
-    game = request.GET.get("game", "kingen")
+    game = request.GET.get("game") or sample_games()[0]
     try:
         seed = int(request.GET.get("seed", "1"))
     except ValueError:
@@ -54,7 +55,8 @@ def _game_and_seed(request: HttpRequest) -> tuple[str, int, int | None]:
 @require_GET
 def sample_index(request: HttpRequest) -> HttpResponse:
     _require_samples()
-    return render(request, "web/samples.html", {"games": SAMPLE_GAMES})
+    games = [(game, load_game(game).display_name) for game in sample_games()]
+    return render(request, "web/samples.html", {"games": games})
 
 
 @require_GET

@@ -1,0 +1,27 @@
+"""Template filters about games: ``{{ tournament.game|game_name }}`` is the game's name for
+people as the game gives it (engine.game.Game.display_name: ``Priffe, 2 rubbers``)."""
+
+from __future__ import annotations
+
+import functools
+
+from django import template
+
+from engine.errors import EngineError
+from engine.variants import load_game
+
+register = template.Library()
+
+
+@functools.lru_cache(maxsize=256)
+def _display_name(game: str) -> str:
+    try:
+        return load_game(game).display_name
+    except EngineError:  # a family no longer registered: its game string as it is
+        return game
+
+
+@register.filter
+def game_name(game: object) -> str:
+    """The name for people of a game string (the string itself if it does not load)."""
+    return _display_name(str(game))

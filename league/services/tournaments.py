@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -58,9 +58,6 @@ from league.tasks import run_match as run_match_task
 User = Account | AnonymousUser
 logger = logging.getLogger(__name__)
 
-DEAL_OPTIONS = {"kung_och_adel": "deals", "priffe": "rubbers_per_game"}
-"""The game-string option that sets the length of a match, for the families that have
-one; in the others (Kingen, Dubbelkingen, King) a match is one whole game."""
 FOUR_SEAT_FORMATS = frozenset({TournamentFormat.SWISS, TournamentFormat.ROTATING_PARTNERS})
 """Formats whose schedulers seat four players a table only: a game of three or five
 players a table (Kingen for three or five, Priffe for three with its träkarl) is refused for
@@ -74,23 +71,15 @@ def seed_draw() -> int:
     return secrets.randbits(62)
 
 
-FIXED_DEALS_OPTIONS: Final = {
-    "kingen": "shuffle_policy=full_shuffle",
-    "dubbelkingen": "shuffle_policy=full_shuffle",
-    "kung_och_adel": "deals=1,allow_redeal_if_no_court=false",
-}
-"""The option that makes every deal of a family the seed's (engine: ``deals_fixed_by_seed``),
-for the message that refuses a duplicate tournament without it."""
-
-
 def match_game_string(game: str, deals: int | None) -> str:
     """The canonical game string of a tournament's matches: ``game`` with its length
-    option set to ``deals``. InvalidInputError naming the problem otherwise."""
+    option (the game's ``length_option``) set to ``deals``. InvalidInputError naming the
+    problem otherwise."""
     try:
         loaded = load_game(game)
         if deals is None:
             return str(loaded)
-        option = DEAL_OPTIONS.get(loaded.family)
+        option = loaded.length_option
         if option is None:
             raise InvalidInputError(
                 f"deals: {loaded.family} has no length option; a match is one whole game",
@@ -132,17 +121,18 @@ def tournament_create(
     if format not in TournamentFormat.values:
         raise InvalidInputError(f"format: unknown format {format!r}")
     canonical = match_game_string(game, deals)
-    players, trakarl = table_players(canonical)
+    loaded = load_game(canonical)
+    players, dummy = table_players(canonical)
     if players != SEATS and format in FOUR_SEAT_FORMATS:
-        table = f"tables of {players}" + (" and the träkarl" if trakarl >= 0 else "")
+        table = f"tables of {players}" + (f" and {loaded.dummy_name}" if dummy >= 0 else "")
         message = (
             f"{format} seats tables of four; {canonical} is played at {table}:"
             " use round_robin or duplicate"
         )
         raise InvalidInputError(f"format: {message}", errors={"format": [message]})
-    if format == TournamentFormat.DUPLICATE and not load_game(canonical).deals_fixed_by_seed:
-        family = canonical.split("(")[0]
-        hint = FIXED_DEALS_OPTIONS.get(family)
+    if format == TournamentFormat.DUPLICATE and not loaded.deals_fixed_by_seed:
+        family = loaded.family
+        hint = loaded.fixed_deals_options
         message = (
             f"duplicate play gives every table the same cards, but in {canonical} the deals "
             "depend on the play" + (f": choose {family}({hint})" if hint else "")
@@ -213,11 +203,11 @@ def round_tables(
     as do Swiss and rotating-partner tournaments of three or five players a table made
     before those were refused (``FOUR_SEAT_FORMATS``).
     """
-    players, trakarl = table_players(tournament.game)
+    players, dummy = table_players(tournament.game)
     if players != SEATS:
         if tournament.format == TournamentFormat.ROUND_ROBIN:
             history = _small_tables_history(
-                tournament=tournament, entrants=set(entrants), trakarl=trakarl
+                tournament=tournament, entrants=set(entrants), dummy=dummy
             )
             small = small_tables_round(
                 [PlayerId(e) for e in entrants],
@@ -228,9 +218,9 @@ def round_tables(
             tables = [[None if p is None else int(p) for p in table] for table in small]
         else:
             tables = rotation_tables(entrants, round_number=number, seats=players)
-        if trakarl >= 0:  # the träkarl's seat: a filler the engine never asks to play
+        if dummy >= 0:  # the dummy's seat: a filler the engine never asks to play
             for table in tables:
-                table.insert(trakarl, None)
+                table.insert(dummy, None)
         return tables
     if seats != SEATS or tournament.format not in (
         TournamentFormat.ROUND_ROBIN,
@@ -289,23 +279,22 @@ def _schedule_history(*, tournament: Tournament, entrants: set[int]) -> list[Sch
 
 
 def table_players(game: str) -> tuple[int, int]:
-    """(players at a table of ``game``, the träkarl's seat or -1): four in most games,
-    three or five in Kingen for three or five, three in Priffe for three (four seats, one
-    of them the träkarl's)."""
+    """(players at a table of ``game``, the dummy's seat or -1), as the game describes its
+    seats: four in most games, three or five in Kingen for three or five, three in Priffe
+    for three (four seats, one of them the träkarl's, a dummy)."""
     loaded = load_game(game)
-    trakarl = int(getattr(loaded, "trakarl", -1))
-    return loaded.num_seats - (1 if trakarl >= 0 else 0), trakarl
+    return len(loaded.player_seats), loaded.dummy_seat
 
 
 def _small_tables_history(
-    *, tournament: Tournament, entrants: set[int], trakarl: int = -1
+    *, tournament: Tournament, entrants: set[int], dummy: int = -1
 ) -> list[list[list[PlayerId | None]]]:
     """The rounds played so far, each a list of tables (the players' seats in order, the
-    träkarl's left out, fillers ``None``)."""
+    dummy's left out, fillers ``None``)."""
     rounds: dict[int, dict[int, list[PlayerId | None]]] = {}
     rows = (
         MatchSeat.objects.filter(match__tournament=tournament)
-        .exclude(seat=trakarl)
+        .exclude(seat=dummy)
         .order_by("match__round__number", "match_id", "seat")
         .values_list("match__round__number", "match_id", "competitor_id")
     )

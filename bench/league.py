@@ -253,7 +253,8 @@ def bench_standings(count: int, sample: int) -> None:
     per stored result in a fresh league and in one of ``count`` results, the ratings
     queue's work per result, and the full recomputations of ``count`` results."""
     from league.services.ratings import ratings_recompute, ratings_update
-    from league.services.standings import standings_current, standings_recompute
+    from league.services.standings import standings_recompute
+    from league.standings_store import standings_current
     from league.services.tournaments import tournament_create
     from tests.league.builders import builtin_competitors, club_with_organiser
     from tests.league.synthetic import synthetic_results

@@ -21,6 +21,8 @@ from django.db import transaction
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from league.selectors import tournament_progress
+
 logger = logging.getLogger(__name__)
 
 
@@ -49,8 +51,6 @@ def tournament_progressed(tournament_id: int) -> None:
     """Tell the tournament's watchers how many of its matches are finished."""
 
     def send() -> None:
-        from league.selectors import tournament_progress
-
         progress = tournament_progress(tournament_id=tournament_id)
         group_send(
             f"tournament-{tournament_id}",

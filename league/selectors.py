@@ -21,19 +21,26 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
+from engine.record import record_from_state, redact_record
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
     Competitor,
+    Entry,
     Invitation,
     Match,
     MatchResult,
     MatchSeat,
     MatchStatus,
     Membership,
+    Rating,
+    RatingChange,
+    RatingQueueEntry,
     Round,
     Tournament,
 )
+from league.replays import match_replay
+from league.standings_store import PARTNERSHIP_FAMILIES, game_family, standings_current
 
 User = Account | AnonymousUser
 
@@ -275,9 +282,6 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
     individual points summed over rubbers, and ``partner_pairs`` has every pair that
     played a rubber together. ``head_to_head`` has every pair that met at a table.
     """
-    from league.models import Entry
-    from league.services.standings import standings_current
-
     names = dict(
         Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
     )
@@ -370,9 +374,6 @@ def match_record(
     anyone's view). Otherwise rebuilt from the stored events and redacted for
     ``viewer_seat`` (a seat's own cards only; None: no hidden card at all), without the
     seed, which decides every deal."""
-    from engine.record import record_from_state, redact_record
-    from league.services.matches import match_replay
-
     result = getattr(match, "result", None)
     if match.status == MatchStatus.FINISHED and result is not None:
         return record_for_viewer(
@@ -444,9 +445,6 @@ def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
     history in the order rated, how many results wait for the ratings queue, and for
     Priffe the ridge margin rating of partnership play (league.services.ratings and
     .standings; docs/api.md has the shape)."""
-    from league.models import Rating, RatingChange, RatingQueueEntry
-    from league.services.standings import PARTNERSHIP_FAMILIES, game_family, standings_current
-
     family = game_family(tournament.game)
     ratings = Rating.objects.filter(tournament=tournament).select_related("competitor")
     rows = [
@@ -511,8 +509,6 @@ def competitor_ratings(
 ) -> dict[str, Any]:
     """A competitor's ratings now (every family and tournament) and its history: one row
     per rated match, on the family leaderboards, or within ``tournament_id``."""
-    from league.models import Rating, RatingChange
-
     competitor = Competitor.objects.filter(pk=competitor_id).first()
     if competitor is None:
         raise NotFoundError(f"no competitor {competitor_id}")
@@ -583,8 +579,6 @@ def competitor_ratings(
 def ratings_leaderboard(*, family: str, min_games: int = 0) -> list[dict[str, Any]]:
     """A game family's leaderboard: every competitor rated in it, best conservative
     rating (mu - 3 sigma) first."""
-    from league.models import Rating
-
     ratings = (
         Rating.objects.filter(family=family, tournament__isnull=True, games__gte=min_games)
         .select_related("competitor")

@@ -1,28 +1,42 @@
 """Celery tasks: thin interfaces that take ids or tokens and call a service.
 
+The arrows point one way: tasks import services; services send tasks by name
+(league/task_names.py) through the task outbox and never import this module.
+
 Tasks named league.tasks.run_match* are routed to the `matches` queue and
 league.tasks.ratings_update to the `ratings` queue (settings).
 """
+
+from dataclasses import asdict
 
 from django.db import InterfaceError, OperationalError
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 
+from league import task_names
+from league.services.heartbeats import heartbeat_record as heartbeat_record_service
+from league.services.matches import match_run
+from league.services.matches import matches_sweep as matches_sweep_service
+from league.services.ratings import ratings_update as ratings_update_service
+from league.services.schedules import (
+    tournament_round_start_scheduled as tournament_round_start_scheduled_service,
+)
+from league.services.standings import standings_rebuild as standings_rebuild_service
+
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 """What django.db raises when the database cannot be reached (or went away)."""
 
 
-@shared_task(base=DjangoTask)
+@shared_task(base=DjangoTask, name=task_names.HEARTBEAT_RECORD)
 def heartbeat_record(token: str) -> None:
     """Record a heartbeat sent by league.services.heartbeats.heartbeat_send."""
-    from league.services.heartbeats import heartbeat_record as heartbeat_record_service
-
     heartbeat_record_service(token=token)
 
 
 @shared_task(
     base=DjangoTask,
+    name=task_names.RUN_MATCH,
     # The database was unreachable before the match was claimed (once claimed, match_run
     # releases it itself): try again shortly rather than leave the match queued until the
     # sweep re-sends its task minutes later.
@@ -34,38 +48,36 @@ def heartbeat_record(token: str) -> None:
 def run_match(match_id: int) -> str:
     """Play a match's bot seats (routed to the `matches` queue); idempotent: a duplicate
     finds nothing to claim."""
-    from league.services.matches import match_run
-
     return match_run(match_id=match_id).outcome
 
 
-@shared_task(base=DjangoTask)
+@shared_task(base=DjangoTask, name=task_names.MATCHES_SWEEP)
 def matches_sweep() -> dict[str, list[int]]:
     """Beat: re-queue matches whose lease expired, apply the fallback for people whose
     deadline passed, re-send tasks of matches queued for long. (Every worker also runs the
     same sweep in a thread of its own: config/worker_sweeper.py.)"""
-    from dataclasses import asdict
-
-    from league.services.matches import matches_sweep as matches_sweep_service
-
     return asdict(matches_sweep_service())
 
 
-@shared_task(base=DjangoTask)
+@shared_task(base=DjangoTask, name=task_names.RATINGS_UPDATE)
 def ratings_update() -> int:
     """Rate the results waiting in the rating queue (``RatingQueueEntry``), in the order
     they were stored (routed to the `ratings` queue, which one worker process consumes with
     concurrency 1; the service also serialises itself with a lock). Idempotent: a
     duplicate finds nothing to rate; beat runs it every minute for a lost message."""
-    from league.services.ratings import ratings_update as ratings_update_service
-
     return ratings_update_service()
 
 
-@shared_task(base=DjangoTask)
+@shared_task(base=DjangoTask, name=task_names.TOURNAMENT_ROUND_START_SCHEDULED)
 def tournament_round_start_scheduled(tournament_id: int) -> str:
     """A tournament's schedule (a django-celery-beat entry): start its next round unless
     one is still being played; what happened, in a few words."""
-    from league.services.schedules import tournament_round_start_scheduled as service
+    return tournament_round_start_scheduled_service(tournament_id=tournament_id)
 
-    return service(tournament_id=tournament_id)
+
+@shared_task(base=DjangoTask, name=task_names.STANDINGS_REBUILD)
+def standings_rebuild(tournament_id: int) -> int:
+    """Rebuild a tournament's stored standings from its results if they are missing or
+    stale (a format or rules change, a failed update); idempotent: how many results the
+    current standings hold."""
+    return standings_rebuild_service(tournament_id=tournament_id)

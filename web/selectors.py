@@ -26,6 +26,7 @@ from league.models import (
     RatingChange,
     Tournament,
 )
+from league.replays import MatchLogError, match_replay
 from league.selectors import club_role_of
 from league.services.clubs import ORGANISING_ROLES
 from web.timeline import TIMELINE_VERSION, record_timeline
@@ -56,8 +57,6 @@ def match_timeline(*, match: Match) -> dict[str, Any]:
     A running match's record is rebuilt from its stored events on the server; only public
     facts leave this function, so anyone who may watch the match may have them.
     """
-    from league.services.matches import MatchLogError, match_replay
-
     result = MatchResult.objects.filter(match_id=match.pk).first()
     if match.status == MatchStatus.FINISHED and result is not None:
         # A finished match never changes: its timeline is computed once per cache.

@@ -9,8 +9,8 @@ from django.db import transaction
 
 from bots.models import Bot, BotVersion
 from bots.services import bot_version_store
-from bots.tasks import bot_version_validate as bot_version_validate_task
 from league.services.task_outbox import task_enqueue
+from league.task_names import BOT_VERSION_VALIDATE
 
 
 def bot_version_submit(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
@@ -19,5 +19,5 @@ def bot_version_submit(*, owner: User, bot: Bot, filename: str, data: bytes) -> 
     Raises bots.services.BotServiceError, naming the problem, for an upload refused."""
     with transaction.atomic():
         version = bot_version_store(owner=owner, bot=bot, filename=filename, data=data)
-        task_enqueue(bot_version_validate_task, version.pk)
+        task_enqueue(BOT_VERSION_VALIDATE, version.pk)
     return version

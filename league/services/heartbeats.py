@@ -8,17 +8,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.models import Heartbeat, ProcessTick
-from league.tasks import heartbeat_record as heartbeat_record_task
+from league.services.task_outbox import task_enqueue
+from league.task_names import HEARTBEAT_RECORD
 
 
 def heartbeat_send(*, token: str | None = None) -> str:
     """Ask a worker to record a heartbeat; returns its token.
 
-    The task is sent when the surrounding transaction commits (at once outside one), so a
-    worker never looks for something that was rolled back.
+    The task goes through the task outbox: it is sent when the surrounding transaction
+    commits (at once outside one), so a worker never looks for something that was rolled
+    back.
     """
     token = token or uuid.uuid4().hex
-    heartbeat_record_task.delay_on_commit(token)
+    task_enqueue(HEARTBEAT_RECORD, token)
     return token
 
 

@@ -60,7 +60,6 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import State
 from engine.record import record_from_state
-from engine.variants import load_game
 from engine.view import PlayerView
 from league.errors import InvalidInputError
 from league.models import (
@@ -73,11 +72,11 @@ from league.models import (
     TournamentStatus,
 )
 from league.notifications import match_updated, tournament_progressed
+from league.replays import MatchLogError, Replay, match_replay
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result, standings_input_extra
 from league.services.task_outbox import task_enqueue
-from league.tasks import ratings_update as ratings_update_task
-from league.tasks import run_match as run_match_task
+from league.task_names import RATINGS_UPDATE, RUN_MATCH
 
 logger = logging.getLogger(__name__)
 
@@ -98,53 +97,6 @@ last one repeats, for at most MATCH_LEASE_SECONDS in all)."""
 
 class LeaseLostError(Exception):
     """This worker no longer holds the match (its lease ran out and another claimed it)."""
-
-
-class MatchLogError(Exception):
-    """The stored events do not replay (a bug, or rows changed by hand)."""
-
-
-# ---------------------------------------------------------------- replay
-
-
-@dataclass
-class Replay:
-    state: State[Any]
-    times: dict[int, float]
-    """Milliseconds taken per index of ``state.log``."""
-    stored: int
-    """How many events are stored (``state.log[:stored]``)."""
-
-
-def match_replay(match: Match) -> Replay:
-    """The engine state of ``match`` from its seed and its stored events."""
-    game = load_game(match.game)
-    state = game.new_initial_state(seed=match.seed)
-    times: dict[int, float] = {}
-    rows = (
-        MatchEvent.objects.filter(match_id=match.pk)
-        .order_by("index")
-        .values_list("index", "seat", "action", "chance", "ms")
-    )
-    stored = 0
-    for index, seat, action, chance, ms in rows.iterator(chunk_size=2000):
-        if index != stored:
-            raise MatchLogError(f"match {match.pk}: event {stored} is missing")
-        stored += 1
-        if seat is None:
-            logged = state.log[index] if index < len(state.log) else None
-            if not isinstance(logged, Chance) or logged.to_json() != chance:
-                raise MatchLogError(f"match {match.pk}: event {index} is not the seed's deal")
-            continue
-        if index != len(state.log) or seat != state.current_seat:
-            raise MatchLogError(f"match {match.pk}: event {index} is out of order")
-        try:
-            state.apply_action(state.parse_action(action))
-        except IllegalActionError as exc:
-            raise MatchLogError(f"match {match.pk}: event {index}: {exc}") from None
-        if ms is not None:
-            times[index] = ms
-    return Replay(state=state, times=times, stored=stored)
 
 
 EventRow = tuple[int, int, int | None, str, dict[str, Any] | None, float | None]
@@ -648,7 +600,7 @@ def _result_write(
     )
     standings_apply_result(match_result=result)  # in this transaction
     ratings_enqueue([result.pk])  # waiting to be rated: committed with the result
-    task_enqueue(ratings_update_task)  # the serial `ratings` queue
+    task_enqueue(RATINGS_UPDATE)  # the serial `ratings` queue
     if bot_faults:
         BotFault.objects.bulk_create(bot_faults)
     match.status = MatchStatus.FINISHED
@@ -707,7 +659,7 @@ def _person_moved(
         match.waiting_seat = None
         match.deadline = None
         match.queued_at = now
-        task_enqueue(run_match_task, match.pk)
+        task_enqueue(RUN_MATCH, match.pk)
     match.save(
         update_fields=[
             "events_stored",
@@ -832,7 +784,7 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
         else:
             match.status = MatchStatus.QUEUED
             match.queued_at = now
-            task_enqueue(run_match_task, match.pk)
+            task_enqueue(RUN_MATCH, match.pk)
         match.save(
             update_fields=[
                 "lease_expiries",
@@ -881,6 +833,6 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
                 pk=match_id, status=MatchStatus.QUEUED, queued_at__lt=queued_before
             ).update(queued_at=now)
             if resent == 1:  # not resent by another sweep meanwhile
-                task_enqueue(run_match_task, match_id)
+                task_enqueue(RUN_MATCH, match_id)
                 report.resent.append(match_id)
     return report

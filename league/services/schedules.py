@@ -36,10 +36,11 @@ from league.services.tournaments import (
     tournament_next_round_start,
     tournament_organiser_require,
 )
+from league.task_names import TOURNAMENT_ROUND_START_SCHEDULED
 
 logger = logging.getLogger(__name__)
 
-TASK = "league.tasks.tournament_round_start_scheduled"
+TASK = TOURNAMENT_ROUND_START_SCHEDULED
 CRON_FIELDS = ("minute", "hour", "day_of_month", "month_of_year", "day_of_week")
 
 

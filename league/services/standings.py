@@ -1,56 +1,31 @@
-"""Standings kept up to date one result at a time (league/domain/standings_maths.py does the sums).
+"""Standings written: each result added as it is stored, and rebuilds.
 
-A tournament's standings are the state of league.domain.standings_maths' accumulator (and,
-for Priffe, of the margin rating's), stored as small JSON *parts*, one ``StandingsPart`` row each: a
-player's sheet, his points in a block of 64 rounds, a pair's head-to-head, a partnership,
-a duplicate board, a row of the margin rating. ``match_finish`` calls
-:func:`standings_apply_result` in the transaction that stores the ``MatchResult``: the
-tournament's ``StandingsSnapshot`` row is locked (one writer per tournament) by the very
-statement that counts the result, the few parts the result touches are read (with the
-question which of its competitors are entrants, in the same query), the result is added,
-and the parts it changed are written back: five statements with the savepoint. So the
-result and its effect on the standings commit together (a second completion stores no
-result and changes nothing), and the cost of an update does not grow with the league: no
-part grows with the number of rounds. The table is served from the parts
-(:func:`standings_current`), never by reading every result again.
+The stored standings (their parts, how they are read, the results they sum) are described
+in league/standings_store.py, which reads them; this module writes them.
+``match_finish`` calls :func:`standings_apply_result` in the transaction that stores the
+``MatchResult``: the tournament's ``StandingsSnapshot`` row is locked (one writer per
+tournament) by the very statement that counts the result, the few parts the result touches
+are read (with the question which of its competitors are entrants, in the same query), the
+result is added, and the parts it changed are written back: five statements with the
+savepoint. So the result and its effect on the standings commit together (a second
+completion stores no result and changes nothing), and the cost of an update does not grow
+with the league.
 
 :func:`standings_recompute` rebuilds the parts from all the stored results (the same
-integer sums, so the same parts and the same table). A snapshot whose parts' format
-(``STATE_VERSION``) or rules changed, or that does not exist yet, is rebuilt the first time
-it is needed; the lock makes a rebuild and a concurrent finish see each other's results
-exactly once (READ COMMITTED: the rebuild reads the results after taking the lock).
-
-Tables of three, four or five (Kingen for three or five players) are individual play: every
-seat is ranked, every other seat at the table is an opponent.
-
-Priffe is ranked as partnership play **per rubber**: each rubber of a match is one result
-whose seats are the rubber's clockwise seating (partners opposite), and whose scores are the
-players' individual points of that rubber (its settlement plus any misère points). So a
-player's total is his individual points summed over rubbers, the partner-pair table has
-every pair that played a rubber together, and the ridge margin rating (league.domain.ratings_maths)
-is kept alongside. ``match_finish`` stores the rubbers in ``standings_input["rubbers"]``
-(:func:`priffe_rubbers`); a result stored before that is read from its game record once.
-
-**Duplicate** tournaments (one seed for every table of a round) rank by matchpoint
-percentage. Individual games compare each hand of the round's deal (seat ``h`` holds hand
-``h`` at every table). Priffe compares each **side of a rubber** with the same side of the
-same rubber at the other tables, both partners getting the side's matchpoints, but only
-where the rubber was dealt the same cards: the same seed deals the same sequence of deals,
-so rubber ``k`` of two tables holds the same cards when the rubbers before it lasted the
-same number of deals at both. The board of a rubber is therefore the round and the
-lengths of the rubbers before it (``"7"`` for rubber 1 of round 7, ``"7.5"`` for rubber 2
-after a rubber of 5 deals, ``"7.5.9"`` ...); a rubber dealt differently from every other
-table is compared with nobody (no matchpoints, no top). The first rubber of a round is
-always compared across all the round's tables.
+integer sums, so the same parts and the same table). A snapshot that is not current (its
+parts' format ``STATE_VERSION`` or its rules changed, a failed update marked it, or it does
+not exist while results do) is rebuilt on a write path, never by a read: by the next
+result stored, by the ``standings_rebuild`` task that a failed update sends, by
+:func:`standings_rebuild_stale` after ``migrate`` (league/apps.py) and by the
+``recompute_standings`` command. The snapshot's lock makes a rebuild and a concurrent
+finish see each other's results exactly once (READ COMMITTED: the rebuild reads the results
+after taking the lock).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import connection, transaction
@@ -58,110 +33,40 @@ from django.utils import timezone
 
 import orjson
 
-from engine.errors import EngineError
 from engine.game import State
-from engine.record import replay_record
-from engine.variants import load_game
-from engine.view import spectator_view
-from league.domain.ratings_maths import MarginRatingAccumulator, MarginRatings
-from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
-from league.domain.standings_maths import (
-    MAX_SEATS,
-    MIN_SEATS,
-    RankBy,
-    ScoredMatch,
-    Standings,
-    StandingsAccumulator,
-    StandingsRules,
-)
+from league.domain.standings_maths import StandingsAccumulator, StandingsRules
 from league.models import (
     Entry,
-    Match,
     MatchResult,
     StandingsPart,
     StandingsSnapshot,
     Tournament,
-    TournamentFormat,
 )
-from league.services.garbage_collector import collector_paused
+from league.services.task_outbox import task_enqueue
+from league.standings_store import (
+    PARTNERSHIP_FAMILIES,
+    STATE_VERSION,
+    Accumulators,
+    StoredResult,
+    game_family,
+    part_keys,
+    parts_load,
+    priffe_rubbers,
+    result_rubbers_read,
+    result_seats,
+    rules_json,
+    snapshot_is_current,
+    sql_table,
+    standings_computed,
+    standings_results_of,
+    standings_rules_of,
+)
+from league.task_names import STANDINGS_REBUILD
 
 logger = logging.getLogger(__name__)
 
-STATE_VERSION = 2
-"""The format of the parts; a snapshot of another version is rebuilt. 2: per-round points
-in blocks of rounds (``r:P:B``), opponents read from the head-to-head records, duplicate
-boards as labels, duplicate Priffe by matchpoints."""
-RUBBER_ID_BASE = 100
-"""A Priffe rubber's result id: ``match id * RUBBER_ID_BASE + rubber number`` (at most 99
-rubbers a game)."""
-MARGIN_RIDGE = 3.0
-"""The ridge of the margin rating in Priffe (settlement points per rubber; luck-heavy)."""
-PARTNERSHIP_FAMILIES = frozenset({"priffe"})
-BOARD_LABEL_MAX = 40
-"""The longest Priffe board label kept as it is (a ``StandingsPart`` key has 60 characters)."""
 _ENTRANT = "entrant:"
 """The key prefix of the entrant rows in the query that reads a result's parts."""
-
-
-@functools.lru_cache(maxsize=256)
-def game_family(game: str) -> str:
-    return load_game(game).family
-
-
-@functools.lru_cache(maxsize=256)
-def _game_trakarl(game: str) -> int:
-    return int(getattr(load_game(game), "trakarl", -1))
-
-
-def standings_rules_of(tournament: Tournament) -> StandingsRules:
-    """Priffe: partnership play (per rubber); individual games otherwise. Ranked by
-    matchpoint percentage in a duplicate tournament, by average per game otherwise."""
-    duplicate = tournament.format == TournamentFormat.DUPLICATE
-    rank_by = RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE
-    if game_family(tournament.game) in PARTNERSHIP_FAMILIES:
-        return StandingsRules(mode=Mode.PARTNERSHIP, rank_by=rank_by)
-    return StandingsRules(mode=Mode.SOLO, rank_by=rank_by)
-
-
-def _rules_json(rules: StandingsRules) -> dict[str, Any]:
-    return {
-        "mode": rules.mode.value,
-        "rank_by": rules.rank_by.value,
-        "min_games": rules.min_games,
-        "confidence": rules.confidence,
-    }
-
-
-# ---------------------------------------------------------------- results
-
-
-def priffe_rubbers(state: State[Any]) -> list[dict[str, Any]]:
-    """The rubbers of a finished Priffe game, from its public view: for each, its number,
-    the number of ``deals`` it lasted, the clockwise ``seating`` (partners opposite:
-    seating[0] and [2], [1] and [3]), the partner seats, the side ``totals``, each seat's
-    ``settlement`` and each seat's ``points`` (the individual points of the rubber's deals:
-    settlement and misère; they add up to the game's scores)."""
-    rubbers = spectator_view(state.view_for(0)).public["rubbers"]
-    deal_scores = list(state.deal_scores)
-    out: list[dict[str, Any]] = []
-    first = 0
-    for rubber in rubbers:
-        count = int(rubber["deals"])
-        deals = deal_scores[first : first + count]
-        first += count
-        points = [sum(deal[seat] for deal in deals) for seat in range(len(rubber["seating"]))]
-        out.append(
-            {
-                "number": rubber["number"],
-                "deals": count,
-                "seating": list(rubber["seating"]),
-                "partners": [list(p) for p in rubber["partners"]],
-                "totals": list(rubber["totals"]),
-                "settlement": rubber["settlement"],
-                "points": points,
-            }
-        )
-    return out
 
 
 def standings_input_extra(*, game: str, state: State[Any]) -> dict[str, Any]:
@@ -171,240 +76,22 @@ def standings_input_extra(*, game: str, state: State[Any]) -> dict[str, Any]:
     return {}
 
 
-@dataclass
-class StoredResult:
-    """What standings and ratings read of a ``MatchResult`` (not its record)."""
-
-    pk: int
-    match_id: int
-    standings_input: dict[str, Any]
-
-    @classmethod
-    def of(cls, result: MatchResult) -> StoredResult:
-        return cls(result.pk, result.match_id, result.standings_input)
-
-
 def result_rubbers(stored: StoredResult) -> list[dict[str, Any]]:
     """A Priffe result's rubbers: stored with it, or (a result stored before they were)
-    read once from its game record and stored. Empty if the record does not replay."""
-    rubbers = stored.standings_input.get("rubbers")
-    if rubbers is not None:
-        return list(rubbers)
-    record = MatchResult.objects.filter(pk=stored.pk).values_list("record", flat=True).first()
-    try:
-        state = replay_record(record or {})
-    except (EngineError, ValueError, KeyError, TypeError) as exc:
-        logger.warning("match %s: no rubbers in its result or its record: %s", stored.match_id, exc)
-        return []
-    rubbers = priffe_rubbers(state)
-    stored.standings_input = {**stored.standings_input, "rubbers": rubbers}
-    MatchResult.objects.filter(pk=stored.pk).update(standings_input=stored.standings_input)
+    read once from its game record and stored with it. Empty if the record does not
+    replay."""
+    rubbers = result_rubbers_read(stored)
+    if stored.rubbers_read:
+        _rubbers_store([stored])
     return rubbers
 
 
-@dataclass(frozen=True)
-class ResultSeat:
-    seat: int
-    competitor: int
-    score: int
-
-
-def result_seats(standings_input: Mapping[str, Any]) -> list[ResultSeat]:
-    return [
-        ResultSeat(int(s["seat"]), int(s["competitor"]), int(s["score"]))
-        for s in sorted(standings_input["seats"], key=lambda s: int(s["seat"]))
-    ]
-
-
-def game_trakarl(game: str) -> int:
-    """The träkarl's seat in ``game`` (Priffe with three players), or -1."""
-    return _game_trakarl(game)
-
-
-def _number(rubber: Mapping[str, Any]) -> int:
-    return int(rubber["number"])
-
-
-def rubber_boards(round_number: int, rubbers: Sequence[Mapping[str, Any]]) -> list[str | None]:
-    """The duplicate board of each rubber of a Priffe match, in the order of ``rubbers``
-    (by number): the round and the number of deals of every rubber before it (the same
-    seed deals rubber ``k`` the same cards at two tables exactly when those agree).
-    ``None`` from the first rubber whose predecessor has no ``deals`` stored (a result
-    stored before they were): compared with nobody. A label longer than
-    ``BOARD_LABEL_MAX`` (a game of many rubbers) is the round and a digest of it, so that a
-    part's key stays short."""
-    boards: list[str | None] = []
-    label: str | None = str(round_number)
-    for rubber in rubbers:
-        if label is not None and len(label) > BOARD_LABEL_MAX:  # a long game: a digest
-            digest = hashlib.sha256(label.encode()).hexdigest()[:24]
-            boards.append(f"{round_number}.{digest}")
-        else:
-            boards.append(label)
-        deals = rubber.get("deals")
-        label = None if label is None or deals is None else f"{label}.{int(deals)}"
-    return boards
-
-
-def standings_results_of(
-    result: StoredResult, *, game: str, entrants: Iterable[int], rules: StandingsRules
-) -> list[ScoredMatch]:
-    """The pure results of one stored match result: one for an individual game (a table
-    of three to five), one per rubber for Priffe (a table of four). Seats of competitors
-    who are not entrants (the built-in bots that fill a table) are fillers (``None``); the
-    Priffe träkarl is ``TRAKARL``. In a duplicate tournament the results carry their board:
-    the round (individual games; seat ``h`` holds hand ``h``) or :func:`rubber_boards`."""
-    entrant_set = entrants if isinstance(entrants, (set, frozenset)) else set(entrants)
-    return [
-        ScoredMatch(
-            match_id=match_id, round_number=round_number, seats=seats, scores=scores, board=board
-        )
-        for match_id, round_number, seats, scores, board in _result_fields(
-            result, game=game, entrants=entrant_set, rules=rules
-        )
-    ]
-
-
-ResultFields = tuple[int, int, tuple[Occupant, ...], tuple[int, ...], int | str | None]
-"""A pure result's fields: match id, round, seats, scores, board (as
-league.domain.standings_maths.ScoredMatch holds them)."""
-
-
-def _result_fields(
-    result: StoredResult, *, game: str, entrants: set[int] | frozenset[int], rules: StandingsRules
-) -> list[ResultFields]:
-    """:func:`standings_results_of` as the fields of its results (a recomputation adds
-    them to the accumulators without building the records). Written for speed: a
-    recomputation calls it for every stored result."""
-    standings_input = result.standings_input
-    seats = standings_input["seats"]
-    n = len(seats)
-    partnership = rules.mode is Mode.PARTNERSHIP
-    if not (n == SEATS if partnership else MIN_SEATS <= n <= MAX_SEATS):
-        return []
-    occupants: list[Occupant] = [None] * n
-    scores = [0] * n
-    for seat in seats:  # seats are numbered 0 to n - 1 (unique per match)
-        number = int(seat["seat"])
-        competitor = int(seat["competitor"])
-        if competitor in entrants:
-            occupants[number] = PlayerId(competitor)
-        scores[number] = int(seat["score"])
-    round_number = int(standings_input.get("round", 1))
-    duplicate = rules.rank_by is RankBy.PERCENTAGE
-    if not partnership:
-        hand_board = round_number if duplicate else None
-        return [(result.match_id, round_number, tuple(occupants), tuple(scores), hand_board)]
-    trakarl = _game_trakarl(game)
-    if trakarl >= 0:
-        occupants[trakarl] = TRAKARL
-    rubbers = standings_input.get("rubbers")
-    if rubbers is None:
-        rubbers = result_rubbers(result)
-    boards: Sequence[str | None] = [None] * len(rubbers)
-    if duplicate:  # the boards follow the order of the rubbers
-        rubbers = sorted(rubbers, key=_number)
-        boards = rubber_boards(round_number, rubbers)
-    out: list[ResultFields] = []
-    base = result.match_id * RUBBER_ID_BASE
-    for rubber, board in zip(rubbers, boards, strict=True):
-        a, b, c, d = rubber["seating"]
-        points = rubber["points"]
-        out.append(
-            (
-                base + int(rubber["number"]),
-                round_number,
-                (occupants[a], occupants[b], occupants[c], occupants[d]),
-                (int(points[a]), int(points[b]), int(points[c]), int(points[d])),
-                board,
-            )
-        )
-    return out
-
-
-def tournament_entrants(tournament_id: int) -> set[int]:
-    return set(
-        Entry.objects.filter(tournament_id=tournament_id).values_list("competitor_id", flat=True)
-    )
-
-
-# ---------------------------------------------------------------- the stored parts
-
-
-@dataclass
-class Accumulators:
-    """The standings accumulator and, for partnership play, the margin rating's; built
-    from stored parts (all of them, or the ones a result touches)."""
-
-    rules: StandingsRules
-    standings: StandingsAccumulator
-    margin: MarginRatingAccumulator | None
-    """The ridge margin rating, for partnership play (Priffe)."""
-
-    @classmethod
-    def empty(cls, rules: StandingsRules) -> Accumulators:
-        return cls.from_parts(rules, {})
-
-    @classmethod
-    def from_parts(cls, rules: StandingsRules, parts: Mapping[str, Any]) -> Accumulators:
-        standings = {k: v for k, v in parts.items() if not k.startswith("m")}
-        margin = None
-        if rules.mode is Mode.PARTNERSHIP:
-            margin = MarginRatingAccumulator.from_parts(
-                rules.mode,
-                {k: v for k, v in parts.items() if k.startswith("m")},
-                ridge=MARGIN_RIDGE,
-            )
-        return cls(rules, StandingsAccumulator.from_parts(rules, standings), margin)
-
-    def apply(self, results: Sequence[ScoredMatch]) -> None:
-        for result in results:
-            self.standings.apply(result)
-            if self.margin is not None:
-                self.margin.apply(result)
-
-    def add(self, results: Sequence[ResultFields]) -> None:
-        """:meth:`apply` of results given by their fields (:func:`_result_fields`)."""
-        standings = self.standings.add
-        margin = self.margin.add if self.margin is not None else None
-        for match_id, round_number, seats, scores, board in results:
-            standings(match_id, round_number, seats, scores, board)
-            if margin is not None:
-                margin(match_id, seats, scores)
-
-    def to_parts(self) -> dict[str, Any]:
-        parts = self.standings.to_parts()
-        if self.margin is not None:
-            parts.update(self.margin.to_parts())
-        return parts
-
-
-def _part_keys(results: Sequence[ScoredMatch], rules: StandingsRules) -> set[str]:
-    keys: set[str] = set()
-    for result in results:
-        keys |= StandingsAccumulator.part_keys(result, rules.mode)
-        if rules.mode is Mode.PARTNERSHIP:
-            keys |= MarginRatingAccumulator.part_keys(result)
-    return keys
-
-
-def _table(model: Any) -> str:
-    return str(connection.ops.quote_name(model._meta.db_table))
-
-
-def _parts_load(tournament_id: int, keys: Iterable[str] | None = None) -> dict[str, Any]:
-    """The stored parts (those of ``keys``, or all), decoded."""
-    sql = f'SELECT "key", "data" FROM {_table(StandingsPart)} WHERE "tournament_id" = %s'
-    params: list[Any] = [tournament_id]
-    if keys is not None:
-        wanted = list(keys)
-        if not wanted:
-            return {}
-        sql += f' AND "key" IN ({", ".join(["%s"] * len(wanted))})'
-        params += wanted
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {key: orjson.loads(data) for key, data in cursor.fetchall()}
+def _rubbers_store(results: Sequence[StoredResult]) -> None:
+    """Store the rubbers read from the records of ``results`` (those marked ``rubbers_read``)."""
+    for stored in results:
+        if stored.rubbers_read:
+            MatchResult.objects.filter(pk=stored.pk).update(standings_input=stored.standings_input)
+            stored.rubbers_read = False
 
 
 def _parts_and_entrants(
@@ -412,10 +99,10 @@ def _parts_and_entrants(
 ) -> tuple[dict[str, Any], set[int]]:
     """The stored parts of ``keys``, and which of ``competitors`` are entrants: one query."""
     sql = (
-        f'SELECT "key", "data" FROM {_table(StandingsPart)}'
+        f'SELECT "key", "data" FROM {sql_table(StandingsPart)}'
         f' WHERE "tournament_id" = %s AND "key" IN ({", ".join(["%s"] * len(keys))})'
         f" UNION ALL SELECT '{_ENTRANT}' || CAST(\"competitor_id\" AS TEXT), NULL"
-        f' FROM {_table(Entry)} WHERE "tournament_id" = %s'
+        f' FROM {sql_table(Entry)} WHERE "tournament_id" = %s'
         f' AND "competitor_id" IN ({", ".join(["%s"] * len(competitors))})'
     )
     parts: dict[str, Any] = {}
@@ -444,7 +131,7 @@ def _parts_store(tournament_id: int, parts: Mapping[str, Any]) -> None:
         params += [tournament_id, key, _dumps(value)]
     with connection.cursor() as cursor:
         cursor.execute(
-            f'INSERT INTO {_table(StandingsPart)} ("tournament_id", "key", "data")'
+            f'INSERT INTO {sql_table(StandingsPart)} ("tournament_id", "key", "data")'
             f' VALUES {rows} ON CONFLICT ("tournament_id", "key")'
             ' DO UPDATE SET "data" = excluded."data"',
             params,
@@ -465,7 +152,7 @@ def _parts_replace(tournament_id: int, parts: Mapping[str, Any]) -> None:
         text = _dumps(value).replace("\\", "\\\\")  # JSON has no tab or newline left
         lines.append(f"{tournament_id}\t{key}\t{text}\n")
     columns = '"tournament_id", "key", "data"'
-    statement = f"COPY {_table(StandingsPart)} ({columns}) FROM STDIN"
+    statement = f"COPY {sql_table(StandingsPart)} ({columns}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
         copy.write("".join(lines))
 
@@ -488,7 +175,7 @@ def _snapshot_counted(tournament_id: int, rules: StandingsRules) -> bool:
     or other rules): then nothing is counted and the caller rebuilds."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f'UPDATE {_table(StandingsSnapshot)} SET "results" = "results" + 1,'
+            f'UPDATE {sql_table(StandingsSnapshot)} SET "results" = "results" + 1,'
             ' "updated_at" = %s WHERE "tournament_id" = %s AND "version" = %s'
             ' RETURNING "rules"',
             [timezone.now(), tournament_id, STATE_VERSION],
@@ -497,51 +184,24 @@ def _snapshot_counted(tournament_id: int, rules: StandingsRules) -> bool:
     if row is None:
         return False
     stored = row[0]
-    return bool((orjson.loads(stored) if isinstance(stored, str) else stored) == _rules_json(rules))
-
-
-def _is_current(snapshot: StandingsSnapshot, rules: StandingsRules) -> bool:
-    return snapshot.version == STATE_VERSION and snapshot.rules == _rules_json(rules)
+    return bool((orjson.loads(stored) if isinstance(stored, str) else stored) == rules_json(rules))
 
 
 def _snapshot_save(snapshot: StandingsSnapshot, rules: StandingsRules, *, results: int) -> None:
     snapshot.version = STATE_VERSION
-    snapshot.rules = _rules_json(rules)
+    snapshot.rules = rules_json(rules)
     snapshot.results = results
     snapshot.updated_at = timezone.now()
     snapshot.save(update_fields=["version", "rules", "results", "updated_at"])
 
 
-def _stored_results(tournament_id: int) -> Iterable[StoredResult]:
-    """Every stored result of the tournament, in no particular order (the sums and the
-    parts do not depend on it): only the columns standings read, the JSON decoded by orjson
-    one result at a time (the record is never read)."""
-    sql = (
-        f'SELECT r."id", r."match_id", r."standings_input" FROM {_table(MatchResult)} r'
-        f' INNER JOIN {_table(Match)} m ON m."id" = r."match_id" WHERE m."tournament_id" = %s'
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id])
-        rows = cursor.fetchall()  # text only: decoded one at a time below
-    for pk, match_id, standings_input in rows:
-        yield StoredResult(pk, match_id, orjson.loads(standings_input))
-
-
 def _rebuilt(snapshot: StandingsSnapshot, tournament: Tournament) -> Accumulators:
     """Rebuild the parts of ``snapshot`` (locked) from every stored result."""
     rules = standings_rules_of(tournament)
-    accumulators = Accumulators.empty(rules)
-    entrants = tournament_entrants(tournament.pk)
-    count = 0
-    game = tournament.game
-    with collector_paused():
-        add = accumulators.add
-        for stored in _stored_results(tournament.pk):
-            add(_result_fields(stored, game=game, entrants=entrants, rules=rules))
-            count += 1
-        parts = accumulators.to_parts()
-    _parts_replace(tournament.pk, parts)
-    _snapshot_save(snapshot, rules, results=count)
+    accumulators, results = standings_computed(tournament, rules)
+    _rubbers_store(results)
+    _parts_replace(tournament.pk, accumulators.to_parts())
+    _snapshot_save(snapshot, rules, results=len(results))
     return accumulators
 
 
@@ -558,15 +218,19 @@ def _standings_apply(*, match_result: MatchResult) -> None:
     # cases (every competitor an entrant, none), then keep those of the real case.
     wanted = set()
     for assumed in (competitors, ()):
-        assumed_results = standings_results_of(stored, game=game, entrants=assumed, rules=rules)
-        wanted |= _part_keys(assumed_results, rules)
+        assumed_results = standings_results_of(
+            stored, game=game, entrants=assumed, rules=rules, rubbers_of=result_rubbers
+        )
+        wanted |= part_keys(assumed_results, rules)
     parts, entrants = _parts_and_entrants(tournament.pk, sorted(wanted), competitors)
-    results = standings_results_of(stored, game=game, entrants=entrants, rules=rules)
-    keys = _part_keys(results, rules)
+    results = standings_results_of(
+        stored, game=game, entrants=entrants, rules=rules, rubbers_of=result_rubbers
+    )
+    keys = part_keys(results, rules)
     parts = {k: v for k, v in parts.items() if k in keys}
     holders = StandingsAccumulator.holder_keys(parts) - keys  # duplicate boards
     if holders:
-        parts.update(_parts_load(tournament.pk, holders))
+        parts.update(parts_load(tournament.pk, holders))
     accumulators = Accumulators.from_parts(rules, parts)
     accumulators.apply(results)
     _parts_store(
@@ -579,15 +243,16 @@ def standings_apply_result(*, match_result: MatchResult) -> None:
     """Add a newly stored result to its tournament's standings. Call it in the
     transaction that stored ``match_result`` (``match_finish`` does): the standings and
     the result then commit together. A failure here (a bug) never stops the result from
-    being stored: it is logged and the snapshot is marked to be rebuilt."""
+    being stored: it is logged, the snapshot is marked to be rebuilt and the
+    ``standings_rebuild`` task is sent (with the result's transaction)."""
     try:
         with transaction.atomic():
             _standings_apply(match_result=match_result)
     except Exception:
         logger.exception("standings of match %s: marked for a rebuild", match_result.match_id)
-        StandingsSnapshot.objects.filter(tournament_id=match_result.match.tournament_id).update(
-            version=0
-        )
+        tournament_id = match_result.match.tournament_id
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(version=0)
+        task_enqueue(STANDINGS_REBUILD, tournament_id)
 
 
 def standings_recompute(*, tournament: Tournament) -> int:
@@ -598,28 +263,33 @@ def standings_recompute(*, tournament: Tournament) -> int:
         return snapshot.results
 
 
-@dataclass(frozen=True)
-class CurrentStandings:
-    rules: StandingsRules
-    standings: Standings
-    margin: MarginRatings | None
-    results: int
-
-
-def standings_current(*, tournament: Tournament) -> CurrentStandings:
-    """The standings from the stored parts (rebuilt first if missing or stale)."""
+def standings_rebuild(*, tournament_id: int) -> int:
+    """Rebuild the tournament's standings if they are not current (the ``standings_rebuild``
+    task; idempotent); returns how many results they hold, 0 for no such tournament."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return 0
     rules = standings_rules_of(tournament)
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
-    if snapshot is not None and _is_current(snapshot, rules):
-        accumulators = Accumulators.from_parts(rules, _parts_load(tournament.pk))
-        results = snapshot.results
-    else:
-        with transaction.atomic():
-            snapshot = _snapshot_locked(tournament)
-            if _is_current(snapshot, rules):
-                accumulators = Accumulators.from_parts(rules, _parts_load(tournament.pk))
-            else:
-                accumulators = _rebuilt(snapshot, tournament)
-            results = snapshot.results
-    margin = accumulators.margin.solve() if accumulators.margin is not None else None
-    return CurrentStandings(rules, accumulators.standings.table(), margin, results)
+    with transaction.atomic():
+        snapshot = _snapshot_locked(tournament)
+        if not snapshot_is_current(snapshot, rules):
+            _rebuilt(snapshot, tournament)
+        return snapshot.results
+
+
+def standings_rebuild_stale() -> list[int]:
+    """Rebuild the standings of every tournament that has results and whose snapshot is
+    missing or not current (after ``migrate``: a new ``STATE_VERSION``, or standings from
+    before snapshots existed); returns the tournaments' ids."""
+    with_results = Tournament.objects.filter(matches__result__isnull=False).distinct()
+    snapshots = {
+        s.tournament_id: s
+        for s in StandingsSnapshot.objects.filter(tournament__in=with_results.values("pk"))
+    }
+    rebuilt = []
+    for tournament in with_results.order_by("pk"):
+        snapshot = snapshots.get(tournament.pk)
+        if snapshot is None or not snapshot_is_current(snapshot, standings_rules_of(tournament)):
+            standings_rebuild(tournament_id=tournament.pk)
+            rebuilt.append(tournament.pk)
+    return rebuilt

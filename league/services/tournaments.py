@@ -45,7 +45,7 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors import club_role_of
+from league.selectors import club_role_of, tournament_standings
 from league.services.clubs import ORGANISING_ROLES, club_organiser_require
 from league.services.competitors import (
     competitor_builtin,
@@ -53,7 +53,7 @@ from league.services.competitors import (
     entry_consent_require,
 )
 from league.services.task_outbox import task_enqueue
-from league.tasks import run_match as run_match_task
+from league.task_names import RUN_MATCH
 
 User = Account | AnonymousUser
 logger = logging.getLogger(__name__)
@@ -249,8 +249,6 @@ def _scheduled_round(
         return round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
     if tournament.format == TournamentFormat.ROTATING_PARTNERS:
         return rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
-    from league.selectors import tournament_standings
-
     ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
     order = [PlayerId(c) for c in ranked if c in set(entrants)]
     order += [p for p in players if p not in set(order)]
@@ -329,7 +327,7 @@ def _matches_create(
                 competitor_id = filler.pk
             seats.append(MatchSeat(match=match, seat=seat, competitor_id=competitor_id))
         MatchSeat.objects.bulk_create(seats)
-        task_enqueue(run_match_task, match.pk)  # the outbox: sent on commit
+        task_enqueue(RUN_MATCH, match.pk)  # the outbox: sent on commit
         matches.append(match)
     return matches
 
@@ -400,7 +398,7 @@ def tournament_resume(*, actor: User, tournament: Tournament) -> Tournament:
     for match_id in Match.objects.filter(
         tournament=tournament, status=MatchStatus.QUEUED
     ).values_list("id", flat=True):
-        task_enqueue(run_match_task, match_id)
+        task_enqueue(RUN_MATCH, match_id)
     return tournament
 
 

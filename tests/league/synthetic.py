@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from league.models import Match, MatchResult, Round, Tournament
 from league.services.ratings import ratings_enqueue
-from league.services.standings import tournament_entrants
+from league.standings_store import tournament_entrants
 
 
 def synthetic_results(

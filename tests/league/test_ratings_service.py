@@ -28,7 +28,7 @@ from league.models import (
 )
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
-from league.services.standings import (
+from league.standings_store import (
     StoredResult,
     standings_results_of,
     standings_rules_of,

@@ -29,16 +29,16 @@ from league.models import (
     TournamentFormat,
 )
 from league.selectors import tournament_standings
+from league import standings_store
 from league.services import standings as standings_service
 from league.services.matches import match_finish, match_replay, match_run
 from league.services.ratings import ratings_enqueue
-from league.services.standings import (
+from league.services.standings import standings_apply_result, standings_recompute
+from league.standings_store import (
     Accumulators,
     StoredResult,
     rubber_boards,
-    standings_apply_result,
     standings_current,
-    standings_recompute,
     standings_results_of,
     standings_rules_of,
     tournament_entrants,
@@ -197,14 +197,14 @@ def test_a_snapshot_of_another_format_is_rebuilt_when_the_next_result_arrives() 
     tournament, organiser = bot_tournament(entrants=4, rounds=2)
     rounds_played(tournament, organiser, 1)
     StandingsSnapshot.objects.filter(tournament=tournament).update(
-        version=standings_service.STATE_VERSION + 1
+        version=standings_store.STATE_VERSION + 1
     )
     StandingsPart.objects.filter(tournament=tournament).update(data="unreadable")
 
     rounds_played(tournament, organiser, 1)
 
     snapshot = snapshot_of(tournament)
-    assert (snapshot.version, snapshot.results) == (standings_service.STATE_VERSION, 2)
+    assert (snapshot.version, snapshot.results) == (standings_store.STATE_VERSION, 2)
     assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
 
 
@@ -419,7 +419,7 @@ def test_ten_thousand_matches_incremental_through_the_snapshot_equals_recomputat
         results = standings_results_of(
             StoredResult.of(result), game=game, entrants=entrants, rules=rules
         )
-        keys = standings_service._part_keys(results, rules)
+        keys = standings_store.part_keys(results, rules)
         accumulators = Accumulators.from_parts(rules, {k: parts[k] for k in keys if k in parts})
         accumulators.apply(results)
         parts.update(accumulators.to_parts())

@@ -1,0 +1,16 @@
+"""The names of the league's Celery tasks, for the services that send them.
+
+A service asks for a task by its name through the task outbox
+(``task_enqueue(RUN_MATCH, match.pk)``, league/services/task_outbox.py); it never imports
+league/tasks.py, whose tasks call the services: so the arrows point one way, tasks ->
+services -> task names. tests/test_layers.py checks that every name here is a task that
+league/tasks.py (or bots/tasks.py) registers.
+"""
+
+HEARTBEAT_RECORD = "league.tasks.heartbeat_record"
+RUN_MATCH = "league.tasks.run_match"
+MATCHES_SWEEP = "league.tasks.matches_sweep"
+RATINGS_UPDATE = "league.tasks.ratings_update"
+TOURNAMENT_ROUND_START_SCHEDULED = "league.tasks.tournament_round_start_scheduled"
+STANDINGS_REBUILD = "league.tasks.standings_rebuild"
+BOT_VERSION_VALIDATE = "bots.tasks.bot_version_validate"

@@ -29,6 +29,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
+from api.serializers import ErrorSerializer
 from league.errors import InvalidInputError
 from league.services.sign_in import CACHE_ERRORS, SignInLock, duration_in_words, sign_in_lock_get
 
@@ -161,8 +162,6 @@ class ThrottledAutoSchema(AutoSchema):
         bodies: dict[str, Any] = super()._get_response_bodies(direction)
         throttled = any(isinstance(t, ScopedThrottle) for t in self.view.get_throttles())
         if direction == "response" and throttled and self.method not in SAFE_METHODS:
-            from api.serializers import ErrorSerializer
-
             answer = OpenApiResponse(
                 ErrorSerializer,
                 description="Too many requests (a rate limit, or a locked sign-in); "

@@ -34,6 +34,7 @@ from bots.runner.sandbox import (
 )
 from engine.errors import EngineError
 from engine.record import dumps_record
+from engine.variants import load_game
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_NO_SANDBOX = 0, 1, 2, 3
 
@@ -93,8 +94,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from engine.variants import load_game
-
     game = load_game(args.game)
     if len(args.bots) != game.num_seats:
         raise ValueError(f"{game} has {game.num_seats} seats: give {game.num_seats} bots")

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bots.builtin import BUILTIN_PLAYERS
 from bots.protocol import TimeControl
 from bots.untrusted_text import storable_text
 from engine.errors import EngineError, IllegalActionError
@@ -178,12 +179,8 @@ def builtin_names() -> list[str]:
 
 
 def _builtin_factories() -> dict[str, Any]:
-    """The built-in bots by name, looked up when first needed, so that a module added to
-    bots.builtin (the ``strong`` search bot) plugs in without this module knowing it."""
-    try:
-        from bots.builtin import BUILTIN_PLAYERS
-    except ImportError:
-        return {"random": RandomPlayer, "greedy": GreedyPlayer}
+    """The built-in bots by name (bots.builtin.BUILTIN_PLAYERS), so that a bot added
+    there (the ``strong`` search bot) plugs in without this module knowing it."""
     return dict(BUILTIN_PLAYERS)
 
 

@@ -3,10 +3,10 @@
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 
+from bots.services import bot_version_validate as bot_version_validate_service
+
 
 @shared_task(base=DjangoTask)
 def bot_version_validate(version_id: int) -> None:
     """Play the validation game of an uploaded version (bots.services)."""
-    from bots.services import bot_version_validate as bot_version_validate_service
-
     bot_version_validate_service(version_id=version_id)

@@ -34,6 +34,9 @@ from django_celery_beat.schedulers import DatabaseScheduler
 from kombu import Connection
 from kombu.exceptions import KombuError
 
+from league.services.heartbeats import BEAT, process_stopped, process_tick
+from league.services.task_outbox import outbox_relay
+
 logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 5.0
@@ -75,8 +78,6 @@ class OutageTolerantScheduler(DatabaseScheduler):
                 return
 
     def close(self) -> None:
-        from league.services.heartbeats import BEAT, process_stopped
-
         try:
             process_stopped(name=BEAT, process=self.process_name)
         except DatabaseError:
@@ -117,16 +118,12 @@ class OutageTolerantScheduler(DatabaseScheduler):
         return max(0.0, min(interval, until_tick))
 
     def _tick_write(self) -> None:
-        from league.services.heartbeats import BEAT, process_tick
-
         if time.monotonic() - self._last_tick_written < TICK_SECONDS:
             return
         process_tick(name=BEAT, process=self.process_name)
         self._last_tick_written = time.monotonic()
 
     def _relay(self) -> None:
-        from league.services.task_outbox import outbox_relay
-
         if time.monotonic() - self._last_relay < RELAY_SECONDS:
             return
         self._last_relay = time.monotonic()

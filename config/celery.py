@@ -24,6 +24,8 @@ _sweepers: list[Any] = []
 
 @worker_ready.connect
 def worker_sweeper_start(**_kwargs: Any) -> None:
+    # Imported here: config/__init__.py imports this module before Django's apps are ready,
+    # and the sweeper imports the league's services (their models).
     from config.worker_sweeper import WorkerSweeper
 
     sweeper = WorkerSweeper()

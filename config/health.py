@@ -29,6 +29,8 @@ from config.configuration import (
     database_url_for_display,
     url_for_display,
 )
+from league.models import ProcessTick
+from league.services.heartbeats import BEAT
 
 BROKER_CONNECT_TIMEOUT_SECONDS = 2
 WORKER_PING_TIMEOUT_SECONDS = 1.5
@@ -195,9 +197,6 @@ def beat_stale_seconds() -> float:
 
 def beat_health(*, database: ComponentHealth, now: datetime | None = None) -> ComponentHealth:
     """Beat's last tick: younger than beat_stale_seconds() and not stopped since."""
-    from league.models import ProcessTick
-    from league.services.heartbeats import BEAT
-
     target = "celery beat"
     if not database.ok:
         return ComponentHealth(

@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from django.db import Error as DatabaseError
 from django.db import connections
 
+from league.services.matches import matches_sweep
+from league.services.task_outbox import outbox_relay
+
 logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 5.0
@@ -42,9 +45,6 @@ class SweepOutcome:
 
 def sweep_once() -> SweepOutcome:
     """One pass: the matches sweep, then the outbox relay. Raises the database's errors."""
-    from league.services.matches import matches_sweep
-    from league.services.task_outbox import outbox_relay
-
     report = matches_sweep()
     relay = outbox_relay()
     if report.requeued or report.errored:

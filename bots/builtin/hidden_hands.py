@@ -45,6 +45,14 @@ from engine.cards import (
     cards_of,
     parse_card,
 )
+from engine.variants.kingen import (
+    CONTRACT_NAMES,
+    HEARTS_CONTRACT,
+    PENALTY_MASK,
+    TRUMPS,
+)
+from engine.variants.kingen import KING_OF_HEARTS as KING_OF_HEARTS_CONTRACT
+from engine.variants.kung_och_adel import TRIBUTE_COUNTS
 from engine.view import PlayerView
 
 HEART_MASK = SUIT_MASKS[HEARTS]
@@ -135,13 +143,6 @@ class _PlayRules:
 class _KingenRules(_PlayRules):
     def __init__(self, view: PlayerView) -> None:
         super().__init__(view)
-        from engine.variants.kingen import (
-            CONTRACT_NAMES,
-            HEARTS_CONTRACT,
-            KING_OF_HEARTS,
-            PENALTY_MASK,
-            TRUMPS,
-        )
 
         rules = view.game.rules
         self.rules = rules
@@ -149,7 +150,10 @@ class _KingenRules(_PlayRules):
         self.contract = CONTRACT_NAMES.index(name) if name in CONTRACT_NAMES else -1
         self.is_trumps = self.contract == TRUMPS and self.trump >= 0
         self.penalty = PENALTY_MASK[self.contract] if self.contract >= 0 else 0
-        self.heart_ban = rules.heart_lead_ban and self.contract in (HEARTS_CONTRACT, KING_OF_HEARTS)
+        self.heart_ban = rules.heart_lead_ban and self.contract in (
+            HEARTS_CONTRACT,
+            KING_OF_HEARTS_CONTRACT,
+        )
 
     def on_lead(self, card_id: int, played_before: int, tricks_before: list[int]) -> int:
         if self.heart_ban and SUIT_OF[card_id] == HEARTS:
@@ -267,8 +271,6 @@ def _family_known(view: PlayerView, known: list[int], excluded: list[int]) -> No
 
 
 def _kung_och_adel_known(view: PlayerView, known: list[int], excluded: list[int]) -> None:
-    from engine.variants.kung_och_adel import TRIBUTE_COUNTS
-
     by_rank = view.public.get("seats_by_rank")
     if not by_rank:
         return

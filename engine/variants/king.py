@@ -1,13 +1,14 @@
 """King with point scoring and the auction: the Brazilian rules and the Denexa rules.
 
-Rules: ../shared/rules/SPEC.md sections 1, 4 (Brazilian King, "King Ind": six negative
-hands worth -1300 together, then four positive hands worth +1300, with the auction of
-the Beneficiary's right) and 5 (King as published by Denexa Games), with the
-resolutions of section 8 (items 10 to 16). ``king`` plays the Brazilian rules;
-``king(rules=denexa)`` selects the Denexa rules (a preset of the same family: the
-dealer names trumps or auctions that right for tricks, then picks up or down). Every
-option of SPEC 4.7 and 5.6 is an option here, with the Brazilian value as the family
-default and the 5.6 value in the ``denexa`` preset.
+Rules: docs/rules/king.md (the Brazilian King, "King Ind": six negative hands worth
+-1300 together, then four positive hands worth +1300, with the auction of the
+Beneficiary's right; and *The Denexa rules*, King as published by Denexa Games); its
+section *How King League plays it* gives the interpretations below in words for
+players. ``king`` plays the Brazilian rules; ``king(rules=denexa)`` selects the Denexa
+rules (a preset of the same family: the dealer names trumps or auctions that right for
+tricks, then picks up or down). Every variant of the page's *Variants* is an option
+here, with the Brazilian value as the family default and the Denexa value in the
+``denexa`` preset.
 
 Interpretations (where the sources are silent; each is an option where tables differ):
 
@@ -26,12 +27,12 @@ Interpretations (where the sources are silent; each is an option where tables di
 - Heart-lead rule (hands with hearts or the K♥ among their contracts): ``heart_lead_rule``
   ``never_unless_only_hearts`` (Brazil), ``after_broken`` (once a heart has been played
   in the deal) or ``free`` (Denexa).
-- K♥ forcing (SPEC 8 item 14, ``k_hearts_forced``): ``on_void`` (a holder void in the
+- K♥ forcing (``k_hearts_forced``): ``on_void`` (a holder void in the
   suit led must discard it), ``on_void_or_cannot_win`` (also when following hearts after
   the A♥), ``on_void_and_on_heart_lead`` (also when following the first trick of the
   deal led with a heart: Brazil), ``none`` (Denexa). A holder who leads is bound only by
   the heart-lead rule (the forcing rules speak of following and discarding).
-- Positive hands (SPEC 4.4): up scores 25 a trick, down 325 - 75 a trick, from the
+- Positive hands (*The positive hands*): up scores 25 a trick, down 325 - 75 a trick, from the
   tricks as adjusted by the payment; trumps follow suit only (``must_trump`` adds the
   obligation to trump when void). Without ``down_has_trump`` a down hand is played
   without trumps even if a trump was named first (``trump_before_direction``).
@@ -41,7 +42,7 @@ Interpretations (where the sources are silent; each is an option where tables di
   neither auction nor ultimatum; ``positive_mode=up_only`` (a house rule of the
   SintropiaStudios servers) plays every positive hand up, with no down bids and no
   ultimatum.
-- The auction (SPEC 4.5), clockwise from the Beneficiary's left, who never bids. With
+- The auction (*The auction*), clockwise from the Beneficiary's left, who never bids. With
   ``positive_chooser_of_direction=auction_winner`` (Brazil) bids climb the ladder
   1 up .. 8 up where 1 down = 3 up and 2 down = 6 up (``bid 2up``, ``bid 1down``; a bid
   must be worth strictly more than the high bid); the winning bid fixes the direction and
@@ -62,14 +63,14 @@ Interpretations (where the sources are silent; each is an option where tables di
 - After the auction the Beneficiary accepts or (``beneficiary_may_decline``) declines the
   high bid; after a decline, or when nobody bid, the Beneficiary decides the hand, with
   no payment. Without ``beneficiary_may_decline`` (Denexa) the high bidder wins at once.
-- Foiled auction (``allow_foiled_auction``, SPEC 8 item 11): when the best bid is worth 3
+- Foiled auction (``allow_foiled_auction``): when the best bid is worth 3
   up or less (3 tricks in trick bids; or nobody bid), the Beneficiary may ``foil``: the
   hand is not played and scores 100 for the Beneficiary and 75 for each other player.
 - Ultimatum (``allow_ultimatum``): "8 up or down". The bidders, from the Beneficiary's
   left, may each ``bid 8up`` (``bid 8`` with trick bids) or pass; the first to bid wins
   with an up hand and names trumps, and pays 8 tricks; if all pass the Beneficiary plays
   the hand down, naming trumps only with ``down_has_trump``.
-- Payment after the hand (SPEC 4.6), in tricks before scoring: ``payment=by_direction``
+- Payment after the hand (*Paying for the hand*), in tricks before scoring: ``payment=by_direction``
   (Brazil): after an up hand the winner gives the bid's k tricks to the Beneficiary
   (the count may go below zero); after a down hand the winner receives k of the
   Beneficiary's tricks (``down_payment=fixed``: all k, the Beneficiary's count may go below

@@ -1,9 +1,10 @@
 """Kingen (Flemish King) for 3, 4 or 5 players, and Dubbelkingen.
 
-Rules: ../shared/rules/SPEC.md sections 1 and 3 (pagat.com "Kingen", with the IWWA
-standard rules). Six negative contracts, each a deal without trumps, then one trump deal
+Rules: docs/rules/kingen.md and docs/rules/dubbelkingen.md (pagat.com "Kingen", with the
+IWWA standard rules; their sections *How King League plays it* give the interpretations
+below in words for players). Six negative contracts, each a deal without trumps, then one trump deal
 dealt by each player; every game sums to zero. ``kingen(rules=iwwa)`` selects the IWWA
-standard rules; every other variant of SPEC section 3.9 is an option.
+standard rules; every other variant of the page's *Variants* is an option.
 
 Interpretations (each is an option where a table might disagree):
 
@@ -28,9 +29,10 @@ Interpretations (each is an option where a table might disagree):
 - IWWA penalty obligation: subject to following suit, a penalty card that cannot win the
   trick must be played when held (``must_follow_with_penalty_when_safe`` when following,
   ``must_discard_penalty`` when void).
-- The legal cards are SPEC 3.6's reference algorithm, each obligation behind its option
-  (``_play_rule``): lead anything (but no heart while holding another suit under
-  ``heart_lead_ban`` in hearts and K♥); holding the suit led, play it (a penalty card of
+- The legal cards are the rules' reference algorithm (*Playing the tricks*), each
+  obligation behind its option (``_play_rule``): lead anything (but no heart while
+  holding another suit under ``heart_lead_ban`` in hearts and K♥); holding the suit led,
+  play it (a penalty card of
   it that cannot win if ``must_follow_with_penalty_when_safe`` and one is held; a trump
   above the highest one in the trick when trumps are led, if ``must_beat_trump_lead`` and
   one is held). Void in the suit led, in a trump deal, holding trumps: if a plain suit was

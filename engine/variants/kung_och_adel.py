@@ -1,24 +1,25 @@
 """Kung och Adel ("King and Noble"): four ranks, trick quotas, tribute, promotion.
 
-Rules: ../shared/rules/SPEC.md section 2 (pagat.com "Kung och Adel", contributed by
-Johan Liu; original text in ../shared/rules/sources/kung-och-adel.txt). Four players
+Rules: docs/rules/kung_och_adel.md (pagat.com "Kung och Adel", contributed by Johan Liu;
+its section *How King League plays it* gives the interpretations below in words for
+players). Four players
 without partnerships hold the ranks monarch, noble, peasant and fool, with quotas of 6,
 4, 2 and 1 tricks. The fool deals; the monarch names trumps (or orders a redeal of a
 hand with nothing above a 10); the fool gives the monarch their two best cards and the
 peasant the noble their best card, each receiving as many unwanted cards back; the
 monarch chooses who leads; after 13 tricks the ranks change by who made their quota.
-Every variant of SPEC section 2.9 is an option; ``kung_och_adel(rules=riddare)`` selects
+Every variant of the page's *Variants* is an option; ``kung_och_adel(rules=riddare)`` selects
 the variant of the page "Riddare, bonde, kung eller tölp?" (trumps after all 13 cards,
 simultaneous tribute).
 
 Interpretations (where the sources are silent; each is an option where tables differ):
 
-- Initial ranks (SPEC 2.3): every seat draws one card face up (a chance event of kind
+- Initial ranks (*Ranks at the start*): every seat draws one card face up (a chance event of kind
   ``draw``); only the players tied with each other draw again, as often as needed, each
   tie settled among the tied players only. Drawn cards stay out of the pack; in the
   (astronomically unlikely) case that fewer cards remain than players still to draw, the
   drawn cards are shuffled back first.
-- Dealing (SPEC 2.4): the pack is shuffled for every deal and every redeal; cards go
+- Dealing (*Dealing and trumps*): the pack is shuffled for every deal and every redeal; cards go
   one at a time clockwise from ``deal_start`` (default the fool's left, after the Japanese
   translation). With a full shuffle the start seat changes nothing in play; it fixes
   how a seed's shuffled pack maps to the hands. Stage 1 gives 6 cards each (one chance
@@ -31,7 +32,7 @@ Interpretations (where the sources are silent; each is an option where tables di
   trumps chosen after 13 cards no source says whether redeals exist: by default they do
   not; ``allow_redeal_if_no_court=true`` allows one when the monarch's 13 cards hold
   nothing above a 10. There are no no-trump deals: the monarch always names a suit.
-- Tribute (SPEC 2.5): "best" = trumps first, highest first, then the highest other cards
+- Tribute (*Tribute*): "best" = trumps first, highest first, then the highest other cards
   whatever their suit; the engine computes which cards are forced and offers the giver a
   choice only among cards of equal rank at the cut (never among trumps, whose ranks all
   differ). Action codes must fit below 1024 (the log packs ``seat << 10 | action``), so a
@@ -46,10 +47,10 @@ Interpretations (where the sources are silent; each is an option where tables di
   Tribute and returned cards are seen only by the two players of the exchange: they are
   in ``view.private`` of those two seats only, and the receiver of a return sees it only
   once it is given.
-- First leader (SPEC 2.6): the monarch names a seat, themself included: ``lead 2`` (the
+- First leader (*Play*): the monarch names a seat, themself included: ``lead 2`` (the
   seat number, as everywhere in records). ``first_leader_chooser=eldest`` skips the choice
   and the player left of the fool leads.
-- Game end (SPEC 2.8): the game has none, so a match plays ``deals`` deals (default 12)
+- Game end (*New ranks*): the game has none, so a match plays ``deals`` deals (default 12)
   and each deal gives every seat the ``rank_points`` of the rank it *earned* by the deal
   (its rank after the update; default monarch 3, noble 2, peasant 1, fool 0). Points for
   the rank held during the deal would pay the first deal for the random draw and make the

@@ -1,14 +1,15 @@
 """Priffe, the Swedish partnership game: rotating partners, misère and the träkarl.
 
-Rules: ../shared/rules/SPEC.md section 6 (BoardGameGeek version 153948, with Wikipedia and
-kortspelsregler.com). Four players in two partnerships bid once round (clubs < spades <
+Rules: docs/rules/priffe.md (BoardGameGeek version 153948, with Wikipedia and
+kortspelsregler.com; its section *How King League plays it* gives the interpretations
+below in words for players). Four players in two partnerships bid once round (clubs < spades <
 diamonds < hearts < noll < spel, misère above all), play thirteen tricks, and score
-trick, penalty, honour and exit points for their side (SPEC 6.7, 6.8). A rubber ends when
+trick, penalty, honour and exit points for their side (*Scoring a deal*). A rubber ends when
 a side makes its second exit; each player then receives (winner total - loser total)/10
 (or pays it). A game is ``rubbers_per_game`` rubbers, the partnerships rotating between
 them, and ``scores()`` are the players' individual points, which always sum to zero.
-Every option of SPEC 6.10 is an option here, with its default; ``players=3`` plays with a
-träkarl (SPEC 6.9).
+Every variant of the page's *Variants* is an option here, with its default; ``players=3``
+plays with a träkarl (*Three players: the träkarl*).
 
 Seats, seating and partnerships
 - A seat is a player for the whole game. Each rubber re-seats the players so that
@@ -24,7 +25,7 @@ Seats, seating and partnerships
   a träkarl the third player partners the träkarl first. ``seating=fixed``: no draw, seat
   0 deals first.
 
-Interpretations where the sources are silent (SPEC 6 marks them [I]):
+Interpretations where the sources are silent:
 - The deal is one card at a time from the dealer's left; the deal passes to the left after
   every deal. After a re-seating it passes to the next player left of the last dealer in
   the new seating. The träkarl never deals.
@@ -62,7 +63,8 @@ Interpretations where the sources are silent (SPEC 6 marks them [I]):
   worth in settlement points: (own side's points - other side's points)/10 per player,
   exit bonuses included (settlement is linear in the sides' points), or the misère points.
 
-The träkarl (``players=3``; SPEC 6.9, dummy-whist conventions, *needs confirmation*)
+The träkarl (``players=3``; *Three players: the träkarl*, dummy-whist conventions, *needs
+confirmation*)
 - Seat 3 is the träkarl; seats 0, 1 and 2 are the players (``game.player_seats``). It is
   dealt a hand, sits opposite its partner of the rubber, never deals and never bids.
 - Its hand is exposed to everyone once the first card of a deal is led (before that lead

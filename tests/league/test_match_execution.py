@@ -14,10 +14,10 @@ import pytest
 
 from engine.record import dumps_record, verify_record
 from league.models import Match, MatchEvent, MatchResult, MatchStatus
+from league.replays import match_replay
 from league.services.matches import (
     match_claim,
     match_finish,
-    match_replay,
     match_run,
     matches_sweep,
 )

@@ -16,6 +16,7 @@ from django.utils import timezone
 import pytest
 
 from engine.variants import load_game
+from league import standings_store
 from league.domain.scheduling.model import Mode, PlayerId
 from league.domain.standings_maths import RankBy, compute_standings
 from league.models import (
@@ -28,12 +29,13 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
+from league.replays import match_replay
 from league.selectors import tournament_standings
-from league import standings_store
 from league.services import standings as standings_service
-from league.services.matches import match_finish, match_replay, match_run
+from league.services.matches import match_finish, match_run
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result, standings_recompute
+from league.services.tournaments import tournament_create, tournament_round_start
 from league.standings_store import (
     Accumulators,
     StoredResult,
@@ -43,7 +45,6 @@ from league.standings_store import (
     standings_rules_of,
     tournament_entrants,
 )
-from league.services.tournaments import tournament_create, tournament_round_start
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
 from tests.league.synthetic import synthetic_results
 

@@ -15,12 +15,13 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotFault, BotVersion
 from engine.record import record_from_state, redact_record
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
@@ -37,6 +38,7 @@ from league.models import (
     RatingChange,
     RatingQueueEntry,
     Round,
+    RoundSchedule,
     Tournament,
 )
 from league.replays import match_replay
@@ -145,7 +147,7 @@ def invitations_pending_for(*, user: User, now: datetime | None = None) -> Query
             declined_at__isnull=True,
             expires_at__gt=now or timezone.now(),
         )
-        .select_related("club", "created_by")
+        .select_related("club", "created_by", "invitee")
         .order_by("-created_at", "-id")
     )
 
@@ -585,3 +587,133 @@ def ratings_leaderboard(*, family: str, min_games: int = 0) -> list[dict[str, An
         .order_by("-conservative", "competitor_id")
     )
     return [_rating_row(r, rank) for rank, r in enumerate(ratings, start=1)]
+
+
+# ---------------------------------------------------------------- reads of the REST API (api/)
+
+
+def user_find(*, user_id: int | None = None, username: str | None = None) -> Account | None:
+    """The account with this id, or else with this username; None if there is none."""
+    users = get_user_model().objects
+    if user_id is not None:
+        return users.filter(pk=user_id).first()
+    return users.filter(username=username).first()
+
+
+def club_find(*, club_id: int) -> Club | None:
+    return Club.objects.filter(pk=club_id).first()
+
+
+def club_member_list(*, club: Club) -> QuerySet[Membership]:
+    return Membership.objects.filter(club=club).select_related("user").order_by("id")
+
+
+def competitor_list(*, kind: str | None = None) -> QuerySet[Competitor]:
+    """Every competitor by name; ``kind`` "person" or "bot" keeps only those."""
+    competitors = Competitor.objects.order_by("name", "id")
+    if kind == "person":
+        competitors = competitors.filter(user__isnull=False)
+    elif kind == "bot":
+        competitors = competitors.filter(bot_version__isnull=False)
+    return competitors
+
+
+def competitor_find(*, competitor_id: int) -> Competitor | None:
+    return Competitor.objects.select_related("bot_version__bot").filter(pk=competitor_id).first()
+
+
+def competitors_find(*, competitor_ids: Iterable[int]) -> list[Competitor]:
+    """The competitors of these ids that exist (a missing id is simply not there)."""
+    return list(Competitor.objects.filter(pk__in=list(competitor_ids)))
+
+
+def bot_list() -> QuerySet[Bot]:
+    return Bot.objects.select_related("owner").order_by("kind", "name", "id")
+
+
+def bot_get(*, bot_id: int, with_versions: bool = False) -> Bot:
+    """The bot, with its owner (and, ``with_versions``, its versions and their
+    competitors); NotFoundError if there is none."""
+    bots = Bot.objects.select_related("owner")
+    if with_versions:
+        bots = bots.prefetch_related("versions__competitor")
+    bot = bots.filter(pk=bot_id).first()
+    if bot is None:
+        raise NotFoundError(f"no bot {bot_id}")
+    return bot
+
+
+def bot_version_list(*, bot: Bot) -> QuerySet[BotVersion]:
+    return bot.versions.select_related("bot", "competitor").order_by("number")
+
+
+def bot_version_get(*, version_id: int) -> BotVersion:
+    version = BotVersion.objects.select_related("bot", "competitor").filter(pk=version_id).first()
+    if version is None:
+        raise NotFoundError(f"no bot version {version_id}")
+    return version
+
+
+BOT_VERSION_FAULTS_SHOWN = 50
+
+
+def bot_version_faults_for(*, version: BotVersion, user: User) -> list[BotFault]:
+    """A version's latest faults, newest first; their messages are None for anyone who may
+    not read the bot's private data (``can_read_bot_private``). The faults are not saved."""
+    faults = list(version.faults.order_by("-created_at", "-id")[:BOT_VERSION_FAULTS_SHOWN])
+    if not can_read_bot_private(user=user, bot=version.bot):
+        for fault in faults:
+            fault.message = None  # type: ignore[assignment]
+    return faults
+
+
+def tournament_list_with_rounds(*, club_id: int | None = None) -> QuerySet[Tournament]:
+    """``tournament_list`` with each tournament's ``rounds_started``."""
+    return tournament_list(club_id=club_id).annotate(
+        rounds_started=Count("round_set", distinct=True)
+    )
+
+
+def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
+    """What the API adds to a tournament's fields: its entrants, how many rounds started
+    and its matches' progress (``tournament_progress``)."""
+    entries = (
+        Entry.objects.filter(tournament=tournament).select_related("competitor").order_by("id")
+    )
+    entrants = [
+        {"competitor": e.competitor_id, "name": e.competitor.name, "kind": e.competitor.kind}
+        for e in entries
+    ]
+    return {
+        "entrant_count": len(entrants),
+        "rounds_started": Round.objects.filter(tournament=tournament).count(),
+        "entrants": entrants,
+        **tournament_progress(tournament_id=tournament.pk),
+    }
+
+
+def round_get(*, round_id: int) -> Round:
+    """A round with its match counts (``round_list``)."""
+    found = round_list().filter(pk=round_id).first()
+    if found is None:
+        raise NotFoundError(f"no round {round_id}")
+    return found
+
+
+def tournament_schedule_get(*, tournament: Tournament) -> RoundSchedule:
+    schedule = (
+        RoundSchedule.objects.select_related("periodic_task").filter(tournament=tournament).first()
+    )
+    if schedule is None:
+        raise NotFoundError(f"tournament {tournament.pk} has no schedule")
+    return schedule
+
+
+def match_seat_turn(*, match_id: int, seat: int) -> tuple[bool, datetime | None]:
+    """Whether ``seat`` is to act in the match now (read afresh from the database), and
+    its deadline if so."""
+    status, waiting_seat, deadline = (
+        Match.objects.filter(pk=match_id).values_list("status", "waiting_seat", "deadline").get()
+    )
+    your_turn = status == MatchStatus.RUNNING and waiting_seat == seat
+    return your_turn, deadline if your_turn else None

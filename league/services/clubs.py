@@ -73,6 +73,18 @@ def club_member_role_set(*, actor: User, club: Club, member: Account, role: str)
     return membership
 
 
+@transaction.atomic
+def club_person_role_set(
+    *, actor: User, club: Club, person: Account, role: str
+) -> Membership | Invitation:
+    """A member's new ``role`` (``club_member_role_set``); a person who is not a member is
+    sent a personal invitation with ``role`` instead (``invitation_create``): joining is
+    their own act."""
+    if Membership.objects.filter(club=club, user=person).exists():
+        return club_member_role_set(actor=actor, club=club, member=person, role=role)
+    return invitation_create(actor=actor, club=club, role=role, invitee=person)
+
+
 def _other_owner_exists(membership: Membership) -> bool:
     return (
         Membership.objects.filter(club_id=membership.club_id, role=Role.OWNER)

@@ -35,6 +35,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from rest_framework.authtoken.models import Token
 
 import redis
 from asgiref.sync import sync_to_async
@@ -198,3 +199,9 @@ class SignInLockoutBackend(ModelBackend):
     ) -> User | None:
         """authenticate(), for ``aauthenticate()`` (ModelBackend's would skip the lock)."""
         return await sync_to_async(self.authenticate)(request, username, password, **kwargs)
+
+
+def api_token_get_or_create(*, user: User) -> str:
+    """The key of ``user``'s API token (``Authorization: Token <key>``), made on first use."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)

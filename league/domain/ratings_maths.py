@@ -4,7 +4,7 @@ Pure and deterministic: the same results in the same order give the same numbers
 can always be recomputed from the stored results. Both models take the same
 :class:`~league.domain.standings_maths.ScoredMatch` records as the standings.
 
-**Margin rating** (:func:`margin_ratings`, notes/scheduling.md §6.1). Each player has a strength
+**Margin rating** (:func:`margin_ratings`, docs/scheduling.md §5). Each player has a strength
 ``s``; the expected margin of a Priffe game is ``s_a + s_c - s_b - s_d`` (partners add, opponents
 subtract), with the margin taken as the mean seat score of one side minus the other's. In
 individual games (tables of three to five, every tablemate an opponent) each seat's score minus the
@@ -470,7 +470,12 @@ def plackett_luce_update(
 
     It is openskill's computation step for step (the tests compare the two to 1e-12 on thousands
     of random games, ties included); written out because ``rate()`` deep-copies its arguments
-    and mints a uuid per rating, which costs more than the update itself.
+    and mints a uuid per rating, which costs more than the update itself. Measured
+    (``python -m bench.numerics``, two runs on a loaded two-core machine): an update of the
+    league's shapes takes 9-18 us here against 39-118 us through ``rate()`` (a fifth to a
+    third of the time), and the ratings with history of 10,000 matches 252 / 112 ms
+    (individual / Priffe) against 634 / 743 ms: through ``rate()`` the recomputation of
+    standings and ratings (``bench.league``, 0.5-0.8 s, target < 1 s) would miss its target.
     Ratings are ``(mu, sigma)`` pairs.
 
     The two shapes the league rates, without a tie, are written out once more (one-player

@@ -1,11 +1,16 @@
-"""Simple rotation: the league's stand-in schedule until league/scheduling (issue 9) is
-wired in. Pure: plain ids in, tables out; no database, no clock.
+"""The simple rotation: the tables of a duplicate tournament's rounds, and the fallback where
+the schedulers of league.domain.scheduling have nothing to offer (a field they have no
+design or search for, and Swiss or rotating-partner tournaments of three or five players a
+table made before those were refused); league.services.tournaments chooses. Pure: plain
+ids in, tables out; no database, no clock.
 
 Round ``r`` lays the entrants (padded with ``None`` for a filler seat) out in the order
 ``j -> entrants[(j * step_r + r - 1) mod m]`` for a step ``step_r`` coprime with ``m``,
 so that groupings change from round to round, then cuts that order into tables and
 rotates the seats of each table by ``r - 1``, so that seat positions (who deals first)
-change too. It balances nothing beyond that; issue 9's designs do.
+change too. It balances nothing beyond that (the schedulers of league.domain.scheduling
+balance meetings, partners and seats); a duplicate round needs no more, since every table
+plays the same deals.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ Formats (docs/scheduling.md has the rules for organisers):
 * :func:`rotating_partners` - Priffe with rotating partners (whist designs, the six-rubber cycle,
   the local search);
 * :func:`swiss_round` - tables of four by standings, avoiding rematches;
-* :func:`duplicate_plan` - the same boards at every table with rotated seats (bot leagues);
 * :func:`plan_rounds` / :func:`plan_round` - the local search itself (any N, any attendance,
   continuing a history), for a number of rounds or just the next one;
 * :func:`small_tables_round` - the next round at tables of three or five (Kingen for three or
@@ -17,16 +16,6 @@ Formats (docs/scheduling.md has the rules for organisers):
 """
 
 from league.domain.scheduling.balance import Balance, balance_of
-from league.domain.scheduling.duplicate import (
-    PARTNERSHIP_ROTATING_6,
-    PARTNERSHIP_SWAP,
-    SOLO_BALANCED_12,
-    SOLO_ROTATIONS,
-    DuplicatePlay,
-    deal_seed,
-    default_seatings,
-    duplicate_plan,
-)
 from league.domain.scheduling.local_search import SearchResult, Weights, plan_round, plan_rounds
 from league.domain.scheduling.model import (
     SEATS,
@@ -48,14 +37,9 @@ from league.domain.scheduling.swiss import swiss_round
 from league.domain.scheduling.whist import WhistDesign, whist_design, whist_sizes
 
 __all__ = [
-    "PARTNERSHIP_ROTATING_6",
-    "PARTNERSHIP_SWAP",
     "SEATS",
-    "SOLO_BALANCED_12",
-    "SOLO_ROTATIONS",
     "TRAKARL",
     "Balance",
-    "DuplicatePlay",
     "Fill",
     "Mode",
     "Occupant",
@@ -69,9 +53,6 @@ __all__ = [
     "Weights",
     "WhistDesign",
     "balance_of",
-    "deal_seed",
-    "default_seatings",
-    "duplicate_plan",
     "plan_round",
     "plan_rounds",
     "rotating_partners",

@@ -1,5 +1,5 @@
 """Simulated annealing on whole rounds: near-balanced schedules for any number of players,
-any number of rounds, byes or fillers, and a season's history (notes/scheduling.md §4).
+any number of rounds, byes or fillers, and a season's history (docs/scheduling.md §2.5).
 
 The state is one permutation of everyone per round: slots ``4t .. 4t+3`` are table ``t``
 (clockwise), later slots are byes. Fillers (built-in bots or träkarls) get the ids after the
@@ -52,7 +52,7 @@ from league.domain.scheduling.seating import seat_rounds
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Weights:
-    """Weights of the cost terms (defaults as in notes/scheduling.md §4.2)."""
+    """Weights of the cost terms (defaults as in docs/scheduling.md §2.5)."""
 
     partner: float = 10.0
     opponent: float = 1.0

@@ -1,7 +1,7 @@
 """Rotating partners for Priffe: everyone partners everyone, as evenly as the numbers allow.
 
 * **4 players** (or 3 and a träkarl): the six-rubber cycle, every pair partners twice
-  (notes/scheduling.md §9.1).
+  (docs/scheduling.md §2.2).
 * **N ≡ 0 (mod 4)**, **N ≡ 1 with byes**, **N ≡ 3 with a träkarl**: a whist tournament Wh(v)
   (v = N, or N + 1 with the träkarl as a player): every pair partners exactly once and opposes
   exactly twice in v - 1 rounds (v rounds for N ≡ 1, each player sitting out once). With a

@@ -8,7 +8,7 @@ How the rounds are made:
 
 * **Whole cycles from a design**, when one exists for the number of seats and there is no
   history: 16 players (or 15 and a bot), 5 rounds, every pair meets exactly once (the affine
-  plane AG(2,4), notes/scheduling.md §3.2); otherwise for 4k players, 4k+1 with byes, or 4k-1
+  plane AG(2,4), docs/scheduling.md §2.1); otherwise for 4k players, 4k+1 with byes, or 4k-1
   with a bot, a whist tournament read as an individual schedule: every pair meets exactly 3
   times in 4k-1 (or 4k+1) rounds, each bye once.
 * **Everything else by local search** (:mod:`league.domain.scheduling.local_search`,

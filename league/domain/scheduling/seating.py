@@ -6,7 +6,7 @@ earlier rounds as history:
 
 * **dealer seats**: every player holds each seat (0 = first dealer) about equally often
   (weight 1 on ``Σ games-in-seat²``, the seat-wind balancing of the mahjong seating tools,
-  notes/scheduling.md §5);
+  docs/scheduling.md §2.1, *Seats last*);
 * **left and right**: every player has each other player about as often as left-hand opponent
   (playing right after him) as right-hand (weight 1/10 on ``Σ (left - right)²`` over pairs).
 

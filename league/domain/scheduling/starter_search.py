@@ -1,6 +1,6 @@
 """Offline search for whist-tournament starters; its results ship in ``data/whist_starters.json``.
 
-Two kinds of starter (notes/scheduling.md §2.4), both developed by adding ``j mod m`` to every
+Two kinds of starter (docs/scheduling.md §2.2), both developed by adding ``j mod m`` to every
 finite entry for round ``j``:
 
 * **1-rotational** Wh(m + 1), ``m ≡ 3 (mod 4)``: ``n = (m + 1) / 4`` games on ``Z_m + {inf}``;
@@ -225,7 +225,7 @@ def main(argv: Sequence[str] = ()) -> int:
         sys.stdout.write(f"{players}: {starter_to_json(starter)}\n")
     out = {
         "about": (
-            "Whist-tournament starters (notes/scheduling.md 2.4). 1-rotational: players "
+            "Whist-tournament starters (docs/scheduling.md 2.2). 1-rotational: players "
             "0..m-1 and inf; round j adds j mod m to every finite entry. cyclic: players "
             "0..m-1; round j adds j, player j sits out. Seats clockwise, partners 0-2 and 1-3."
         ),

@@ -1,7 +1,7 @@
 """Swiss for tables of four: tables of players close in the standings, avoiding rematches.
 
 Chess Swiss systems pair two players; a table of four is a grouping problem. This is the
-mahjong "Swiss seating" (MahjongPantheon, notes/scheduling.md §5):
+mahjong "Swiss seating" (MahjongPantheon; docs/scheduling.md §2.3):
 
 1. **Byes** (with byes): the ``N mod 4`` players with the fewest byes so far sit out, the
    lowest-ranked first among equals. **Fillers** (bots or träkarls): one each at the bottom

@@ -1,6 +1,6 @@
 """Whist tournaments: every pair of players partners exactly once and opposes exactly twice.
 
-A whist tournament Wh(v) exists for every v ≡ 0 or 1 (mod 4) (notes/scheduling.md §2.1). For
+A whist tournament Wh(v) exists for every v ≡ 0 or 1 (mod 4) (docs/scheduling.md §2.2). For
 v = 4n it has 4n - 1 rounds of n tables; for v = 4n + 1 it has 4n + 1 rounds and each player
 sits out exactly one. Three constructions, all checked in the tests for every v from 4 to 40:
 
@@ -36,7 +36,7 @@ SIX_RUBBER_CYCLE: Final[tuple[Game, ...]] = (
     (0, 3, 2, 1),
     (0, 2, 3, 1),
 )
-"""Four players, six rubbers (notes/scheduling.md §9.1): the three partnerships, then again
+"""Four players, six rubbers (docs/scheduling.md §2.2): the three partnerships, then again
 with the direction reversed. Every pair partners twice and opposes four times, and each player
 has each opponent twice on the left and twice on the right."""
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from bots.models import Bot, BotFault, BotVersion
 from engine.record import record_from_state, redact_record
+from engine.variants import load_game
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -42,7 +43,7 @@ from league.models import (
     Tournament,
 )
 from league.replays import match_replay
-from league.standings_store import PARTNERSHIP_FAMILIES, game_family, standings_current
+from league.standings_store import game_partnership_play, game_scoring_unit, standings_current
 
 User = Account | AnonymousUser
 
@@ -280,9 +281,10 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
     statistically meaningful (``next_gap``, the confidence marker). Entrants without a game
     are listed last, unranked; filler bots are not entrants and are not listed.
 
-    Priffe is partnership play per rubber (``unit`` "rubber"): a player's total is his
-    individual points summed over rubbers, and ``partner_pairs`` has every pair that
-    played a rubber together. ``head_to_head`` has every pair that met at a table.
+    A game of partnership play is ranked per unit (``unit``: what the game calls it,
+    Priffe's "rubber"; "game" otherwise): a player's total is his individual points
+    summed over units, and ``partner_pairs`` has every pair that played a unit
+    together. ``head_to_head`` has every pair that met at a table.
     """
     names = dict(
         Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
@@ -357,7 +359,7 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament.pk,
         **progress,
         "mode": "partnership" if partnership else "individual",
-        "unit": "rubber" if partnership else "game",
+        "unit": game_scoring_unit(tournament.game) if partnership else "game",
         "rank_by": current.rules.rank_by.value,
         "min_games": current.rules.min_games,
         "confidence": current.rules.confidence,
@@ -444,10 +446,10 @@ def _rating_row(rating: Any, rank: int) -> dict[str, Any]:
 
 def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
     """The openskill ratings within a tournament (best conservative rating first), their
-    history in the order rated, how many results wait for the ratings queue, and for
-    Priffe the ridge margin rating of partnership play (league.services.ratings and
+    history in the order rated, how many results wait for the ratings queue, and for a
+    game of partnership play (Priffe) the ridge margin rating (league.services.ratings and
     .standings; docs/api.md has the shape)."""
-    family = game_family(tournament.game)
+    family = load_game(tournament.game).family
     ratings = Rating.objects.filter(tournament=tournament).select_related("competitor")
     rows = [
         _rating_row(r, rank)
@@ -472,7 +474,7 @@ def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
     ]
     pending = RatingQueueEntry.objects.filter(result__match__tournament=tournament).count()
     margin: dict[str, Any] | None = None
-    if family in PARTNERSHIP_FAMILIES:
+    if game_partnership_play(tournament.game):
         solved = standings_current(tournament=tournament).margin
         if solved is not None:
             names = dict(

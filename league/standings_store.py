@@ -27,13 +27,16 @@ command); until then :func:`standings_current` sums the stored results in memory
 Tables of three, four or five (Kingen for three or five players) are individual play: every
 seat is ranked, every other seat at the table is an opponent.
 
-Priffe is ranked as partnership play **per rubber**: each rubber of a match is one result
-whose seats are the rubber's clockwise seating (partners opposite), and whose scores are the
-players' individual points of that rubber (its settlement plus any misère points). So a
-player's total is his individual points summed over rubbers, the partner-pair table has
-every pair that played a rubber together, and the ridge margin rating (league.domain.ratings_maths)
-is kept alongside. ``match_finish`` stores the rubbers in ``standings_input["rubbers"]``
-(:func:`priffe_rubbers`); a result stored before that is read from its game record once.
+A game whose family says so (``Game.partnership_play``: Priffe) is ranked as partnership
+play **per unit** (Priffe's rubber): each unit of a match is one result whose seats are
+the unit's clockwise seating (partners opposite), and whose scores are the players'
+individual points of that unit (in Priffe its settlement plus any misère points). So a
+player's total is his individual points summed over units, the partner-pair table has
+every pair that played a unit together, and the ridge margin rating
+(league.domain.ratings_maths) is kept alongside. ``match_finish`` stores the units in
+``standings_input["rubbers"]`` (:data:`UNITS_KEY`, from ``Game.partnership_units``); a
+result stored before that is read from its game record once. A dummy seat
+(``Game.dummy_seat``: Priffe's träkarl) is ``TRAKARL``.
 
 **Duplicate** tournaments (one seed for every table of a round) rank by matchpoint
 percentage. Individual games compare each hand of the round's deal (seat ``h`` holds hand
@@ -65,7 +68,6 @@ from engine.errors import EngineError
 from engine.game import State
 from engine.record import replay_record
 from engine.variants import load_game
-from engine.view import spectator_view
 from league.domain.ratings_maths import MarginRatingAccumulator, MarginRatings
 from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId
 from league.domain.standings_maths import (
@@ -99,27 +101,40 @@ RUBBER_ID_BASE = 100
 rubbers a game)."""
 MARGIN_RIDGE = 3.0
 """The ridge of the margin rating in Priffe (settlement points per rubber; luck-heavy)."""
-PARTNERSHIP_FAMILIES = frozenset({"priffe"})
+UNITS_KEY = "rubbers"
+"""The key of a partnership game's units (``Game.partnership_units``) in a result's
+``standings_input``: the name Priffe's rubbers were first stored under, kept so that stored
+results read as they are."""
 BOARD_LABEL_MAX = 40
 """The longest Priffe board label kept as it is (a ``StandingsPart`` key has 60 characters)."""
 
 
 @functools.lru_cache(maxsize=256)
-def game_family(game: str) -> str:
-    return load_game(game).family
+def game_partnership_play(game: str) -> bool:
+    """Whether ``game`` is ranked as partnership play per unit (the game says so)."""
+    return load_game(game).partnership_play
 
 
 @functools.lru_cache(maxsize=256)
-def _game_trakarl(game: str) -> int:
-    return int(getattr(load_game(game), "trakarl", -1))
+def game_scoring_unit(game: str) -> str:
+    """What one ranked result of ``game`` is called: ``game``, or its partnership unit
+    (Priffe: ``rubber``)."""
+    return load_game(game).scoring_unit.singular
+
+
+@functools.lru_cache(maxsize=256)
+def game_dummy_seat(game: str) -> int:
+    """The dummy's seat in ``game`` (Priffe's träkarl when three play), or -1."""
+    return load_game(game).dummy_seat
 
 
 def standings_rules_of(tournament: Tournament) -> StandingsRules:
-    """Priffe: partnership play (per rubber); individual games otherwise. Ranked by
-    matchpoint percentage in a duplicate tournament, by average per game otherwise."""
+    """Partnership play per unit where the game says so (Priffe: per rubber); individual
+    games otherwise. Ranked by matchpoint percentage in a duplicate tournament, by average
+    per game otherwise."""
     duplicate = tournament.format == TournamentFormat.DUPLICATE
     rank_by = RankBy.PERCENTAGE if duplicate else RankBy.AVERAGE
-    if game_family(tournament.game) in PARTNERSHIP_FAMILIES:
+    if game_partnership_play(tournament.game):
         return StandingsRules(mode=Mode.PARTNERSHIP, rank_by=rank_by)
     return StandingsRules(mode=Mode.SOLO, rank_by=rank_by)
 
@@ -136,33 +151,11 @@ def rules_json(rules: StandingsRules) -> dict[str, Any]:
 # ---------------------------------------------------------------- results
 
 
-def priffe_rubbers(state: State[Any]) -> list[dict[str, Any]]:
-    """The rubbers of a finished Priffe game, from its public view: for each, its number,
-    the number of ``deals`` it lasted, the clockwise ``seating`` (partners opposite:
-    seating[0] and [2], [1] and [3]), the partner seats, the side ``totals``, each seat's
-    ``settlement`` and each seat's ``points`` (the individual points of the rubber's deals:
-    settlement and misère; they add up to the game's scores)."""
-    rubbers = spectator_view(state.view_for(0)).public["rubbers"]
-    deal_scores = list(state.deal_scores)
-    out: list[dict[str, Any]] = []
-    first = 0
-    for rubber in rubbers:
-        count = int(rubber["deals"])
-        deals = deal_scores[first : first + count]
-        first += count
-        points = [sum(deal[seat] for deal in deals) for seat in range(len(rubber["seating"]))]
-        out.append(
-            {
-                "number": rubber["number"],
-                "deals": count,
-                "seating": list(rubber["seating"]),
-                "partners": [list(p) for p in rubber["partners"]],
-                "totals": list(rubber["totals"]),
-                "settlement": rubber["settlement"],
-                "points": points,
-            }
-        )
-    return out
+def partnership_units(state: State[Any]) -> list[dict[str, Any]]:
+    """The units of partnership play of a finished game, as its game gives them
+    (``Game.partnership_units``: Priffe's rubbers, each with its number, the ``deals`` it
+    lasted, its clockwise ``seating`` and each seat's ``points``)."""
+    return state.game.partnership_units(state)
 
 
 @dataclass
@@ -181,11 +174,12 @@ class StoredResult:
 
 
 def result_rubbers_read(stored: StoredResult) -> list[dict[str, Any]]:
-    """A Priffe result's rubbers: stored with it, or (a result stored before they were)
+    """A partnership result's units (Priffe's rubbers): stored with it, or (a result stored
+    before they were)
     read from its game record into ``stored`` (marked ``rubbers_read``; nothing is written:
     league.services.standings.result_rubbers stores them). Empty if the record does not
     replay."""
-    rubbers = stored.standings_input.get("rubbers")
+    rubbers = stored.standings_input.get(UNITS_KEY)
     if rubbers is not None:
         return list(rubbers)
     record = MatchResult.objects.filter(pk=stored.pk).values_list("record", flat=True).first()
@@ -194,8 +188,8 @@ def result_rubbers_read(stored: StoredResult) -> list[dict[str, Any]]:
     except (EngineError, ValueError, KeyError, TypeError) as exc:
         logger.warning("match %s: no rubbers in its result or its record: %s", stored.match_id, exc)
         return []
-    rubbers = priffe_rubbers(state)
-    stored.standings_input = {**stored.standings_input, "rubbers": rubbers}
+    rubbers = partnership_units(state)
+    stored.standings_input = {**stored.standings_input, UNITS_KEY: rubbers}
     stored.rubbers_read = True
     return rubbers
 
@@ -217,11 +211,6 @@ def result_seats(standings_input: Mapping[str, Any]) -> list[ResultSeat]:
         ResultSeat(int(s["seat"]), int(s["competitor"]), int(s["score"]))
         for s in sorted(standings_input["seats"], key=lambda s: int(s["seat"]))
     ]
-
-
-def game_trakarl(game: str) -> int:
-    """The träkarl's seat in ``game`` (Priffe with three players), or -1."""
-    return _game_trakarl(game)
 
 
 def _number(rubber: Mapping[str, Any]) -> int:
@@ -308,10 +297,10 @@ def result_fields(
     if not partnership:
         hand_board = round_number if duplicate else None
         return [(result.match_id, round_number, tuple(occupants), tuple(scores), hand_board)]
-    trakarl = _game_trakarl(game)
-    if trakarl >= 0:
-        occupants[trakarl] = TRAKARL
-    rubbers = standings_input.get("rubbers")
+    dummy = game_dummy_seat(game)
+    if dummy >= 0:
+        occupants[dummy] = TRAKARL
+    rubbers = standings_input.get(UNITS_KEY)
     if rubbers is None:
         rubbers = rubbers_of(result)
     boards: Sequence[str | None] = [None] * len(rubbers)

@@ -44,14 +44,14 @@ from league.models import (
 )
 from league.services.task_outbox import task_enqueue
 from league.standings_store import (
-    PARTNERSHIP_FAMILIES,
     STATE_VERSION,
+    UNITS_KEY,
     Accumulators,
     StoredResult,
-    game_family,
+    game_partnership_play,
     part_keys,
+    partnership_units,
     parts_load,
-    priffe_rubbers,
     result_rubbers_read,
     result_seats,
     rules_json,
@@ -70,9 +70,10 @@ _ENTRANT = "entrant:"
 
 
 def standings_input_extra(*, game: str, state: State[Any]) -> dict[str, Any]:
-    """What a result's ``standings_input`` carries beyond the seats: Priffe's rubbers."""
-    if game_family(game) in PARTNERSHIP_FAMILIES:
-        return {"rubbers": priffe_rubbers(state)}
+    """What a result's ``standings_input`` carries beyond the seats: the units of a
+    partnership game (``Game.partnership_units``: Priffe's rubbers)."""
+    if game_partnership_play(game):
+        return {UNITS_KEY: partnership_units(state)}
     return {}
 
 

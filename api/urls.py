@@ -1,31 +1,31 @@
-"""The API's paths, exactly as in the contract (docs/api.md)."""
+"""The API's paths, exactly as in the contract (docs/api.md), each to its resource's module."""
 
 from django.urls import path
 
-from api import views
+from api import accounts, clubs, competitors, views
 
 urlpatterns = [
-    path("auth/token/", views.TokenCreateApi.as_view(), name="api-token"),
-    path("clubs/", views.ClubListApi.as_view(), name="api-clubs"),
-    path("clubs/<int:club_id>/", views.ClubDetailApi.as_view(), name="api-club"),
-    path("clubs/<int:club_id>/members/", views.ClubMemberListApi.as_view(), name="api-members"),
+    path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
+    path("clubs/", clubs.ClubListApi.as_view(), name="api-clubs"),
+    path("clubs/<int:club_id>/", clubs.ClubDetailApi.as_view(), name="api-club"),
+    path("clubs/<int:club_id>/members/", clubs.ClubMemberListApi.as_view(), name="api-members"),
     path(
         "clubs/<int:club_id>/invitations/",
-        views.ClubInvitationCreateApi.as_view(),
+        clubs.ClubInvitationCreateApi.as_view(),
         name="api-invitations",
     ),
-    path("invitations/", views.InvitationListApi.as_view(), name="api-my-invitations"),
+    path("invitations/", clubs.InvitationListApi.as_view(), name="api-my-invitations"),
     path(
         "invitations/<str:code>/accept/",
-        views.InvitationAcceptApi.as_view(),
+        clubs.InvitationAcceptApi.as_view(),
         name="api-invitation-accept",
     ),
     path(
         "invitations/<str:code>/decline/",
-        views.InvitationDeclineApi.as_view(),
+        clubs.InvitationDeclineApi.as_view(),
         name="api-invitation-decline",
     ),
-    path("competitors/", views.CompetitorListApi.as_view(), name="api-competitors"),
+    path("competitors/", competitors.CompetitorListApi.as_view(), name="api-competitors"),
     path(
         "competitors/<int:competitor_id>/ratings/",
         views.CompetitorRatingsApi.as_view(),

@@ -11,15 +11,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
-from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,11 +25,19 @@ from rest_framework.views import APIView
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiResponse,
     extend_schema,
     extend_schema_field,
 )
 
+from api.accounts import TokenCreateApi as TokenCreateApi
+from api.clubs import ClubDetailApi as ClubDetailApi
+from api.clubs import ClubInvitationCreateApi as ClubInvitationCreateApi
+from api.clubs import ClubListApi as ClubListApi
+from api.clubs import ClubMemberListApi as ClubMemberListApi
+from api.clubs import InvitationAcceptApi as InvitationAcceptApi
+from api.clubs import InvitationDeclineApi as InvitationDeclineApi
+from api.clubs import InvitationListApi as InvitationListApi
+from api.competitors import CompetitorListApi as CompetitorListApi
 from api.fields import (
     BotFileField,
     GameFamilyQueryField,
@@ -45,16 +51,14 @@ from api.fields import (
     id_field,
     query_id_field,
 )
-from api.parsers import JSONParser
+from api.operations import ERRORS as ERRORS
+from api.operations import responses as responses
+from api.operations import validated as validated
 from api.serializers import (
     BotSerializer,
     BotVersionSerializer,
-    ClubSerializer,
     CompetitorRatingsSerializer,
-    CompetitorSerializer,
-    ErrorSerializer,
     MatchSerializer,
-    MemberSerializer,
     RatingRowSerializer,
     RoundScheduleSerializer,
     RoundSerializer,
@@ -67,10 +71,8 @@ from api.serializers import (
 )
 from api.throttles import (
     ActionThrottle,
-    SignInThrottle,
     TableThrottle,
     UploadThrottle,
-    password_authenticate,
 )
 from bots.models import Bot, BotFault, BotVersion
 from bots.services import bot_create
@@ -80,20 +82,14 @@ from league.models import (
     LEAGUE_FORMATS,
     Club,
     Competitor,
-    Invitation,
     MatchStatus,
-    Membership,
-    Role,
     RoundSchedule,
     Tournament,
     TournamentFormat,
 )
 from league.selectors import (
     can_read_bot_private,
-    club_get,
-    club_list,
     competitor_ratings,
-    invitations_pending_for,
     match_get,
     match_list,
     match_record,
@@ -109,14 +105,7 @@ from league.selectors import (
     tournament_standings,
 )
 from league.services.bot_versions import bot_version_submit
-from league.services.clubs import (
-    club_create,
-    club_member_role_set,
-    invitation_accept,
-    invitation_create,
-    invitation_decline,
-)
-from league.services.competitors import bot_entry_consent_set, competitor_create
+from league.services.competitors import bot_entry_consent_set
 from league.services.matches import match_person_act, match_replay
 from league.services.schedules import tournament_schedule_delete, tournament_schedule_set
 from league.services.tournaments import (
@@ -129,24 +118,6 @@ from league.services.tournaments import (
     tournament_round_start,
 )
 
-ERRORS: dict[int | tuple[int, str], Any] = {
-    400: OpenApiResponse(ErrorSerializer, description="Invalid input; the message names it."),
-    401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
-    403: OpenApiResponse(ErrorSerializer, description="Not allowed."),
-    404: OpenApiResponse(ErrorSerializer, description="Not found."),
-    409: OpenApiResponse(ErrorSerializer, description="Not in a state that allows it."),
-}
-
-
-def responses(ok: Any, status: int = 200) -> dict[int | tuple[int, str], Any]:
-    return {status: ok, **ERRORS}
-
-
-def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
 
 def _object_or_404(queryset: Any, pk: int, what: str) -> Any:
     found = queryset.filter(pk=pk).first()
@@ -158,219 +129,10 @@ def _object_or_404(queryset: Any, pk: int, what: str) -> Any:
 # ---------------------------------------------------------------- auth
 
 
-class TokenCreateApi(APIView):
-    """A token for API clients: ``Authorization: Token <token>``."""
-
-    permission_classes = (AllowAny,)
-    authentication_classes = ()
-    parser_classes = (JSONParser, FormParser)  # curl -d username=...&password=... works
-    throttle_classes = (SignInThrottle,)  # per address; wrong passwords lock the username
-
-    class InputSerializer(serializers.Serializer[Any]):
-        username = StrictCharField(max_length=150)
-        password = StrictCharField(trim_whitespace=False)
-
-    class OutputSerializer(serializers.Serializer[Any]):
-        token = serializers.CharField()
-
-    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
-    def post(self, request: Request) -> Response:
-        data = validated(self.InputSerializer, request.data)
-        user = password_authenticate(request, username=data["username"], password=data["password"])
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
-
-
 # ---------------------------------------------------------------- clubs
 
 
-class ClubListApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        name = StrictCharField(max_length=100)
-        description = StrictCharField(required=False, blank=True, default="")
-
-    @extend_schema(responses=responses(ClubSerializer(many=True)))
-    def get(self, request: Request) -> Response:
-        return Response(ClubSerializer(club_list(), many=True).data)
-
-    @extend_schema(request=InputSerializer, responses=responses(ClubSerializer, 201))
-    def post(self, request: Request) -> Response:
-        data = validated(self.InputSerializer, request.data)
-        club = club_create(user=request.user, **data)
-        return Response(ClubSerializer(club_get(club_id=club.pk)).data, status=201)
-
-
-class ClubDetailApi(APIView):
-    @extend_schema(responses=responses(ClubSerializer))
-    def get(self, request: Request, club_id: int) -> Response:
-        return Response(ClubSerializer(club_get(club_id=club_id)).data)
-
-
-class InvitationSerializer(serializers.ModelSerializer[Invitation]):
-    """An invitation; ``invitee`` is set for a personal one (only that person answers it)."""
-
-    club_name = serializers.CharField(source="club.name", read_only=True)
-    invitee_username = serializers.SerializerMethodField()
-    invited_by = serializers.CharField(source="created_by.get_username", read_only=True)
-
-    class Meta:
-        model = Invitation
-        fields = (
-            "code",
-            "club",
-            "club_name",
-            "role",
-            "invitee",
-            "invitee_username",
-            "invited_by",
-            "created_at",
-            "expires_at",
-        )
-
-    def get_invitee_username(self, invitation: Invitation) -> str | None:
-        invitee = invitation.invitee
-        return invitee.get_username() if invitee is not None else None
-
-
-class PersonInputSerializer(serializers.Serializer[Any]):
-    """A person named by ``user`` (id) or ``username``, and a club role."""
-
-    user = id_field(required=False)
-    username = StrictCharField(required=False, max_length=150)
-    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("user" in attrs) == ("username" in attrs):
-            raise serializers.ValidationError("give exactly one of 'user' or 'username'")
-        return attrs
-
-
-def _person_named(data: dict[str, Any]) -> Any:
-    users = get_user_model().objects
-    person = (
-        users.filter(pk=data["user"]).first()
-        if "user" in data
-        else users.filter(username=data["username"]).first()
-    )
-    if person is None:
-        raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
-    return person
-
-
-class ClubMemberListApi(APIView):
-    class InputSerializer(PersonInputSerializer):
-        pass
-
-    @extend_schema(responses=responses(MemberSerializer(many=True)))
-    def get(self, request: Request, club_id: int) -> Response:
-        club = club_get(club_id=club_id)
-        members = Membership.objects.filter(club=club).select_related("user").order_by("id")
-        return Response(MemberSerializer(members, many=True).data)
-
-    @extend_schema(
-        request=InputSerializer,
-        responses={200: MemberSerializer, 202: InvitationSerializer, **ERRORS},
-    )
-    def post(self, request: Request, club_id: int) -> Response:
-        """A member's new role (200); a person who is not a member is sent a personal
-        invitation instead (202): joining is their own act."""
-        club = club_get(club_id=club_id)
-        data = validated(self.InputSerializer, request.data)
-        person = _person_named(data)
-        if Membership.objects.filter(club=club, user=person).exists():
-            membership = club_member_role_set(
-                actor=request.user, club=club, member=person, role=data["role"]
-            )
-            return Response(MemberSerializer(membership).data)
-        invitation = invitation_create(
-            actor=request.user, club=club, role=data["role"], invitee=person
-        )
-        return Response(InvitationSerializer(invitation).data, status=202)
-
-
-class ClubInvitationCreateApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
-        user = id_field(required=False)
-        username = StrictCharField(required=False, max_length=150)
-
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if "user" in attrs and "username" in attrs:
-                raise serializers.ValidationError("give at most one of 'user' or 'username'")
-            return attrs
-
-    @extend_schema(request=InputSerializer, responses=responses(InvitationSerializer, 201))
-    def post(self, request: Request, club_id: int) -> Response:
-        """A code to hand to someone, or with ``user``/``username`` a personal invitation."""
-        club = club_get(club_id=club_id)
-        data = validated(self.InputSerializer, request.data)
-        invitee = _person_named(data) if "user" in data or "username" in data else None
-        invitation = invitation_create(
-            actor=request.user, club=club, role=data["role"], invitee=invitee
-        )
-        return Response(InvitationSerializer(invitation).data, status=201)
-
-
-class InvitationListApi(APIView):
-    """The personal invitations waiting for the caller's answer."""
-
-    permission_classes = (IsAuthenticated,)
-
-    @extend_schema(responses=responses(InvitationSerializer(many=True)))
-    def get(self, request: Request) -> Response:
-        invitations = invitations_pending_for(user=request.user)
-        return Response(InvitationSerializer(invitations, many=True).data)
-
-
-class InvitationAcceptApi(APIView):
-    permission_classes = (IsAuthenticated,)
-
-    @extend_schema(request=None, responses=responses(MemberSerializer))
-    def post(self, request: Request, code: str) -> Response:
-        membership = invitation_accept(user=request.user, code=code)
-        return Response(MemberSerializer(membership).data)
-
-
-class InvitationDeclineApi(APIView):
-    permission_classes = (IsAuthenticated,)
-
-    @extend_schema(request=None, responses=responses(InvitationSerializer))
-    def post(self, request: Request, code: str) -> Response:
-        invitation = invitation_decline(user=request.user, code=code)
-        return Response(InvitationSerializer(invitation).data)
-
-
 # ---------------------------------------------------------------- competitors and bots
-
-
-class CompetitorListApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        user = id_field(required=False)
-        bot_version = id_field(required=False)
-
-    class QuerySerializer(serializers.Serializer[Any]):
-        kind = QueryChoiceField(choices=["person", "bot"], required=False)
-
-    @extend_schema(
-        parameters=[QuerySerializer],
-        responses=responses(CompetitorSerializer(many=True)),
-    )
-    def get(self, request: Request) -> Response:
-        competitors = Competitor.objects.order_by("name", "id")
-        kind = validated(self.QuerySerializer, request.query_params).get("kind")
-        if kind == "person":
-            competitors = competitors.filter(user__isnull=False)
-        elif kind == "bot":
-            competitors = competitors.filter(bot_version__isnull=False)
-        return Response(CompetitorSerializer(competitors, many=True).data)
-
-    @extend_schema(request=InputSerializer, responses=responses(CompetitorSerializer, 201))
-    def post(self, request: Request) -> Response:
-        data = validated(self.InputSerializer, request.data)
-        competitor = competitor_create(
-            actor=request.user, user_id=data.get("user"), bot_version_id=data.get("bot_version")
-        )
-        return Response(CompetitorSerializer(competitor).data, status=201)
 
 
 class BotListApi(APIView):

@@ -1,0 +1,184 @@
+"""The API's clubs: clubs, their members and invitations
+(docs/api.md, "Clubs, members, invitations")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User as Account
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drf_spectacular.utils import extend_schema
+
+from api.fields import StrictCharField, id_field
+from api.operations import ERRORS, nested_serializers_named, responses, validated
+from api.serializers import ClubSerializer, MemberSerializer
+from league.errors import InvalidInputError
+from league.models import Invitation, Membership, Role
+from league.selectors import (
+    club_get,
+    club_list,
+    club_member_list,
+    invitations_pending_for,
+    user_find,
+)
+from league.services.clubs import (
+    club_create,
+    club_person_role_set,
+    invitation_accept,
+    invitation_create,
+    invitation_decline,
+)
+
+
+class ClubListApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        name = StrictCharField(max_length=100)
+        description = StrictCharField(required=False, blank=True, default="")
+
+    @extend_schema(responses=responses(ClubSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        return Response(ClubSerializer(club_list(), many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(ClubSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        club = club_create(user=request.user, **data)
+        return Response(ClubSerializer(club_get(club_id=club.pk)).data, status=201)
+
+
+class ClubDetailApi(APIView):
+    @extend_schema(responses=responses(ClubSerializer))
+    def get(self, request: Request, club_id: int) -> Response:
+        return Response(ClubSerializer(club_get(club_id=club_id)).data)
+
+
+class InvitationSerializer(serializers.ModelSerializer[Invitation]):
+    """An invitation; ``invitee`` is set for a personal one (only that person answers it)."""
+
+    club_name = serializers.CharField(source="club.name", read_only=True)
+    invitee_username = serializers.SerializerMethodField()
+    invited_by = serializers.CharField(source="created_by.get_username", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = (
+            "code",
+            "club",
+            "club_name",
+            "role",
+            "invitee",
+            "invitee_username",
+            "invited_by",
+            "created_at",
+            "expires_at",
+        )
+
+    def get_invitee_username(self, invitation: Invitation) -> str | None:
+        invitee = invitation.invitee
+        return invitee.get_username() if invitee is not None else None
+
+
+class PersonInputSerializer(serializers.Serializer[Any]):
+    """A person named by ``user`` (id) or ``username``, and a club role."""
+
+    user = id_field(required=False)
+    username = StrictCharField(required=False, max_length=150)
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("user" in attrs) == ("username" in attrs):
+            raise serializers.ValidationError("give exactly one of 'user' or 'username'")
+        return attrs
+
+
+def _person_named(data: dict[str, Any]) -> Account:
+    person = user_find(user_id=data.get("user"), username=data.get("username"))
+    if person is None:
+        raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
+    return person
+
+
+class ClubMemberListApi(APIView):
+    class InputSerializer(PersonInputSerializer):
+        pass
+
+    @extend_schema(responses=responses(MemberSerializer(many=True)))
+    def get(self, request: Request, club_id: int) -> Response:
+        members = club_member_list(club=club_get(club_id=club_id))
+        return Response(MemberSerializer(members, many=True).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: MemberSerializer, 202: InvitationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, club_id: int) -> Response:
+        """A member's new role (200); a person who is not a member is sent a personal
+        invitation instead (202): joining is their own act."""
+        club = club_get(club_id=club_id)
+        data = validated(self.InputSerializer, request.data)
+        made = club_person_role_set(
+            actor=request.user, club=club, person=_person_named(data), role=data["role"]
+        )
+        if isinstance(made, Membership):
+            return Response(MemberSerializer(made).data)
+        return Response(InvitationSerializer(made).data, status=202)
+
+
+class ClubInvitationCreateApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+        user = id_field(required=False)
+        username = StrictCharField(required=False, max_length=150)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "user" in attrs and "username" in attrs:
+                raise serializers.ValidationError("give at most one of 'user' or 'username'")
+            return attrs
+
+    @extend_schema(request=InputSerializer, responses=responses(InvitationSerializer, 201))
+    def post(self, request: Request, club_id: int) -> Response:
+        """A code to hand to someone, or with ``user``/``username`` a personal invitation."""
+        club = club_get(club_id=club_id)
+        data = validated(self.InputSerializer, request.data)
+        invitee = _person_named(data) if "user" in data or "username" in data else None
+        invitation = invitation_create(
+            actor=request.user, club=club, role=data["role"], invitee=invitee
+        )
+        return Response(InvitationSerializer(invitation).data, status=201)
+
+
+class InvitationListApi(APIView):
+    """The personal invitations waiting for the caller's answer."""
+
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses=responses(InvitationSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        invitations = invitations_pending_for(user=request.user)
+        return Response(InvitationSerializer(invitations, many=True).data)
+
+
+class InvitationAcceptApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=None, responses=responses(MemberSerializer))
+    def post(self, request: Request, code: str) -> Response:
+        membership = invitation_accept(user=request.user, code=code)
+        return Response(MemberSerializer(membership).data)
+
+
+class InvitationDeclineApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=None, responses=responses(InvitationSerializer))
+    def post(self, request: Request, code: str) -> Response:
+        invitation = invitation_decline(user=request.user, code=code)
+        return Response(InvitationSerializer(invitation).data)
+
+
+nested_serializers_named(list(globals().values()))

@@ -1,0 +1,53 @@
+"""What every API operation shares: reading its input through a serializer, the error
+answers its schema documents, and the names of its nested serializers in the schema.
+
+A view of api/ parses the request (``validated``), calls one selector or service of the
+league and renders the answer; it never queries the database itself
+(tests/api/test_thin_views.py holds the views to that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.views import APIView
+
+from drf_spectacular.utils import OpenApiResponse
+
+from api.serializers import ErrorSerializer
+
+ERRORS: dict[int | tuple[int, str], Any] = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input; the message names it."),
+    401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not allowed."),
+    404: OpenApiResponse(ErrorSerializer, description="Not found."),
+    409: OpenApiResponse(ErrorSerializer, description="Not in a state that allows it."),
+}
+
+
+def responses(ok: Any, status: int = 200) -> dict[int | tuple[int, str], Any]:
+    """The schema's answers of an operation: ``ok`` with ``status``, and the errors."""
+    return {status: ok, **ERRORS}
+
+
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """``data`` (a body or the query parameters) read by ``serializer_class``; invalid input
+    is a 400 naming the fields (api.exceptions)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def nested_serializers_named(views: Iterable[Any]) -> None:
+    """Name each API's nested serializers after the API (``TokenCreateInput``...), so that
+    the OpenAPI components do not collide. Called by each resource module on its views."""
+    for view in views:
+        if not (isinstance(view, type) and issubclass(view, APIView)):
+            continue
+        base = view.__name__.removesuffix("Api")
+        for kind in ("InputSerializer", "OutputSerializer", "QuerySerializer"):
+            nested = view.__dict__.get(kind)
+            if nested is not None:
+                nested.__name__ = f"{base}{kind}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from api import accounts, clubs, competitors, views
+from api import accounts, bots, clubs, competitors, ratings, tournaments, views
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
@@ -28,67 +28,67 @@ urlpatterns = [
     path("competitors/", competitors.CompetitorListApi.as_view(), name="api-competitors"),
     path(
         "competitors/<int:competitor_id>/ratings/",
-        views.CompetitorRatingsApi.as_view(),
+        ratings.CompetitorRatingsApi.as_view(),
         name="api-competitor-ratings",
     ),
-    path("ratings/", views.RatingLeaderboardApi.as_view(), name="api-ratings"),
-    path("bots/", views.BotListApi.as_view(), name="api-bots"),
-    path("bots/<int:bot_id>/", views.BotDetailApi.as_view(), name="api-bot"),
-    path("bots/<int:bot_id>/versions/", views.BotVersionListApi.as_view(), name="api-bot-versions"),
+    path("ratings/", ratings.RatingLeaderboardApi.as_view(), name="api-ratings"),
+    path("bots/", bots.BotListApi.as_view(), name="api-bots"),
+    path("bots/<int:bot_id>/", bots.BotDetailApi.as_view(), name="api-bot"),
+    path("bots/<int:bot_id>/versions/", bots.BotVersionListApi.as_view(), name="api-bot-versions"),
     path(
         "bot-versions/<int:version_id>/",
-        views.BotVersionDetailApi.as_view(),
+        bots.BotVersionDetailApi.as_view(),
         name="api-bot-version",
     ),
-    path("tournaments/", views.TournamentListApi.as_view(), name="api-tournaments"),
+    path("tournaments/", tournaments.TournamentListApi.as_view(), name="api-tournaments"),
     path(
         "tournaments/<int:tournament_id>/",
-        views.TournamentDetailApi.as_view(),
+        tournaments.TournamentDetailApi.as_view(),
         name="api-tournament",
     ),
     path(
         "tournaments/<int:tournament_id>/entries/",
-        views.TournamentEntryCreateApi.as_view(),
+        tournaments.TournamentEntryCreateApi.as_view(),
         name="api-tournament-entries",
     ),
     path(
         "tournaments/<int:tournament_id>/start-round/",
-        views.TournamentRoundStartApi.as_view(),
+        tournaments.TournamentRoundStartApi.as_view(),
         name="api-tournament-start-round",
     ),
     path(
         "tournaments/<int:tournament_id>/pause/",
-        views.TournamentPauseApi.as_view(),
+        tournaments.TournamentPauseApi.as_view(),
         name="api-tournament-pause",
     ),
     path(
         "tournaments/<int:tournament_id>/resume/",
-        views.TournamentResumeApi.as_view(),
+        tournaments.TournamentResumeApi.as_view(),
         name="api-tournament-resume",
     ),
     path(
         "tournaments/<int:tournament_id>/finish/",
-        views.TournamentFinishApi.as_view(),
+        tournaments.TournamentFinishApi.as_view(),
         name="api-tournament-finish",
     ),
     path(
         "tournaments/<int:tournament_id>/standings/",
-        views.TournamentStandingsApi.as_view(),
+        tournaments.TournamentStandingsApi.as_view(),
         name="api-tournament-standings",
     ),
     path(
         "tournaments/<int:tournament_id>/ratings/",
-        views.TournamentRatingsApi.as_view(),
+        ratings.TournamentRatingsApi.as_view(),
         name="api-tournament-ratings",
     ),
     path(
         "tournaments/<int:tournament_id>/schedule/",
-        views.TournamentScheduleApi.as_view(),
+        tournaments.TournamentScheduleApi.as_view(),
         name="api-tournament-schedule",
     ),
     path(
         "tournaments/<int:tournament_id>/records.ndjson",
-        views.TournamentRecordsApi.as_view(),
+        tournaments.TournamentRecordsApi.as_view(),
         name="api-tournament-records",
     ),
     path("rounds/", views.RoundListApi.as_view(), name="api-rounds"),

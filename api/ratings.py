@@ -1,0 +1,73 @@
+"""The API's ratings: a tournament's ratings, a game family's leaderboard and a
+competitor's ratings (docs/api.md, "Ratings")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drf_spectacular.utils import extend_schema
+
+from api.fields import GameFamilyQueryField, QueryIntegerField, query_id_field
+from api.operations import nested_serializers_named, responses, validated
+from api.serializers import (
+    CompetitorRatingsSerializer,
+    RatingRowSerializer,
+    TournamentRatingsSerializer,
+)
+from league.selectors import (
+    competitor_ratings,
+    ratings_leaderboard,
+    tournament_get,
+    tournament_ratings,
+)
+
+
+class TournamentRatingsApi(APIView):
+    @extend_schema(responses=responses(TournamentRatingsSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return Response(tournament_ratings(tournament=tournament))
+
+
+class CompetitorRatingsApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        game = GameFamilyQueryField(required=False)
+        tournament = query_id_field()
+
+    @extend_schema(
+        parameters=[QuerySerializer],
+        responses=responses(CompetitorRatingsSerializer),
+    )
+    def get(self, request: Request, competitor_id: int) -> Response:
+        query = validated(self.QuerySerializer, request.query_params)
+        return Response(
+            competitor_ratings(
+                competitor_id=competitor_id,
+                family=query.get("game"),
+                tournament_id=query.get("tournament"),
+            )
+        )
+
+
+class RatingLeaderboardApi(APIView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        game = GameFamilyQueryField()  # a family's options are ignored: kingen(rules=iwwa)
+        min_games = QueryIntegerField(min_value=0, max_value=2**31 - 1, required=False)
+
+    @extend_schema(
+        parameters=[QuerySerializer],
+        responses=responses(RatingRowSerializer(many=True)),
+    )
+    def get(self, request: Request) -> Response:
+        query = validated(self.QuerySerializer, request.query_params)
+        return Response(
+            ratings_leaderboard(family=query["game"], min_games=query.get("min_games", 0))
+        )
+
+
+nested_serializers_named(list(globals().values()))

@@ -39,6 +39,10 @@ def hand_changed_from(count: int) -> Callable[[WebDriver], bool]:
     return lambda driver: len(my_cards(driver)) != count or "Deal\n2 of 10" in facts(driver)
 
 
+def card_left_hand(driver: WebDriver, card: str) -> bool:
+    return card not in my_cards(driver) or "Deal\n2 of 10" in facts(driver)
+
+
 def test_a_whole_deal_at_the_sample_table_on_a_phone(
     samples_on: None, open_page: Callable[[str], WebDriver]
 ) -> None:
@@ -65,11 +69,13 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
             if plays == 0:
                 screenshot(driver, "table-phone")
             continue
-        count = len(my_cards(driver))
-        if not click(legal[0]):
+        card = legal[0].get_attribute("data-card")
+        if not card or not click(legal[0]):
             continue
+        # The play is done when that card has left the hand (counting cards instead could
+        # read a hand the page was redrawing, and click again before the answer came).
+        wait_for(driver, lambda d, card=card: card_left_hand(d, card))
         plays += 1
-        wait_for(driver, hand_changed_from(count))
         if plays == 3 and not refused:
             screenshot(driver, "table-phone")
     assert plays == 13

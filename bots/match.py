@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bots.bundle import BotBundle, bot_bundle_from_path
 from bots.protocol import TimeControl
@@ -30,6 +30,7 @@ from bots.seats import (
     BuiltinSeat,
     GuardedSeat,
     Hello,
+    Seat,
     SeatReport,
     builtin_player,
     seat_seed,
@@ -106,6 +107,109 @@ def deciding_seat(state: State[Any]) -> int:
     return int(acting()) if acting is not None else state.current_seat
 
 
+# ---------------------------------------------------------------- the play loop
+
+
+class PlayHooks(Protocol):
+    """What a runner of matches adds to the play loop (``seats_play``): the league stores
+    the events as they are played, and stops where a person is to act."""
+
+    def actions_applied(self, state: State[Any], times: dict[int, float]) -> None:
+        """An action was applied to ``state`` (with the chance events it drew, if any):
+        the new entries of ``state.log`` may be stored now."""
+
+    def person_to_act(self, state: State[Any], seat: int) -> int | None:
+        """``seat`` has no bot (a person's): their action, or None to stop the loop there
+        (the league stores what was played and waits for the person's move)."""
+
+
+@dataclass
+class SeatsPlayed:
+    """Where ``seats_play`` stopped: the match's end, or a person's turn."""
+
+    state: State[Any]
+    times: dict[int, float]
+    """Milliseconds each seat took to decide, by index of ``state.log``."""
+    reports: list[SeatReport | None]
+    """Each seat's report once its bot was closed; None for a person's seat."""
+    waiting_seat: int | None
+    """The person's seat to act when the loop stopped for them; None at the match's end."""
+    decisions: int
+    """Actions chosen in this run."""
+    engine_seconds: float
+    """Choosing and applying the actions: the bots and the rules."""
+
+
+def seats_play(
+    state: State[Any],
+    seats: Sequence[Seat | None],
+    *,
+    time_control: TimeControl,
+    times: dict[int, float] | None = None,
+    hooks: PlayHooks | None = None,
+) -> SeatsPlayed:
+    """Play ``state`` on to its end, or to a person's turn that ``hooks`` stops at: the one
+    play loop of ``python -m bots match``, the bots' validation game and the league.
+
+    Starts every seat's bot (all at once, each by its own deadline), asks the seat to act
+    for each decision, tells the bots the scores at the end and always closes them. A
+    ``None`` seat is a person's, asked through ``hooks.person_to_act`` (with no hooks the
+    loop stops there). ``state`` may be a match resumed from its stored events; ``times``
+    holds the milliseconds of the actions played so far and receives the new ones.
+    """
+    times = {} if times is None else times
+    clock = time.perf_counter
+    decisions = 0
+    engine_seconds = 0.0
+    waiting_seat: int | None = None
+    try:
+        for index, seat in enumerate(seats):
+            if seat is not None:
+                seat.start(Hello(state.game, index, time_control))
+        seats_wait_ready(seats)
+        while not state.is_terminal():
+            index = deciding_seat(state)
+            seat = seats[index]
+            began = clock()
+            if seat is None:
+                person_action = hooks.person_to_act(state, index) if hooks is not None else None
+                if person_action is None:
+                    waiting_seat = index
+                    break
+                action = person_action
+            else:
+                action = seat.choose(state.view_for(index))
+            chosen = clock()
+            log_index = len(state.log)
+            state.apply_action(action)
+            times[log_index] = (chosen - began) * 1000
+            engine_seconds += clock() - began
+            decisions += 1
+            if hooks is not None:
+                hooks.actions_applied(state, times)
+        if waiting_seat is None:
+            scores = state.scores()
+            for seat in seats:
+                if seat is not None:
+                    seat.finish(scores)
+    finally:
+        with sandbox_users_released_together():
+            for seat in seats:
+                if seat is not None:
+                    seat.close()
+    return SeatsPlayed(
+        state=state,
+        times=times,
+        reports=[seat.report() if seat is not None else None for seat in seats],
+        waiting_seat=waiting_seat,
+        decisions=decisions,
+        engine_seconds=engine_seconds,
+    )
+
+
+# ---------------------------------------------------------------- a local match
+
+
 def match_play(
     game: Game[Any] | str,
     bots: Sequence[BotSpec],
@@ -137,46 +241,15 @@ def match_play(
     began = time.perf_counter()
     try:
         for index, spec in enumerate(bots):
-            if spec.builtin_name is not None:
-                seats.append(BuiltinSeat(spec.builtin_name, seat_seed(seed, index)))
-            else:
-                assert spec.bundle is not None
-                transcript: Transcript | None = None
-                if transcripts is not None:
-                    transcript = transcripts.setdefault(index, [])
-                seats.append(
-                    UploadedSeat(
-                        spec.bundle,
-                        seed=seat_seed(seed, index),
-                        sandboxed=sandbox,
-                        limits=limits,
-                        transcript=transcript,
-                        label=spec.label,
-                    )
-                )
-        for index, seat in enumerate(seats):
-            seat.start(Hello(game, index, control))
-        seats_wait_ready(seats)
-        state = game.new_initial_state(seed=seed)
-        times: dict[int, float] = {}
-        clock = time.perf_counter
-        decisions = 0
-        while not state.is_terminal():
-            index = deciding_seat(state)
-            view = state.view_for(index)
-            started = clock()
-            action = seats[index].choose(view)
-            times[len(state.log)] = (clock() - started) * 1000
-            state.apply_action(action)
-            decisions += 1
-        scores = state.scores()
-        for seat in seats:
-            seat.finish(scores)
-    finally:
+            seats.append(_spec_seat(spec, seed, index, sandbox, limits, transcripts))
+    except BaseException:
         with sandbox_users_released_together():
             for seat in seats:
                 seat.close()
-    reports = [seat.report() for seat in seats]
+        raise
+    played = seats_play(game.new_initial_state(seed=seed), seats, time_control=control)
+    state = played.state
+    reports = [report for report in played.reports if report is not None]
     for report, spec in zip(reports, bots, strict=True):
         report.label = spec.name
     record_seats = [
@@ -196,13 +269,38 @@ def match_play(
     record_meta = {**(meta or {}), "time_control": control.to_json()}
     if faults:
         record_meta["faults"] = faults
-    record = record_from_state(state, seats=record_seats, times=times, meta=record_meta)
+    record = record_from_state(state, seats=record_seats, times=played.times, meta=record_meta)
     return PlayedMatch(
         game=str(game),
         seed=seed,
-        scores=scores,
+        scores=state.scores(),
         seats=reports,
         record=record,
         seconds=time.perf_counter() - began,
-        decisions=decisions,
+        decisions=played.decisions,
+    )
+
+
+def _spec_seat(
+    spec: BotSpec,
+    seed: int,
+    index: int,
+    sandbox: bool,
+    limits: Limits | None,
+    transcripts: dict[int, Transcript] | None,
+) -> GuardedSeat:
+    """What plays seat ``index`` of a local match."""
+    if spec.builtin_name is not None:
+        return BuiltinSeat(spec.builtin_name, seat_seed(seed, index))
+    assert spec.bundle is not None
+    transcript: Transcript | None = None
+    if transcripts is not None:
+        transcript = transcripts.setdefault(index, [])
+    return UploadedSeat(
+        spec.bundle,
+        seed=seat_seed(seed, index),
+        sandboxed=sandbox,
+        limits=limits,
+        transcript=transcript,
+        label=spec.label,
     )

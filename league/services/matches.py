@@ -8,16 +8,19 @@ The database is the truth (docs/league.md):
 2. It rebuilds the engine state from the game string and the seed and replays the
    stored events: they are authoritative, so a re-run after a lost worker continues the
    same game (chance events are checked against the seed's).
-3. It asks each seat for its action (a built-in bot in process, an uploaded bot in its
-   sandbox) and stores the events in small batches (``FLUSH_SECONDS``) inside
-   transactions that renew the lease only while ``attempts`` still equals its claim: a
-   worker that lost its lease stops at its next write.
-4. When a person is to act, it stores what it has and releases the match (running, no
-   lease, a ``deadline``); the person's move (``match_person_act``) or the fallback at
-   the deadline (``matches_sweep``) applies it and queues the continuation.
-5. ``match_finish`` writes the result, the seats' outcomes and the standings input in
-   one transaction under a row lock; a second completion finds the match finished and
-   does nothing (and the one-to-one result could not be stored twice anyway).
+3. It plays on with the one play loop, bots.match.seats_play (a built-in bot in process,
+   an uploaded bot in its sandbox), whose hooks (``StoredPlay``) store the events in small
+   batches (``FLUSH_SECONDS``) inside transactions that renew the lease only while
+   ``attempts`` still equals its claim: a worker that lost its lease stops at its next
+   write.
+4. When a person is to act, the hooks store what was played and release the match
+   (running, no lease, a ``deadline``), and the loop stops; the person's move
+   (``match_person_act``) or the fallback at the deadline (``matches_sweep``) applies it
+   and queues the continuation.
+5. ``match_finish`` writes the result, the seats' outcomes and the standings input, as
+   league.services.match_results.match_result_assemble makes them, in one transaction
+   under a row lock; a second completion finds the match finished and does nothing (and
+   the one-to-one result could not be stored twice anyway).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from django.utils import timezone
 import psycopg
 
 from bots.builtin import BUILTIN_PLAYERS
-from bots.match import deciding_seat
+from bots.match import deciding_seat, seats_play
 from bots.models import BotFault, BotVersion
 from bots.protocol import TimeControl
 from bots.runner.sandbox import sandbox_unavailable_reason
@@ -53,13 +56,11 @@ from bots.seats import (
     ReplacementPlayer,
     SeatReport,
     seat_seed,
-    seats_wait_ready,
 )
 from bots.services import bot_version_bundle
 from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import State
-from engine.record import record_from_state
 from engine.view import PlayerView
 from league.errors import InvalidInputError
 from league.models import (
@@ -73,8 +74,9 @@ from league.models import (
 )
 from league.notifications import match_updated, tournament_progressed
 from league.replays import MatchLogError, Replay, match_replay
+from league.services.match_results import match_result_assemble, seat_outcome_and_faults
 from league.services.ratings import ratings_enqueue
-from league.services.standings import standings_apply_result, standings_input_extra
+from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
 from league.task_names import RATINGS_UPDATE, RUN_MATCH
 
@@ -385,63 +387,59 @@ def _match_play(*, match_id: int, attempt: int) -> PlayStats:
     match = Match.objects.select_related("tournament").get(pk=match_id)
     rows = list(match.seats.select_related("competitor__bot_version__bot").order_by("seat"))
     replay = match_replay(match)
-    state, times = replay.state, replay.times
     stats = PlayStats()
-    writer = EventWriter(match, attempt, state, times, replay.stored, stats)
+    writer = EventWriter(match, attempt, replay.state, replay.times, replay.stored, stats)
     players = [_seat_player(match, row) for row in rows]
-    hello_control = _time_control(match)
-    clock = time.perf_counter
-    try:
-        for index, player in enumerate(players):
-            if player is not None:
-                player.start(Hello(state.game, index, hello_control))
-        seats_wait_ready(players)  # all at once, each by its own deadline
-        while not state.is_terminal():
-            seat = deciding_seat(state)
-            player = players[seat]
-            if player is None:
-                writer.flush()
-                _seat_reports_store(match, rows, players)
-                _match_wait_for_person(match=match, attempt=attempt, seat=seat)
-                stats.outcome = "waiting for a person"
-                return stats
-            began = clock()
-            view = state.view_for(seat)
-            action = player.choose(view)
-            index = len(state.log)
-            state.apply_action(action)
-            ended = clock()
-            times[index] = (ended - began) * 1000
-            stats.engine_seconds += ended - began
-            if ended - writer.last_flush >= FLUSH_SECONDS:
-                writer.flush()
-        scores = state.scores()
-        for player in players:
-            if player is not None:
-                player.finish(scores)
-    finally:
-        for player in players:
-            if player is not None:
-                player.close()
-    began = clock()
-    reports = [player.report() if player is not None else None for player in players]
+    played = seats_play(
+        replay.state,
+        players,
+        time_control=_time_control(match),
+        times=replay.times,
+        hooks=StoredPlay(match=match, attempt=attempt, rows=rows, players=players, writer=writer),
+    )
+    stats.engine_seconds += played.engine_seconds
+    if played.waiting_seat is not None:
+        stats.outcome = "waiting for a person"
+        return stats
+    state = played.state
+    began = time.perf_counter()
     finished = match_finish(
         match_id=match_id,
         attempt=attempt,
         state=state,
-        times=times,
+        times=played.times,
         stored=writer.stored,
-        reports=reports,
+        reports=played.reports,
         stats=stats,
     )
-    stats.finish_seconds += clock() - began
+    stats.finish_seconds += time.perf_counter() - began
     stats.events += len(state.log) - writer.stored
     stats.outcome = "finished" if finished else "finished already"
     return stats
 
 
-def _report_outcome(report: SeatReport) -> str:
-    return str(report.outcome.value)
+@dataclass
+class StoredPlay:
+    """The league's part of the play loop (bots.match.seats_play's hooks): the events are
+    stored in batches while the lease is renewed, and a person's turn ends the run."""
+
+    match: Match
+    attempt: int
+    rows: Sequence[MatchSeat]
+    players: Sequence[GuardedSeat | None]
+    writer: EventWriter
+
+    def actions_applied(self, state: State[Any], times: dict[int, float]) -> None:
+        if self.writer.flush_due():
+            self.writer.flush()
+
+    def person_to_act(self, state: State[Any], seat: int) -> int | None:
+        """Store what was played, keep the bots' faults, release the match to the person
+        (their move or the fallback at the deadline continues it): stop here."""
+        self.writer.flush()
+        _seat_reports_store(self.match, self.rows, self.players)
+        _match_wait_for_person(match=self.match, attempt=self.attempt, seat=seat)
+        return None
 
 
 def _seat_reports_store(
@@ -453,8 +451,7 @@ def _seat_reports_store(
             continue
         report = player.report()
         if report.faults:
-            faults = list(row.faults) + [f.to_json() for f in report.faults]
-            outcome = row.outcome if row.outcome != SeatOutcome.OK else _report_outcome(report)
+            outcome, faults = seat_outcome_and_faults(row, report)
             MatchSeat.objects.filter(pk=row.pk).update(outcome=outcome, faults=faults)
 
 
@@ -519,90 +516,35 @@ def _result_write(
     stored: int,
     reports: Sequence[SeatReport | None],
 ) -> float:
-    """Returns the seconds spent writing the last events."""
+    """Store a finished match: its last events, what ``match_result_assemble`` makes of
+    it, the match's end; then hand the result to the standings, the ratings and the
+    notifications. Returns the seconds spent writing the last events."""
     now = timezone.now()
     began = time.perf_counter()
     events_insert(_event_rows(match.pk, state, stored, times))
     events_seconds = time.perf_counter() - began
     rows = list(match.seats.select_related("competitor__bot_version__bot").order_by("seat"))
-    scores = state.scores()
-    outcomes: list[str] = []
-    faults: list[dict[str, Any]] = []
-    record_seats: list[dict[str, Any]] = []
-    standings: list[dict[str, Any]] = []
-    bot_faults: list[BotFault] = []
-    for row in rows:
-        report = reports[row.seat] if row.seat < len(reports) else None
-        outcome = row.outcome
-        seat_faults = list(row.faults)
-        if report is not None and row.competitor.bot_version is not None:
-            seat_faults += [f.to_json() for f in report.faults]
-            if outcome == SeatOutcome.OK:
-                outcome = _report_outcome(report)
-        outcomes.append(outcome)
-        faults += [{"seat": row.seat, **f} for f in seat_faults]
-        version = row.competitor.bot_version
-        if version is not None and not version.is_builtin:
-            bot_faults += [
-                BotFault(
-                    version=version,
-                    match_id=match.pk,
-                    seat=row.seat,
-                    cause=str(f.get("cause", "")),
-                    message=str(f.get("message", "")),
-                    log=(report.log if report is not None else "")[-8000:],
-                )
-                for f in seat_faults
-            ]
-        if outcome != row.outcome or seat_faults != row.faults:
-            MatchSeat.objects.filter(pk=row.pk).update(outcome=outcome, faults=seat_faults)
-        record_seats.append(
-            {
-                "name": row.competitor.name,
-                "player": version.label if version is not None else "person",
-                "competitor": row.competitor_id,
-                "outcome": outcome,
-            }
+    assembled = match_result_assemble(
+        match=match, rows=rows, state=state, times=times, reports=reports, finished=now
+    )
+    for change in assembled.seat_changes:
+        MatchSeat.objects.filter(pk=change.row_id).update(
+            outcome=change.outcome, faults=change.faults
         )
-        standings.append(
-            {
-                "seat": row.seat,
-                "competitor": row.competitor_id,
-                "score": scores[row.seat],
-                "outcome": outcome,
-            }
-        )
-    meta = {
-        "match": match.pk,
-        "tournament": match.tournament_id,
-        "round": match.round.number,
-        "table": match.table,
-        "finished": now.isoformat(),
-    }
-    if faults:
-        meta["faults"] = faults
-    record = record_from_state(state, seats=record_seats, times=times, meta=meta)
     result = MatchResult.objects.create(
         match=match,
-        scores=scores,
-        outcomes=outcomes,
-        faults=faults,
-        standings_input={
-            "tournament": match.tournament_id,
-            "round": match.round.number,
-            "table": match.table,
-            "game": match.game,
-            "seats": standings,
-            **standings_input_extra(game=match.game, state=state),  # Priffe: the rubbers
-        },
-        record=record,
+        scores=assembled.scores,
+        outcomes=assembled.outcomes,
+        faults=assembled.faults,
+        standings_input=assembled.standings_input,
+        record=assembled.record,
         created_at=now,
     )
     standings_apply_result(match_result=result)  # in this transaction
     ratings_enqueue([result.pk])  # waiting to be rated: committed with the result
     task_enqueue(RATINGS_UPDATE)  # the serial `ratings` queue
-    if bot_faults:
-        BotFault.objects.bulk_create(bot_faults)
+    if assembled.bot_faults:
+        BotFault.objects.bulk_create(assembled.bot_faults)
     match.status = MatchStatus.FINISHED
     match.finished_at = now
     match.lease_until = None

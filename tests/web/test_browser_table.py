@@ -4,6 +4,7 @@ league's real API is played in test_browser_league.py."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -74,7 +75,7 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
             continue
         # The play is done when that card has left the hand (counting cards instead could
         # read a hand the page was redrawing, and click again before the answer came).
-        wait_for(driver, lambda d, card=card: card_left_hand(d, card))
+        wait_for(driver, functools.partial(card_left_hand, card=card))
         plays += 1
         if plays == 3 and not refused:
             screenshot(driver, "table-phone")

@@ -42,7 +42,9 @@ if not __package__:
     sys.path.insert(0, os.path.dirname(_here))
 
 import argparse
+import signal
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -56,8 +58,11 @@ import django
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
+
+from config.configuration import database_url_for  # noqa: E402
 
 GAME = "kingen"
 RECOMPUTE_RUNS = 5
@@ -75,10 +80,9 @@ def matches_queue(count: int, *, send: bool) -> list[int]:
     from league.services.clubs import club_create
     from league.services.competitors import competitor_builtin
     from league.services.tournaments import tournament_create, tournament_round_start
-    from tests.league.builders import user_create
 
     stamp = f"{time.time_ns()}"
-    organiser = user_create(f"bench-{stamp}")
+    organiser = User.objects.create_user(username=f"bench-{stamp}", password=None)
     club = club_create(user=organiser, name=f"Bench {stamp}")
     bots = [competitor_builtin(name=BOT, bot_name=f"{BOT}-{i}") for i in range(4 * count)]
     tournament = tournament_create(
@@ -138,32 +142,70 @@ def bench_in_process(count: int) -> list[int]:
     return ids
 
 
+WORKER_READY_SECONDS = 90.0
+"""How long the worker may take to start (a few seconds normally)."""
+
+
+def _worker_start(environment: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """A ``celery -A config worker`` (concurrency 1) with ``environment``, once it is ready;
+    its output goes to ``log_path``."""
+    node = f"bench-{os.getpid()}@localhost"
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1"]
+    command += ["--queues", "default,matches", "--hostname", node, "--loglevel", "INFO"]
+    with log_path.open("wb") as log:
+        worker = subprocess.Popen(
+            command,
+            cwd=Path(__file__).resolve().parent.parent,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + WORKER_READY_SECONDS
+    while f"{node} ready." not in log_path.read_text(errors="replace"):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            _worker_stop(worker)
+            raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.1)
+    return worker
+
+
+def _worker_stop(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is None:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
 def bench_worker(count: int) -> None:
     from league.models import Match, MatchStatus
-    from tests.celery_workers import worker_start
-    from tests.servers import database_url_for
 
     environment = dict(os.environ) | {"DATABASE_URL": database_url_for(connection.settings_dict)}
     with tempfile.TemporaryDirectory() as folder:
-        worker = worker_start(environment=environment, log_path=Path(folder) / "worker.log")
+        log_path = Path(folder) / "worker.log"
+        worker = _worker_start(environment, log_path)
         try:
             began = time.perf_counter()
             ids = matches_queue(count, send=True)
             while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
-                if worker.process.poll() is not None:
-                    raise SystemExit(f"the worker died:\n{worker.log()[-3000:]}")
+                if worker.poll() is not None:
+                    raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
                 time.sleep(0.05)
             seconds = time.perf_counter() - began
         finally:
-            worker.stop()
+            _worker_stop(worker)
     broker = "Redis" if os.environ.get("REDIS_URL") else "the embedded broker"
     say(f"one worker (concurrency 1, {broker}): {count} matches in {seconds:.1f} s")
     say(f"  matches per minute                {count / seconds * 60:8.1f}")
 
 
 def bench_record_load(match_ids: list[int], repeat: int) -> None:
+    from league.replays import match_replay
     from league.selectors import match_get, match_record
-    from league.services.matches import match_replay
 
     finished = []
     rebuilt = []
@@ -214,8 +256,8 @@ def _applied_one_by_one(results: Sequence[Any]) -> tuple[list[float], list[float
 def _rated_one_by_one(tournament: Any, *, priffe: bool, count: int) -> list[float]:
     """The ratings queue's run after each of ``count`` results stored one at a time (as
     after each ``match_finish``: one result waiting)."""
+    from bench.synthetic import synthetic_results
     from league.services.ratings import ratings_update
-    from tests.league.synthetic import synthetic_results
 
     seconds = []
     for index in range(count):
@@ -252,22 +294,24 @@ def bench_standings(count: int, sample: int) -> None:
     """Standings and ratings through the services on PostgreSQL: the incremental update
     per stored result in a fresh league and in one of ``count`` results, the ratings
     queue's work per result, and the full recomputations of ``count`` results."""
+    from bench.synthetic import synthetic_results
+    from league.services.clubs import club_create
+    from league.services.competitors import competitor_builtin
     from league.services.ratings import ratings_recompute, ratings_update
     from league.services.standings import standings_recompute
-    from league.standings_store import standings_current
     from league.services.tournaments import tournament_create
-    from tests.league.builders import builtin_competitors, club_with_organiser
-    from tests.league.synthetic import synthetic_results
+    from league.standings_store import standings_current
 
     for game, priffe in (("kingen", False), ("priffe(rubbers_per_game=2)", True)):
-        club, organiser = club_with_organiser(name=f"Bench {game}", organiser=f"bench-{priffe}")
+        organiser = User.objects.create_user(username=f"bench-{priffe}", password=None)
+        club = club_create(user=organiser, name=f"Bench {game}")
         tournament = tournament_create(
             actor=organiser,
             club=club,
             name="bench",
             game=game,
             rounds=10**6,
-            entrants=builtin_competitors(40, "random"),
+            entrants=[competitor_builtin(name="random", bot_name=f"random-{i}") for i in range(40)],
         )
         say(f"standings and ratings: {game}, 40 entrants")
         first = synthetic_results(tournament, count=sample, seed=1, priffe=priffe)

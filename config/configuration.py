@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import SplitResult, quote, urlsplit, urlunsplit
 
 import dj_database_url
 
@@ -223,6 +223,21 @@ def database_url_for_display(database: Mapping[str, Any]) -> str:
     host = database.get("HOST") or "localhost"
     port = f":{database['PORT']}" if database.get("PORT") else ""
     return f"postgres://{credentials}{host}{port}/{database.get('NAME', '')}"
+
+
+def database_url_for(database: Mapping[str, Any]) -> str:
+    """A DATABASE_URL for a DATABASES entry (the test database, a benchmark's scratch
+    database), for a process started with it: the inverse of ``database_from_url``."""
+    engine = str(database["ENGINE"])
+    name = str(database["NAME"])
+    if engine.endswith("sqlite3"):
+        return f"sqlite:///{name}" if name.startswith("/") else f"sqlite:///{os.path.abspath(name)}"
+    user = quote(str(database.get("USER") or ""), safe="")
+    password = quote(str(database.get("PASSWORD") or ""), safe="")
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = str(database.get("HOST") or "localhost")
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{credentials}{host}{port}/{quote(name, safe='')}"
 
 
 def database_failure_reason(error: BaseException) -> str:

@@ -16,11 +16,11 @@ import shutil
 import socket
 import sys
 from collections.abc import Callable
-from urllib.parse import quote
 
 import pytest
 
 from config.configuration import ConfigurationError, redis_url_check
+from config.configuration import database_url_for as database_url_for  # a test's subprocesses
 
 
 def running_under_ci() -> bool:
@@ -124,17 +124,3 @@ def closed_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
     return port
-
-
-def database_url_for(database: dict[str, object]) -> str:
-    """A DATABASE_URL for a Django DATABASES entry (e.g. the test database), for a subprocess."""
-    engine = str(database["ENGINE"])
-    name = str(database["NAME"])
-    if engine.endswith("sqlite3"):
-        return f"sqlite:///{name}" if name.startswith("/") else f"sqlite:///{os.path.abspath(name)}"
-    user = quote(str(database.get("USER") or ""), safe="")
-    password = quote(str(database.get("PASSWORD") or ""), safe="")
-    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = str(database.get("HOST") or "localhost")
-    port = f":{database['PORT']}" if database.get("PORT") else ""
-    return f"postgres://{credentials}{host}{port}/{quote(name, safe='')}"

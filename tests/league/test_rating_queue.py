@@ -14,11 +14,11 @@ from django.db import connection, connections, transaction
 
 import pytest
 
+from bench.synthetic import synthetic_results
 from league.models import MatchResult, RatedMatch, RatingQueueEntry, Tournament
 from league.services.ratings import ratings_recompute, ratings_update
 from league.services.tournaments import tournament_create
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
-from tests.league.synthetic import synthetic_results
 from tests.league.test_standings_service import rounds_played
 
 

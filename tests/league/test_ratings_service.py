@@ -15,6 +15,7 @@ from django.db import connection
 
 import pytest
 
+from bench.synthetic import synthetic_results
 from bots.models import BotVersion
 from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
 from league.models import (
@@ -28,16 +29,15 @@ from league.models import (
 )
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
+from league.services.tournaments import tournament_create
 from league.standings_store import (
     StoredResult,
     standings_results_of,
     standings_rules_of,
     tournament_entrants,
 )
-from league.services.tournaments import tournament_create
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league.builders import bot_tournament, club_with_organiser
-from tests.league.synthetic import synthetic_results
 from tests.league.test_standings_service import rounds_played
 from tests.servers import database_url_for
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 import pytest
 
+from bench.synthetic import synthetic_results
 from engine.variants import load_game
 from league import standings_store
 from league.domain.scheduling.model import Mode, PlayerId
@@ -46,7 +47,6 @@ from league.standings_store import (
     tournament_entrants,
 )
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
-from tests.league.synthetic import synthetic_results
 
 
 def rounds_played(tournament: Tournament, organiser: Any, rounds: int) -> None:

@@ -1,6 +1,7 @@
-"""Synthetic stored results for tests and benchmarks: random tables of a tournament's
-entrants (skill plus luck), stored as finished matches with their results (waiting to be
-rated, as match_finish stores them), without playing them (no events, an empty record)."""
+"""Synthetic stored results for the benchmarks (bench.league) and the tests: random tables
+of a tournament's entrants (skill plus luck), stored as finished matches with their results
+(waiting to be rated, as match_finish stores them), without playing them (no events, an
+empty record)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from api import accounts, bots, clubs, competitors, ratings, tournaments, views
+from api import accounts, bots, clubs, competitors, matches, ratings, tables, tournaments
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
@@ -91,24 +91,26 @@ urlpatterns = [
         tournaments.TournamentRecordsApi.as_view(),
         name="api-tournament-records",
     ),
-    path("rounds/", views.RoundListApi.as_view(), name="api-rounds"),
-    path("matches/", views.MatchListApi.as_view(), name="api-matches"),
-    path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="api-match"),
-    path("matches/<int:match_id>/record/", views.MatchRecordApi.as_view(), name="api-match-record"),
+    path("rounds/", matches.RoundListApi.as_view(), name="api-rounds"),
+    path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
+    path("matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),
+    path(
+        "matches/<int:match_id>/record/", matches.MatchRecordApi.as_view(), name="api-match-record"
+    ),
     path(
         "matches/<int:match_id>/seats/<int:seat>/view/",
-        views.MatchSeatViewApi.as_view(),
+        matches.MatchSeatViewApi.as_view(),
         name="api-match-seat-view",
     ),
     path(
         "matches/<int:match_id>/seats/<int:seat>/actions/",
-        views.MatchSeatActionApi.as_view(),
+        matches.MatchSeatActionApi.as_view(),
         name="api-match-seat-actions",
     ),
     path(
         "matches/<int:match_id>/spectate/",
-        views.MatchSpectateApi.as_view(),
+        matches.MatchSpectateApi.as_view(),
         name="api-match-spectate",
     ),
-    path("tables/", views.TableCreateApi.as_view(), name="api-tables"),
+    path("tables/", tables.TableCreateApi.as_view(), name="api-tables"),
 ]

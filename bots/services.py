@@ -20,7 +20,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
+from bots.match import BotSpec, match_play
 from bots.models import Bot, BotFault, BotVersion
+from bots.runner.sandbox import SandboxUnavailableError
 from bots.seats import Outcome, SeatReport, builtin_names
 from bots.untrusted_text import storable_text
 from engine.errors import InvalidGameError
@@ -111,9 +113,6 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
     report says what to install. Idempotent: a version that is no longer pending is left
     as it is.
     """
-    from bots.match import BotSpec, match_play
-    from bots.runner.sandbox import SandboxUnavailableError
-
     version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
     if version is None or version.status != BotVersion.Status.PENDING:
         return version

@@ -1,8 +1,9 @@
 """Reference players inside the engine: ``random`` and ``greedy``.
 
 A player is anything with ``choose(view) -> action``; it sees only a PlayerView, never a
-State. ``greedy`` dispatches on the view's family to a policy of rules of thumb; each
-family registers its policy in ``GREEDY_POLICIES``. Stronger bots live in ``bots/``.
+State. ``greedy`` dispatches on the view's family to a policy of rules of thumb
+(``GREEDY_POLICIES``: the engine's families' from engine/players/greedy_*.py). Stronger
+bots live in ``bots/``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from engine.errors import EngineError
+from engine.players.greedy_king import greedy_king
+from engine.players.greedy_kingen import greedy_kingen
+from engine.players.greedy_kung_och_adel import greedy_kung_och_adel
+from engine.players.greedy_priffe import greedy_priffe
 from engine.view import PlayerView
 
 
@@ -20,8 +25,15 @@ class Player(Protocol):
 
 
 GreedyPolicy = Callable[[PlayerView, random.Random], int]
-GREEDY_POLICIES: dict[str, GreedyPolicy] = {}
-"""The greedy policy of each family, by family name."""
+GREEDY_POLICIES: dict[str, GreedyPolicy] = {
+    "king": greedy_king,
+    "kingen": greedy_kingen,
+    "dubbelkingen": greedy_kingen,
+    "kung_och_adel": greedy_kung_och_adel,
+    "priffe": greedy_priffe,
+}
+"""The greedy policy of each family, by family name (a family defined elsewhere, such as a
+test's, adds its own)."""
 
 
 class RandomPlayer:
@@ -64,15 +76,3 @@ def make_player(name: str, seed: int | None = None) -> Player:
     if factory is None:
         raise EngineError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
     return factory(seed)
-
-
-def _register_policies() -> None:
-    from engine.players import (
-        greedy_king,  # noqa: F401  (registers on import)
-        greedy_kingen,  # noqa: F401  (registers on import)
-        greedy_kung_och_adel,  # noqa: F401  (registers on import)
-        greedy_priffe,  # noqa: F401  (registers on import)
-    )
-
-
-_register_policies()

@@ -15,7 +15,6 @@ import random
 
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
 from engine.game import ACCEPT, NO_TRUMP_ACTION, PASS, TRUMP_ACTIONS
-from engine.players import GREEDY_POLICIES
 from engine.players.tactics import beats, is_last_to_play, play_to_win, suit_length, winning_card
 from engine.variants.king import (
     AUCTION,
@@ -256,6 +255,3 @@ def _play_to_avoid(view: PlayerView, penalty: int, trump: int) -> int:
         clean = [c for c in legal if not penalty >> c & 1]
         return max(clean, key=lambda c: RANK_OF[c]) if clean else min(legal)
     return min(legal, key=lambda c: (penalty >> c & 1, RANK_OF[c]))
-
-
-GREEDY_POLICIES["king"] = greedy_king

@@ -6,7 +6,6 @@ import random
 
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
 from engine.game import ACCEPT, PASS, REJECT, TRUMP_ACTIONS
-from engine.players import GREEDY_POLICIES
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -101,7 +100,3 @@ def _play_to_avoid(view: PlayerView, contract: str) -> int:
         return min(legal)
     # Void: throw penalty cards first, then the highest card.
     return max(legal, key=lambda c: (penalty >> c & 1, RANK_OF[c]))
-
-
-GREEDY_POLICIES["kingen"] = greedy_kingen
-GREEDY_POLICIES["dubbelkingen"] = greedy_kingen

@@ -15,7 +15,6 @@ import random
 
 from engine.cards import RANK_ACE, RANK_KING, RANK_OF, SUIT_MASKS, SUIT_OF
 from engine.game import TRUMP_ACTIONS
-from engine.players import GREEDY_POLICIES
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -120,6 +119,3 @@ def _play_to_win(view: PlayerView) -> int:
         legal,
         key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c], suit_length(view.hand, SUIT_OF[c])),
     )
-
-
-GREEDY_POLICIES["kung_och_adel"] = greedy_kung_och_adel

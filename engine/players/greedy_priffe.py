@@ -12,7 +12,6 @@ from typing import Any
 
 from engine.cards import RANK_OF, SUIT_OF, cards_of, mask_of, parse_card
 from engine.game import PASS
-from engine.players import GREEDY_POLICIES
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -177,6 +176,3 @@ def _play_against_misere(view: PlayerView, bidder: int) -> int:
         if unders:
             return max(unders, key=lambda c: RANK_OF[c])
     return min(legal, key=lambda c: RANK_OF[c])
-
-
-GREEDY_POLICIES["priffe"] = greedy_priffe

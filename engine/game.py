@@ -1,5 +1,9 @@
 """Game (immutable rules) and State (one playthrough): the engine's whole contract.
 
+Why this module is long: it is the engine's whole contract (Game, State, actions, options
+and what a game says about itself), which every variant, the bots and the league read: one
+place to read it.
+
     game = load_game("kingen(rules=iwwa)")
     state = game.new_initial_state(seed=7)   # chance events come from the seed
     while not state.is_terminal():

@@ -1,5 +1,8 @@
 """The league's rows: clubs, competitors, tournaments, rounds, matches and their replays.
 
+Why this module is long: Django keeps an app's models in one module, and the constraints
+that make impossible states unstorable sit on the models they protect.
+
 Database constraints make the impossible states unstorable (docs/league.md): a competitor
 is a person's account or a bot version, never both; a seat is filled once; a match's
 events have one order; a match has at most one result; a lease exists only while a match

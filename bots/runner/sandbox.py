@@ -1,5 +1,9 @@
 """The sandbox an uploaded bot runs in: bubblewrap, a user of its own, rlimits, seccomp.
 
+Why this module is long: the layers (bubblewrap, a user of its own, rlimits, seccomp, the
+cgroup, the clean-up) each stop what the others miss; kept together, their order and
+interplay can be read and audited in one place.
+
 Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each stops):
 
 1. **A dedicated unprivileged user.** When the runner is root, each running bot gets a

@@ -1,5 +1,9 @@
 """King with point scoring and the auction: the Brazilian rules and the Denexa rules.
 
+Why this module is long: one game's rules, its options and the interpretations the engine
+makes read best in one place, beside the code that applies them; the Brazilian and the
+Denexa rules share every phase but the details of the auction.
+
 Rules: docs/rules/king.md (the Brazilian King, "King Ind": six negative hands worth
 -1300 together, then four positive hands worth +1300, with the auction of the
 Beneficiary's right; and *The Denexa rules*, King as published by Denexa Games); its

@@ -1,5 +1,9 @@
 """Kingen (Flemish King) for 3, 4 or 5 players, and Dubbelkingen.
 
+Why this module is long: Kingen for three, four and five players and Dubbelkingen share
+their deals, contracts and legal-card algorithm; split, each part would need the others to
+be read.
+
 Rules: docs/rules/kingen.md and docs/rules/dubbelkingen.md (pagat.com "Kingen", with the
 IWWA standard rules; their sections *How King League plays it* give the interpretations
 below in words for players). Six negative contracts, each a deal without trumps, then one trump deal

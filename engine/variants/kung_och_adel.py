@@ -1,5 +1,8 @@
 """Kung och Adel ("King and Noble"): four ranks, trick quotas, tribute, promotion.
 
+Why this module is long: the ranks, trumps, tribute, play and promotion are the phases of
+one deal, each with its options; they read best together, beside the interpretations below.
+
 Rules: docs/rules/kung_och_adel.md (pagat.com "Kung och Adel", contributed by Johan Liu;
 its section *How King League plays it* gives the interpretations below in words for
 players). Four players

@@ -1,5 +1,9 @@
 """Priffe, the Swedish partnership game: rotating partners, misère and the träkarl.
 
+Why this module is long: bidding, play, the four kinds of points, rubbers, the rotation of
+partners and the träkarl are one game's rules with their options and interpretations, kept
+beside the code that applies them.
+
 Rules: docs/rules/priffe.md (BoardGameGeek version 153948, with Wikipedia and
 kortspelsregler.com; its section *How King League plays it* gives the interpretations
 below in words for players). Four players in two partnerships bid once round (clubs < spades <

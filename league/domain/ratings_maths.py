@@ -1,5 +1,8 @@
 """Ratings: a margin-aware least-squares rating and openskill (Plackett-Luce) ratings.
 
+Why this module is long: the two rating models share their records, accumulators and
+history, and each model's mathematics is explained beside its code.
+
 Pure and deterministic: the same results in the same order give the same numbers, so ratings
 can always be recomputed from the stored results. Both models take the same
 :class:`~league.domain.standings_maths.ScoredMatch` records as the standings.

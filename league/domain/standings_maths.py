@@ -1,5 +1,9 @@
 """Standings: cumulative tables for every game, updated one match result at a time.
 
+Why this module is long: the accumulator, its stored parts, duplicate matchpoints and the
+confidence of a lead are the computations of one table, whose sums must stay exactly those
+of a full recomputation; kept together, they change together.
+
 Pure: plain records in, plain records out; no database, no clock. A service keeps a
 :class:`StandingsAccumulator` per tournament (or rebuilds one with :func:`compute_standings`) and
 applies each stored :class:`ScoredMatch`; applying results one by one, in any order, gives exactly

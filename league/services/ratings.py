@@ -1,5 +1,9 @@
 """openskill ratings of the league, kept by the serial `ratings` queue, with history.
 
+Why this module is long: the queue, the incremental update, the recomputation that writes
+only the rows that differ and the history are one process under one lock; split, each part
+would have to restate the others' invariants.
+
 Every stored result is rated once, in the order the queue rates it: ``match_finish`` stores
 the result with a ``RatingQueueEntry`` (:func:`ratings_enqueue`, same transaction) and sends
 ``league.tasks.ratings_update`` when its transaction commits; :func:`ratings_update` rates

@@ -1,5 +1,10 @@
 """Reads of the league: lists, access checks and what a viewer may see of a match.
 
+Why this module is long: the league's reads are kept in one module, as the services keep the
+writes, in sections by subject (private data, clubs, tournaments and matches, ratings, the
+API's reads), so that one place says who may read what; a section that grows on its own is
+the first to move into a package of selectors.
+
 Access to a seat goes through ``match_seat_get_for_owner`` only (Zulip's access_*
 functions): a seat's hand and its actions belong to the person who sits there.
 

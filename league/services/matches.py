@@ -1,5 +1,9 @@
 """Match execution: claim, replay, play, store every event, finish once.
 
+Why this module is long: claiming a match, storing its events under the lease, a person's
+turn, finishing it once and the sweep are the steps of one match's life in the database,
+each guarding the invariants (attempts, lease, status) that the others rely on.
+
 The database is the truth (docs/league.md):
 
 1. ``match_run`` (the ``run_match`` task) claims a queued match with one conditional

@@ -10,8 +10,8 @@ import pytest
 
 from league.models import MatchSeat, Tournament
 from league.services.matches import match_run
-from league.standings_store import standings_current, tournament_entrants
 from league.services.tournaments import tournament_round_start
+from league.standings_store import standings_current, tournament_entrants
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
 from tests.league.test_api import client_for, ok, refused
 

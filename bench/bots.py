@@ -16,7 +16,7 @@ play whole ``kingen`` matches through the real runner and sandbox. Printed:
 - **deals per second** of a match: deals / wall time of the play (excluding the start and
   the end of the bots), and with them included.
 
-Targets (notes/performance.md, on one core): p50 <= 100 us, start-up <= 50 ms,
+Targets (docs/benchmarks.md, on one core): p50 <= 100 us, start-up <= 50 ms,
 >= 300 deals/s. It prints figures; it asserts nothing.
 """
 

@@ -3,7 +3,7 @@
 A card is ``suit * 13 + rank`` with ranks 0..12 standing for 2..A and suits 0..3 for
 clubs, diamonds, hearts, spades ("CDHS"). This suit-major layout makes every suit a
 contiguous 13-bit field of a hand mask, so following suit is one ``&`` and counting
-point cards is one ``bit_count`` (see ../shared/notes/performance.md, section 3).
+point cards is one ``bit_count`` (docs/engine.md, *The model*).
 
 Card strings are rank then suit: ``"QS"``, ``"TH"`` (``"10H"`` is accepted on input).
 """

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.cards import (
     BIT,
+    FULL_DECK,
     SUIT_CARDS,
     SUIT_LETTERS,
     SUIT_MASKS,
@@ -42,6 +43,7 @@ from engine.cards import (
 )
 from engine.chance import Chance
 from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError
+from engine.inference import CardInference
 from engine.options import Rules, format_game_string
 from engine.view import PlayerView, TrickView
 
@@ -258,6 +260,22 @@ class Game(ABC, Generic[RulesT]):
         the current deal. Search bots sample the hidden hands and play out from here;
         the deal's result is then ``state.deal_scores[-1]``."""
         raise NotImplementedError(f"{self.family} has no search states")
+
+    @property
+    def deck(self) -> int:
+        """The cards dealt in a deal, as a mask (Kingen for three or five drops some)."""
+        return FULL_DECK
+
+    def playout_public(self, public: dict[str, Any], hands: Sequence[int]) -> dict[str, Any] | None:
+        """The public facts of a view (``public``, as of the start of a search) brought up
+        to date with the search state's ``hands`` where they show cards in hand (Priffe:
+        the träkarl's exposed hand); None when nothing in them changes during card play."""
+        return None
+
+    def card_inference(self, view: PlayerView) -> CardInference:
+        """What ``view`` proves about the other hands under the family's rules (search
+        bots ask this instead of knowing the family: engine/inference.py)."""
+        return CardInference(view)
 
     def family_action_name(self, action: int) -> str | None:
         """The string of a family-specific action code, or None if unknown."""

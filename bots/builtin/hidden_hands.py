@@ -3,24 +3,17 @@
 A search bot sees only a :class:`~engine.view.PlayerView`. ``hand_constraints(view)``
 turns it into :class:`HandConstraints`: for every seat, how many cards it holds, the
 cards it is known to hold, and the cards it cannot hold; ``sample_hands`` then deals the
-unseen cards at random to fit them. What is inferred, by family:
+unseen cards at random to fit them. What is inferred:
 
 - Every family: a seat that did not follow suit is void in the suit led. The seats of a
   trick's cards follow the table order (``public["seating"]`` where players are re-seated,
   as in Priffe; else clockwise by seat number).
-- Kingen and Dubbelkingen: the exposed trump indicator (``public["exposed"]``) is in the
-  dealer's hand until played; and every card-play obligation of the rules in force
-  (heart-lead ban, penalty cards that must be played when safe or discarded when void,
-  beating a trump lead, trumping and overtrumping, the undertrump policy): a card that
-  would have been illegal had the seat held some cards proves that it holds none of them.
-- King: the heart-lead rule, the forced K♥ and the obligation to trump, likewise.
-- Kung och Adel: the cards this seat gave in tribute or returned are in the other
-  player's hand of that exchange until played; a receiver of tribute knows the giver
-  paid their best cards (trumps first, highest first, then the highest other cards), so
-  the giver holds no trump above the lowest trump paid (none at all if a plain card was
-  paid) and no plain card ranked above the lowest plain card paid, besides the cards
-  returned to them.
-- Priffe: the träkarl's hand once exposed (``public["trakarl"]["hand"]``).
+- What the family's rules prove, asked of the game (``game.card_inference(view)``,
+  engine/inference.py; each family's class in engine/variants/ says what it infers):
+  facts about hands (Kingen's exposed trump indicator, Priffe's exposed träkarl, Kung och
+  Adel's tribute) and the card-play obligations read backwards (a card that would have
+  been illegal had the seat held some cards proves it holds none of them). Nothing here
+  knows a family by name.
 
 Inference is by rules, so it is exact: the real hands always satisfy the constraints
 (the property tests in tests/bots/test_strong.py check this on random positions).
@@ -32,32 +25,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import (
-    BIT,
-    FULL_DECK,
-    HEARTS,
-    RANK_ACE,
-    RANK_KING,
-    RANK_OF,
-    SUIT_MASKS,
-    SUIT_OF,
-    card,
-    cards_of,
-    parse_card,
-)
-from engine.variants.kingen import (
-    CONTRACT_NAMES,
-    HEARTS_CONTRACT,
-    PENALTY_MASK,
-    TRUMPS,
-)
-from engine.variants.kingen import KING_OF_HEARTS as KING_OF_HEARTS_CONTRACT
-from engine.variants.kung_och_adel import TRIBUTE_COUNTS
+from engine.cards import BIT, FULL_DECK, SUIT_MASKS, SUIT_OF, cards_of
+from engine.game import Game
 from engine.view import PlayerView
-
-HEART_MASK = SUIT_MASKS[HEARTS]
-KING_OF_HEARTS = card(RANK_KING, HEARTS)
-ACE_OF_HEARTS = card(RANK_ACE, HEARTS)
 
 
 class InconsistentViewError(ValueError):
@@ -85,11 +55,10 @@ class HandConstraints:
         return tuple(s for s, size in enumerate(self.sizes) if size > self.known[s].bit_count())
 
 
-def deck_of(game: Any) -> int:
-    """The cards dealt in a deal of ``game`` (Kingen drops cards for 3 or 5 players)."""
-    table = getattr(getattr(game, "rules", None), "table", None)
-    deck = getattr(table, "deck", FULL_DECK)
-    return deck if isinstance(deck, int) else FULL_DECK
+def deck_of(game: Game[Any]) -> int:
+    """The cards dealt in a deal of ``game``, as the game says (Kingen drops cards for 3
+    or 5 players)."""
+    return game.deck
 
 
 def next_seats(view: PlayerView) -> tuple[int, ...]:
@@ -104,209 +73,6 @@ def next_seats(view: PlayerView) -> tuple[int, ...]:
     return tuple((s + 1) % n for s in range(n))
 
 
-def _names_mask(names: Any) -> int:
-    mask = 0
-    for name in names or ():
-        mask |= BIT[parse_card(name)]
-    return mask
-
-
-def _above(c: int) -> int:
-    """The cards of ``c``'s suit ranked above it."""
-    return SUIT_MASKS[SUIT_OF[c]] & ~((BIT[c] << 1) - 1)
-
-
-def _below(c: int) -> int:
-    """The cards of ``c``'s suit ranked below it."""
-    return SUIT_MASKS[SUIT_OF[c]] & (BIT[c] - 1)
-
-
-class _PlayRules:
-    """A family's card-play obligations read backwards: what a legal card proves."""
-
-    def __init__(self, view: PlayerView) -> None:
-        self.view = view
-        self.trump = view.trump
-
-    def on_lead(self, card_id: int, played_before: int, tricks_before: list[int]) -> int:
-        """Cards the leader of a trick cannot have held, given it led ``card_id``."""
-        return 0
-
-    def on_follow(self, card_id: int, led: int, win: int, trumped: bool, leads: list[int]) -> int:
-        """Cards a follower cannot have held, given it played ``card_id`` to a trick led in
-        ``led`` whose winning card so far was ``win`` (a trump if ``trumped``); ``leads``
-        are the suits led to the earlier tricks of the deal. Void in the suit led is
-        handled by the caller."""
-        return 0
-
-
-class _KingenRules(_PlayRules):
-    def __init__(self, view: PlayerView) -> None:
-        super().__init__(view)
-
-        rules = view.game.rules
-        self.rules = rules
-        name = view.public.get("contract")
-        self.contract = CONTRACT_NAMES.index(name) if name in CONTRACT_NAMES else -1
-        self.is_trumps = self.contract == TRUMPS and self.trump >= 0
-        self.penalty = PENALTY_MASK[self.contract] if self.contract >= 0 else 0
-        self.heart_ban = rules.heart_lead_ban and self.contract in (
-            HEARTS_CONTRACT,
-            KING_OF_HEARTS_CONTRACT,
-        )
-
-    def on_lead(self, card_id: int, played_before: int, tricks_before: list[int]) -> int:
-        if self.heart_ban and SUIT_OF[card_id] == HEARTS:
-            return FULL_DECK & ~HEART_MASK  # a heart may be led only from all hearts
-        return 0
-
-    def on_follow(self, card_id: int, led: int, win: int, trumped: bool, leads: list[int]) -> int:
-        rules = self.rules
-        suit = SUIT_OF[card_id]
-        bit = BIT[card_id]
-        out = 0
-        if suit == led:
-            if rules.must_follow_with_penalty_when_safe and self.penalty:
-                safe = SUIT_MASKS[led] & self.penalty & _below(win)
-                if not bit & safe:
-                    out |= safe  # a safe penalty card would have had to be played
-            if (
-                self.is_trumps
-                and led == self.trump
-                and rules.must_beat_trump_lead
-                and card_id < win
-            ):
-                out |= _above(win)  # a higher trump would have had to be played
-            return out
-        if self.is_trumps:
-            trumps = SUIT_MASKS[self.trump]
-            is_trump = suit == self.trump
-            if trumped:  # SPEC 3.6: overtrump if obliged and able, else the policy
-                policy = rules.undertrump_policy
-                if is_trump and card_id > win:  # overtrumped
-                    if rules.must_overtrump or policy != "no_undertrump":
-                        return 0
-                    return FULL_DECK & ~trumps  # a trump allowed only from a hand of trumps
-                if rules.must_overtrump:
-                    out |= _above(win)  # holding a higher trump, this card was illegal
-                if is_trump and policy == "no_undertrump":
-                    out |= FULL_DECK & ~trumps  # undertrumped: held nothing else
-                if not is_trump and policy == "must_trump_anyway":
-                    out |= trumps
-                return out
-            if rules.must_trump and not is_trump:
-                out |= trumps
-            return out
-        if rules.must_discard_penalty and self.penalty and not bit & self.penalty:
-            out |= self.penalty
-        return out
-
-
-class _KingRules(_PlayRules):
-    def __init__(self, view: PlayerView) -> None:
-        super().__init__(view)
-        rules = view.game.rules
-        negative = view.public.get("negative") or ()
-        self.lead_rule = ""
-        if ("hearts" in negative or "king_of_hearts" in negative) and (
-            getattr(rules, "heart_lead_rule", "free") != "free"
-        ):
-            self.lead_rule = rules.heart_lead_rule
-        forced = getattr(rules, "k_hearts_forced", "none")
-        self.forced = forced if "king_of_hearts" in negative and forced != "none" else ""
-        self.must_trump = (
-            bool(view.public.get("positive"))
-            and self.trump >= 0
-            and bool(getattr(rules, "must_trump", False))
-        )
-
-    def on_lead(self, card_id: int, played_before: int, tricks_before: list[int]) -> int:
-        broken = self.lead_rule == "after_broken" and played_before & HEART_MASK
-        if self.lead_rule and SUIT_OF[card_id] == HEARTS and not broken:
-            return FULL_DECK & ~HEART_MASK  # a heart may be led only from all hearts
-        return 0
-
-    def on_follow(self, card_id: int, led: int, win: int, trumped: bool, leads: list[int]) -> int:
-        suit = SUIT_OF[card_id]
-        forced = self.forced
-        if suit == led:
-            if forced and led == HEARTS and card_id != KING_OF_HEARTS:
-                if forced == "on_void_or_cannot_win" and win == ACE_OF_HEARTS:
-                    return BIT[KING_OF_HEARTS]
-                if forced == "on_void_and_on_heart_lead" and HEARTS not in leads:
-                    return BIT[KING_OF_HEARTS]
-            return 0
-        out = 0
-        if forced and card_id != KING_OF_HEARTS:
-            out |= BIT[KING_OF_HEARTS]
-        if self.must_trump and suit != self.trump:
-            out |= SUIT_MASKS[self.trump]
-        return out
-
-
-_PLAY_RULES: dict[str, type[_PlayRules]] = {
-    "kingen": _KingenRules,
-    "dubbelkingen": _KingenRules,
-    "king": _KingRules,
-}
-
-
-def _family_known(view: PlayerView, known: list[int], excluded: list[int]) -> None:
-    """Add the family's public and private facts about hands (see the module docstring)."""
-    family = view.game.family
-    public = view.public
-    gone = view.played | view.hand
-    if family in ("kingen", "dubbelkingen"):
-        exposed = public.get("exposed")
-        if exposed:
-            c = parse_card(exposed)
-            if not BIT[c] & gone:
-                known[view.dealer] |= BIT[c]
-    elif family == "priffe":
-        trakarl = public.get("trakarl")
-        if isinstance(trakarl, dict) and trakarl.get("hand") is not None:
-            known[trakarl["seat"]] |= _names_mask(trakarl["hand"])
-    elif family == "kung_och_adel":
-        _kung_och_adel_known(view, known, excluded)
-
-
-def _kung_och_adel_known(view: PlayerView, known: list[int], excluded: list[int]) -> None:
-    by_rank = view.public.get("seats_by_rank")
-    if not by_rank:
-        return
-    private = view.private
-    gone = view.played | view.hand
-    me = view.seat
-    for giver_rank, receiver_rank, _ in TRIBUTE_COUNTS:
-        giver, receiver = by_rank[giver_rank], by_rank[receiver_rank]
-        if me == giver:
-            other, passed = receiver, _names_mask(private.get("tribute_given"))
-        elif me == receiver:
-            other, passed = giver, _names_mask(private.get("return_given"))
-        else:
-            continue
-        known[other] |= passed & ~gone
-        if me == receiver:
-            paid = _names_mask(private.get("tribute_received"))
-            if paid:
-                excluded[other] |= _tribute_excludes(paid, view.trump) & ~passed
-
-
-def _tribute_excludes(paid: int, trump: int) -> int:
-    """Cards the payer of tribute ``paid`` cannot have kept: it paid its best cards."""
-    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
-    paid_trumps = paid & trumps
-    plain = paid & ~trumps
-    if not plain:
-        return _above((paid_trumps & -paid_trumps).bit_length() - 1)
-    lowest = min(RANK_OF[c] for c in cards_of(plain))
-    out = trumps
-    for s in range(4):
-        if SUIT_MASKS[s] != trumps:
-            out |= SUIT_MASKS[s] & ~((1 << (13 * s + lowest + 1)) - 1)
-    return out
-
-
 def hand_constraints(view: PlayerView) -> HandConstraints:
     """Everything ``view`` tells about the hands; InconsistentViewError if it does not add up."""
     n = view.num_seats
@@ -314,10 +80,9 @@ def hand_constraints(view: PlayerView) -> HandConstraints:
     known = [0] * n
     excluded = [0] * n
     known[seat] = view.hand
-    _family_known(view, known, excluded)
+    rules = view.game.card_inference(view)  # the family's facts and obligations
+    rules.known_cards(known, excluded)
     nxt = next_seats(view)
-    rules_class = _PLAY_RULES.get(view.game.family, _PlayRules)
-    rules = rules_class(view)
     trump = view.trump
     played_before = 0
     leads: list[int] = []

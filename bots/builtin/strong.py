@@ -33,9 +33,8 @@ import time
 from typing import Any, cast
 
 from bots.builtin.hidden_hands import HandSampler, InconsistentViewError
-from engine.cards import card_names
 from engine.game import CARD_ACTIONS
-from engine.players import GREEDY_POLICIES, GreedyPolicy
+from engine.players import GreedyPolicy, greedy_policy_of
 from engine.view import PlayerView, TrickView
 
 DEFAULT_SAMPLES = 40
@@ -43,10 +42,8 @@ DEFAULT_TIME_BUDGET_MS = 1000.0
 
 
 def greedy_policy(view: PlayerView) -> GreedyPolicy:
-    policy = GREEDY_POLICIES.get(view.game.family)
-    if policy is None:
-        raise ValueError(f"no greedy policy for {view.game.family}")
-    return policy
+    """The family's greedy policy (any legal action for a family without one)."""
+    return greedy_policy_of(view.game.family)
 
 
 class StrongPlayer:
@@ -81,7 +78,10 @@ class StrongPlayer:
             sampler = HandSampler(view)
         except InconsistentViewError:
             return policy(view, self.rng)
-        return self._search(view, sampler, policy)
+        try:
+            return self._search(view, sampler, policy)
+        except NotImplementedError:  # a family without search states: its policy
+            return policy(view, self.rng)
 
     def _decision_rng(self, view: PlayerView) -> random.Random:
         return random.Random(
@@ -189,8 +189,12 @@ class Playout:
         self.policy = policy
         self.rng = rng
         self.me = view.seat
-        trakarl = view.public.get("trakarl")
-        self.trakarl: dict[str, Any] | None = trakarl if isinstance(trakarl, dict) else None
+        self.game = view.game
+        self.public_changes = (
+            view.game.playout_public(view.public, [0] * view.num_seats) is not None
+        )
+        """Whether the public facts show cards in hand (Priffe's träkarl): then they are
+        brought up to date before every decision (the game says how)."""
         self.base_tricks = view.tricks
 
     def run(self, state: Any) -> float:
@@ -202,7 +206,8 @@ class Playout:
         tricks = list(self.base_tricks)
         me = self.me
         root_private = self.root.private
-        trakarl = self.trakarl
+        public_changes = self.public_changes
+        game = self.game
         public = self.root.public
         bit_count = int.bit_count
         while state.current_seat >= 0:
@@ -217,10 +222,8 @@ class Playout:
                 for leader, cards, winner in completed[len(tricks) :]:
                     tricks.append(TrickView(leader, tuple(cards), winner))
                 view.tricks = tuple(tricks)
-            if trakarl is not None:
-                public = dict(public)
-                public["trakarl"] = {**trakarl, "hand": card_names(hands[trakarl["seat"]])}
-                view.public = public
+            if public_changes:
+                view.public = game.playout_public(public, hands) or public
             view.seat = seat
             view.to_act = state.current_seat
             view.hand = hands[seat]

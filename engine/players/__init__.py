@@ -36,6 +36,16 @@ GREEDY_POLICIES: dict[str, GreedyPolicy] = {
 test's, adds its own)."""
 
 
+def any_legal(view: PlayerView, rng: random.Random) -> int:
+    """The policy of a family without rules of thumb: any legal action."""
+    return rng.choice(view.legal)
+
+
+def greedy_policy_of(family: str) -> GreedyPolicy:
+    """The family's greedy policy, or :func:`any_legal` when it has none."""
+    return GREEDY_POLICIES.get(family, any_legal)
+
+
 class RandomPlayer:
     """Uniform over the legal actions, from its own seeded generator."""
 
@@ -58,10 +68,7 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> int:
-        policy = GREEDY_POLICIES.get(view.game.family)
-        if policy is None:  # a family without rules of thumb: any legal action
-            return self.rng.choice(view.legal)
-        return policy(view, self.rng)
+        return greedy_policy_of(view.game.family)(view, self.rng)
 
 
 PLAYERS: dict[str, Callable[[int | None], Player]] = {

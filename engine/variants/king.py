@@ -100,6 +100,7 @@ from engine.cards import (
     SUIT_LETTERS,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
     card,
     card_name,
     rank_mask,
@@ -116,6 +117,7 @@ from engine.game import (
     Game,
     TrickTakingState,
 )
+from engine.inference import CardInference
 from engine.options import Rules, option
 from engine.view import PlayerView
 
@@ -403,6 +405,9 @@ class KingGame(Game[KingRules]):
             state.paid_tricks = public.get("bid_tricks", 0)
         state._start_rules()
         return state
+
+    def card_inference(self, view: PlayerView) -> KingInference:
+        return KingInference(view)
 
     def family_action_name(self, action: int) -> str | None:
         if is_up_bid(action):
@@ -1060,3 +1065,46 @@ class KingState(TrickTakingState[KingGame]):
             public["trump_chooser"] = self.trump_chooser
             public["direction_chooser"] = self.direction_chooser
         return self._view(seat, public)
+
+
+class KingInference(CardInference):
+    """What a King view proves about the hands: the heart-lead rule, the forced K♥ and
+    the obligation to trump, read backwards."""
+
+    def __init__(self, view: PlayerView) -> None:
+        super().__init__(view)
+        game = view.game
+        assert isinstance(game, KingGame)
+        rules = game.rules
+        negative = view.public.get("negative") or ()
+        self.lead_rule = ""
+        if ("hearts" in negative or "king_of_hearts" in negative) and (
+            rules.heart_lead_rule != "free"
+        ):
+            self.lead_rule = rules.heart_lead_rule
+        forced = rules.k_hearts_forced
+        self.forced = forced if "king_of_hearts" in negative and forced != "none" else ""
+        self.must_trump = bool(view.public.get("positive")) and self.trump >= 0 and rules.must_trump
+
+    def on_lead(self, card_id: int, played_before: int, leads: list[int]) -> int:
+        broken = self.lead_rule == "after_broken" and played_before & HEART_MASK
+        if self.lead_rule and SUIT_OF[card_id] == HEARTS and not broken:
+            return FULL_DECK & ~HEART_MASK  # a heart may be led only from all hearts
+        return 0
+
+    def on_follow(self, card_id: int, led: int, win: int, trumped: bool, leads: list[int]) -> int:
+        suit = SUIT_OF[card_id]
+        forced = self.forced
+        if suit == led:
+            if forced and led == HEARTS and card_id != KING_OF_HEARTS_CARD:
+                if forced == "on_void_or_cannot_win" and win == ACE_OF_HEARTS_CARD:
+                    return KING_OF_HEARTS_BIT
+                if forced == "on_void_and_on_heart_lead" and HEARTS not in leads:
+                    return KING_OF_HEARTS_BIT
+            return 0
+        out = 0
+        if forced and card_id != KING_OF_HEARTS_CARD:
+            out |= KING_OF_HEARTS_BIT
+        if self.must_trump and suit != self.trump:
+            out |= SUIT_MASKS[self.trump]
+        return out

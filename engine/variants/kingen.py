@@ -60,7 +60,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -75,9 +75,12 @@ from engine.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     SUIT_OF,
+    above,
+    below,
     card,
     card_name,
     cards_of,
+    parse_card,
     rank_mask,
 )
 from engine.chance import DEAL, FIRST_DEALER, Chance, randbelow, shuffle
@@ -91,6 +94,7 @@ from engine.game import (
     Game,
     TrickTakingState,
 )
+from engine.inference import CardInference
 from engine.options import Rules, option
 from engine.view import PlayerView
 
@@ -330,6 +334,13 @@ class KingenGame(Game[KingenRules]):
             state.trumps_chosen = list(view.public["trumps_chosen"])
         state._start_rules()
         return state
+
+    @property
+    def deck(self) -> int:
+        return self.rules.table.deck
+
+    def card_inference(self, view: PlayerView) -> KingenInference:
+        return KingenInference(view)
 
     def family_action_name(self, action: int) -> str | None:
         if CONTRACT_ACTIONS <= action < CONTRACT_ACTIONS + 6:
@@ -808,3 +819,76 @@ class KingenState(TrickTakingState[KingenGame]):
             public["contract_uses"] = dict(zip(NEGATIVE_CONTRACTS, self.contract_uses, strict=True))
             public["trumps_chosen"] = list(self.trumps_chosen)
         return self._view(seat, public)
+
+
+class KingenInference(CardInference):
+    """What a Kingen or Dubbelkingen view proves about the hands: the exposed trump
+    indicator is in the dealer's hand until played; and every card-play obligation of the
+    rules in force (heart-lead ban, penalty cards that must be played when safe or
+    discarded when void, beating a trump lead, trumping and overtrumping, the undertrump
+    policy) read backwards."""
+
+    def __init__(self, view: PlayerView) -> None:
+        super().__init__(view)
+        game = view.game
+        assert isinstance(game, KingenGame)
+        rules = self.rules = game.rules
+        name = view.public.get("contract")
+        self.contract = CONTRACT_NAMES.index(name) if name in CONTRACT_NAMES else -1
+        self.is_trumps = self.contract == TRUMPS and self.trump >= 0
+        self.penalty = PENALTY_MASK[self.contract] if self.contract >= 0 else 0
+        self.heart_ban = rules.heart_lead_ban and self.contract in (HEARTS_CONTRACT, KING_OF_HEARTS)
+
+    def known_cards(self, known: MutableSequence[int], excluded: MutableSequence[int]) -> None:
+        view = self.view
+        exposed = view.public.get("exposed")
+        if exposed:
+            c = parse_card(exposed)
+            if not BIT[c] & (view.played | view.hand):
+                known[view.dealer] |= BIT[c]
+
+    def on_lead(self, card_id: int, played_before: int, leads: list[int]) -> int:
+        if self.heart_ban and SUIT_OF[card_id] == HEARTS:
+            return FULL_DECK & ~HEART_MASK  # a heart may be led only from all hearts
+        return 0
+
+    def on_follow(self, card_id: int, led: int, win: int, trumped: bool, leads: list[int]) -> int:
+        rules = self.rules
+        suit = SUIT_OF[card_id]
+        bit = BIT[card_id]
+        out = 0
+        if suit == led:
+            if rules.must_follow_with_penalty_when_safe and self.penalty:
+                safe = SUIT_MASKS[led] & self.penalty & below(win)
+                if not bit & safe:
+                    out |= safe  # a safe penalty card would have had to be played
+            if (
+                self.is_trumps
+                and led == self.trump
+                and rules.must_beat_trump_lead
+                and card_id < win
+            ):
+                out |= above(win)  # a higher trump would have had to be played
+            return out
+        if self.is_trumps:
+            trumps = SUIT_MASKS[self.trump]
+            is_trump = suit == self.trump
+            if trumped:  # overtrump if obliged and able, else the undertrump policy
+                policy = rules.undertrump_policy
+                if is_trump and card_id > win:  # overtrumped
+                    if rules.must_overtrump or policy != "no_undertrump":
+                        return 0
+                    return FULL_DECK & ~trumps  # a trump allowed only from a hand of trumps
+                if rules.must_overtrump:
+                    out |= above(win)  # holding a higher trump, this card was illegal
+                if is_trump and policy == "no_undertrump":
+                    out |= FULL_DECK & ~trumps  # undertrumped: held nothing else
+                if not is_trump and policy == "must_trump_anyway":
+                    out |= trumps
+                return out
+            if rules.must_trump and not is_trump:
+                out |= trumps
+            return out
+        if rules.must_discard_penalty and self.penalty and not bit & self.penalty:
+            out |= self.penalty
+        return out

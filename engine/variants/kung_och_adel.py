@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -82,6 +82,7 @@ from engine.cards import (
     RANK_TEN,
     SUIT_LETTERS,
     SUIT_MASKS,
+    above,
     card_name,
     cards_of,
     highest,
@@ -91,6 +92,7 @@ from engine.cards import (
 from engine.chance import DEAL, DRAW, Chance
 from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError, InvalidGameError
 from engine.game import CHANCE, FAMILY_ACTIONS, TRUMP_ACTIONS, Game, TrickTakingState
+from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
 from engine.view import PlayerView
 
@@ -289,6 +291,9 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
         state.first_leader = leader if leader is not None else -1
         state._restore_play(view, hands)
         return state
+
+    def card_inference(self, view: PlayerView) -> KungOchAdelInference:
+        return KungOchAdelInference(view)
 
     def family_action_name(self, action: int) -> str | None:
         if TRIBUTE_ACTIONS <= action < TRIBUTE_ACTIONS + 52:
@@ -714,3 +719,49 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
             if masks[seat]:
                 private[key] = [card_name(c) for c in cards_of(masks[seat])]
         return self._view(seat, public, private)
+
+
+class KungOchAdelInference(CardInference):
+    """What a Kung och Adel view proves about the hands: the cards this seat gave in
+    tribute or returned are in the other player's hand of that exchange until played; a
+    receiver of tribute knows the giver paid their best cards (trumps first, highest
+    first, then the highest other cards), so the giver holds no trump above the lowest
+    trump paid (none at all if a plain card was paid) and no plain card ranked above the
+    lowest plain card paid, besides the cards returned to them."""
+
+    def known_cards(self, known: MutableSequence[int], excluded: MutableSequence[int]) -> None:
+        view = self.view
+        by_rank = view.public.get("seats_by_rank")
+        if not by_rank:
+            return
+        private = view.private
+        gone = view.played | view.hand
+        me = view.seat
+        for giver_rank, receiver_rank, _ in TRIBUTE_COUNTS:
+            giver, receiver = by_rank[giver_rank], by_rank[receiver_rank]
+            if me == giver:
+                other, passed = receiver, names_mask(private.get("tribute_given"))
+            elif me == receiver:
+                other, passed = giver, names_mask(private.get("return_given"))
+            else:
+                continue
+            known[other] |= passed & ~gone
+            if me == receiver:
+                paid = names_mask(private.get("tribute_received"))
+                if paid:
+                    excluded[other] |= tribute_excludes(paid, view.trump) & ~passed
+
+
+def tribute_excludes(paid: int, trump: int) -> int:
+    """Cards the payer of tribute ``paid`` cannot have kept: it paid its best cards."""
+    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
+    paid_trumps = paid & trumps
+    plain = paid & ~trumps
+    if not plain:
+        return above((paid_trumps & -paid_trumps).bit_length() - 1)
+    lowest = min(RANK_OF[c] for c in cards_of(plain))
+    out = trumps
+    for s in range(4):
+        if SUIT_MASKS[s] != trumps:
+            out |= SUIT_MASKS[s] & ~((1 << (13 * s + lowest + 1)) - 1)
+    return out

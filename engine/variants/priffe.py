@@ -86,7 +86,7 @@ confirmation*)
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -124,6 +124,7 @@ from engine.game import (
     State,
     TrickTakingState,
 )
+from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
 from engine.view import PlayerView, spectator_view
 
@@ -429,6 +430,16 @@ class PriffeGame(Game[PriffeRules]):
         state._return_trick_cards(dealt, view.leader, view.trick)
         state.dealt_hands = tuple(dealt)
         return state
+
+    def playout_public(self, public: dict[str, Any], hands: Sequence[int]) -> dict[str, Any] | None:
+        """The träkarl's hand, shown to all once exposed, as it is in ``hands``."""
+        trakarl = public.get("trakarl")
+        if not isinstance(trakarl, dict):
+            return None
+        return {**public, "trakarl": {**trakarl, "hand": card_names(hands[trakarl["seat"]])}}
+
+    def card_inference(self, view: PlayerView) -> PriffeInference:
+        return PriffeInference(view)
 
     def family_action_name(self, action: int) -> str | None:
         if BID_ACTIONS + CLUBS_BID <= action <= BID_ACTIONS + MISERE:
@@ -901,3 +912,12 @@ def _plus(a: tuple[int, int], b: Sequence[int]) -> tuple[int, int]:
 
 def _pair(values: Sequence[int]) -> tuple[int, int]:
     return (values[0], values[1])
+
+
+class PriffeInference(CardInference):
+    """What a Priffe view proves about the hands: the träkarl's hand once exposed."""
+
+    def known_cards(self, known: MutableSequence[int], excluded: MutableSequence[int]) -> None:
+        trakarl = self.view.public.get("trakarl")
+        if isinstance(trakarl, dict) and trakarl.get("hand") is not None:
+            known[trakarl["seat"]] |= names_mask(trakarl["hand"])

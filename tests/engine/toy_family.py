@@ -52,6 +52,10 @@ class ToyGame(Game[ToyRules]):
     def deal_count(self) -> int:
         return self.rules.deals
 
+    @property
+    def deck(self) -> int:
+        return PACK_MASK
+
     def new_initial_state(self, seed: int | None = None) -> ToyState:
         return ToyState(self, seed)
 

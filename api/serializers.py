@@ -1,6 +1,7 @@
 """Output serializers shared by several APIs, and the error shape (docs/api.md).
 
-Input serializers live next to their API in api.views (HackSoft style).
+Input serializers live next to their API in its resource's module (api.clubs, api.bots...:
+HackSoft style).
 """
 
 from __future__ import annotations

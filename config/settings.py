@@ -167,7 +167,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",
     "VERSION": "0.1.0",
-    # A PATCH body is validated whole (api.views.validated): its schema keeps the
+    # A PATCH body is validated whole (api.operations.validated): its schema keeps the
     # input's required fields instead of a "Patched" copy with none.
     "COMPONENT_SPLIT_PATCH": False,
     # /api/docs/ and /api/redoc/ load their pages from our static files (the pinned

@@ -106,9 +106,8 @@ class BotVersionListApi(APIView):
             filename=upload.name or "bot.py",
             data=upload.read(),
         )
-        return Response(
-            BotVersionSerializer(version, context={"request": request}).data, status=201
-        )
+        stored = bot_version_get(version_id=version.pk)  # with its bot and competitor
+        return Response(BotVersionSerializer(stored, context={"request": request}).data, status=201)
 
 
 class FaultListSerializer(serializers.ModelSerializer[BotFault]):

@@ -423,7 +423,9 @@ def user_processes(uids: int | set[int], *, reap: bool = False) -> list[int]:
     ``uids``; with ``reap``, the dead ones this process adopted are reaped on the way.
 
     psutil reads each process's users from /proc/PID/status: the owner of /proc/PID is
-    not enough, as a process that makes itself non-dumpable shows as root's there.
+    not enough, as a process that makes itself non-dumpable shows as root's there. A look
+    for a user with no process left (a release's usual case) took 3.6 ms among 106
+    processes against 2.6 ms for the hand-written scan it replaced (``bench.numerics``).
 
     Adopted: bubblewrap's outer process exits as soon as its PID 1 inside reports the
     bot's exit, without reaping that PID 1, which the kernel then gives to the nearest

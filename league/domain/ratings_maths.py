@@ -474,11 +474,11 @@ def plackett_luce_update(
     It is openskill's computation step for step (the tests compare the two to 1e-12 on thousands
     of random games, ties included); written out because ``rate()`` deep-copies its arguments
     and mints a uuid per rating, which costs more than the update itself. Measured
-    (``python -m bench.numerics``, two runs on a loaded two-core machine): an update of the
-    league's shapes takes 9-18 us here against 39-118 us through ``rate()`` (a fifth to a
-    third of the time), and the ratings with history of 10,000 matches 252 / 112 ms
-    (individual / Priffe) against 634 / 743 ms: through ``rate()`` the recomputation of
-    standings and ratings (``bench.league``, 0.5-0.8 s, target < 1 s) would miss its target.
+    (``python -m bench.numerics``, three runs on a loaded two-core machine): an update of
+    the league's shapes takes 9-32 us here against 39-139 us through ``rate()`` (a seventh
+    to a third of the time), and the ratings with history of 10,000 matches 0.1-0.45 s
+    against 0.6-1.2 s: through ``rate()`` the recomputation of standings and ratings
+    (``bench.league``, 0.5-0.8 s on a quiet machine, target < 1 s) would miss its target.
     Ratings are ``(mu, sigma)`` pairs.
 
     The two shapes the league rates, without a tie, are written out once more (one-player

@@ -102,9 +102,9 @@ class PlayedMatch:
 
 
 def deciding_seat(state: State[Any]) -> int:
-    """The seat whose player decides now (Priffe's träkarl is played by its partner)."""
-    acting = getattr(state, "acting_seat", None)
-    return int(acting()) if acting is not None else state.current_seat
+    """The seat whose player decides now: the game says (a dummy seat such as Priffe's
+    träkarl is played by its partner)."""
+    return state.acting_seat()
 
 
 # ---------------------------------------------------------------- the play loop

@@ -54,6 +54,7 @@ from bots.runner.sandbox import sandbox_unavailable_reason
 from bots.runner.seat import UploadedSeat
 from bots.seats import (
     BuiltinSeat,
+    Fault,
     GuardedSeat,
     Hello,
     Outcome,
@@ -73,7 +74,6 @@ from league.models import (
     MatchResult,
     MatchSeat,
     MatchStatus,
-    SeatOutcome,
     TournamentStatus,
 )
 from league.notifications import match_updated, tournament_progressed
@@ -679,18 +679,18 @@ def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
         state.apply_action(fallback, seat=seat)
         replay.times[index] = match.tournament.move_seconds * 1000
         row.strikes += 1
-        fault = {
-            "cause": "timeout",
-            "message": f"no move within {match.tournament.move_seconds:g} s",
-            "decision": index,
-            "deal": state.deal_number,
-            "fallback": state.game.action_to_string(fallback),
-        }
-        row.faults = [*row.faults, fault]
-        row.outcome = SeatOutcome.TIMEOUT if row.outcome == SeatOutcome.OK else row.outcome
+        fault = Fault(
+            Outcome.TIMEOUT,
+            f"no move within {match.tournament.move_seconds:g} s",
+            decision=index,
+            deal=state.deal_number,
+            fallback=state.game.action_to_string(fallback),
+        )
+        row.faults = [*row.faults, fault.to_json()]
+        row.outcome = Outcome.TIMEOUT if row.outcome == Outcome.OK else row.outcome
         if row.strikes >= PERSON_MAX_STRIKES:
             row.replaced = True
-            row.outcome = SeatOutcome.FORFEIT
+            row.outcome = Outcome.FORFEIT
         row.save(update_fields=["strikes", "faults", "outcome", "replaced"])
         _person_moved(match=match, replay=replay, rows=rows, now=now)
     return True

@@ -3,7 +3,10 @@ game with it, and its hooks store each action and stop at a person's turn."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 import pytest
 
@@ -13,10 +16,10 @@ from bots.seats import BuiltinSeat, seat_seed
 from engine.chance import Chance
 from engine.game import State
 from engine.variants import load_game
-from league.models import MatchResult
-from league.services.matches import match_run
-from league.services.tournaments import tournament_round_start
-from tests.league.builders import bot_tournament
+from league.models import Match, MatchResult, MatchSeat, MatchStatus
+from league.services.matches import PERSON_MAX_STRIKES, match_deadline_expire, match_run
+from league.services.tournaments import table_open, tournament_round_start
+from tests.league.builders import bot_tournament, user_create
 
 
 def events_without_times(record: dict[str, Any]) -> dict[str, Any]:
@@ -144,3 +147,40 @@ def test_a_resumed_state_keeps_the_times_of_its_earlier_actions() -> None:
     assert {k: resumed.times[k] for k in earlier} == earlier
     assert len(resumed.times) > len(earlier)
     assert resumed.waiting_seat == 1
+
+
+@pytest.mark.django_db
+def test_a_person_who_misses_every_deadline_gets_timeouts_then_forfeits_to_a_bot() -> None:
+    ann = user_create("ann")
+    match = table_open(
+        actor=ann, game="kingen", seats=["me", "builtin:greedy", "builtin:greedy", "builtin:random"]
+    )
+    later = timezone.now() + timedelta(hours=1)
+    expired = 0
+    for _ in range(1000):
+        match.refresh_from_db()
+        if match.status == MatchStatus.QUEUED:
+            assert match_run(match_id=match.pk, worker="test").outcome != "failed"
+        elif match.status == MatchStatus.RUNNING:
+            assert match.waiting_seat == 0
+            assert match_deadline_expire(match_id=match.pk, now=later)
+            expired += 1
+        else:
+            break
+
+    assert match.status == MatchStatus.FINISHED
+    assert expired == PERSON_MAX_STRIKES
+    seat = MatchSeat.objects.get(match=match, seat=0)
+    assert (seat.strikes, seat.replaced, seat.outcome) == (PERSON_MAX_STRIKES, True, "forfeit")
+    move = Match.objects.select_related("tournament").get(pk=match.pk).tournament.move_seconds
+    assert [sorted(fault) for fault in seat.faults] == [
+        ["cause", "deal", "decision", "fallback", "message"]
+    ] * PERSON_MAX_STRIKES
+    assert {(f["cause"], f["message"]) for f in seat.faults} == {
+        ("timeout", f"no move within {move:g} s")
+    }
+    result = MatchResult.objects.get(match=match)
+    assert result.outcomes[0] == "forfeit"
+    assert result.record["seats"][0]["outcome"] == "forfeit"
+    assert result.record["meta"]["faults"] == [{"seat": 0, **f} for f in seat.faults]
+    assert result.standings_input["seats"][0]["outcome"] == "forfeit"

@@ -12,6 +12,11 @@ or has failed to start. Whatever a bot does,
 the match reaches its end: bots.seats describes the fault policy. The result carries the
 engine's game record with each action's time in ms, the seats' outcomes and faults, and
 every fallback action in ``meta.faults``, so a replay shows what was played for a bot.
+
+The play loop itself is ``seats_play``, the only one: ``match_play`` (the command line
+``python -m bots match``, the bots' validation game) calls it with no hooks, and the
+league's match runner (league.services.matches) with hooks that store each event as it is
+played and stop where a person is to act, to resume later from the stored events.
 """
 
 from __future__ import annotations

@@ -79,6 +79,7 @@ from league.domain.standings_maths import (
     StandingsAccumulator,
     StandingsRules,
 )
+from league.garbage_collector import collector_paused
 from league.models import (
     Entry,
     Match,
@@ -88,7 +89,6 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.services.garbage_collector import collector_paused
 
 logger = logging.getLogger(__name__)
 

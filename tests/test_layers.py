@@ -12,7 +12,8 @@ The layers, from the bottom:
 - ``bots/`` imports ``engine/`` and itself, never ``league/``, ``api/``, ``web/``, ``config/``;
 - ``league/`` never imports ``api/``, ``web/`` or ``config/``; inside it ``league/domain/``
   imports only itself, ``engine/``, the standard library and libraries that are neither
-  Django nor a server's client; the selectors never import the services, and the services
+  Django nor a server's client; the selectors (and the reads they use, league/replays.py
+  and league/standings_store.py) never import the services, and the services
   never import ``league/tasks.py`` (they send tasks by name, league/task_names.py);
 - ``api/``, ``web/`` and ``config/`` sit on top.
 
@@ -58,6 +59,8 @@ FRAMEWORKS = (
     "twisted",
 )
 """What the pure domain may not import (nor any ``django_*`` package)."""
+READS = ("league.selectors", "league.replays", "league.standings_store")
+"""The league's read side: the selectors and the modules of reads they use."""
 
 
 @dataclass
@@ -245,8 +248,8 @@ def rule_broken(source: str, target: str) -> str | None:
         return "league/ sits below api/, web/ and config/"
     if within(source, "league.domain") and not within(target, "league.domain", "engine"):
         return "league/domain/ imports only itself and engine/"
-    if within(source, "league.selectors") and within(target, "league.services"):
-        return "selectors read; they never import the services"
+    if within(source, *READS) and within(target, "league.services"):
+        return "selectors and the reads they use never import the services"
     if within(source, "league.services") and within(target, "league.tasks"):
         return "services send tasks by name (league/task_names.py), never import the tasks"
     return None
@@ -268,6 +271,7 @@ def test_the_rules_refuse_what_they_should() -> None:
     assert rule_broken("league.services.tournaments", "config.settings")
     assert rule_broken("league.domain.rotation", "league.models")
     assert rule_broken("league.selectors", "league.services.matches")
+    assert rule_broken("league.standings_store", "league.services.standings")
     assert rule_broken("league.services.matches", "league.tasks")
     assert rule_broken("web.views", "league.models") is None
     assert rule_broken("league.domain.rotation", "engine.game") is None

@@ -71,6 +71,7 @@ from league.domain.ratings_maths import (
     new_version_prior,
     plackett_luce_update,
 )
+from league.garbage_collector import collector_paused
 from league.models import (
     Competitor,
     Match,
@@ -81,7 +82,6 @@ from league.models import (
     RatingQueueEntry,
     Tournament,
 )
-from league.services.garbage_collector import collector_paused
 from league.services.standings import result_rubbers
 from league.standings_store import StoredResult, tournament_entrants
 

@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from bots.models import Bot, BotFault, BotVersion
@@ -521,7 +521,11 @@ def competitor_ratings(
     competitor = Competitor.objects.filter(pk=competitor_id).first()
     if competitor is None:
         raise NotFoundError(f"no competitor {competitor_id}")
-    ratings = Rating.objects.filter(competitor=competitor).order_by("family", "tournament_id", "id")
+    # The family's rating (no tournament) first on every database (NULLs sort last on
+    # PostgreSQL and first on SQLite by default).
+    ratings = Rating.objects.filter(competitor=competitor).order_by(
+        "family", F("tournament_id").asc(nulls_first=True), "id"
+    )
     changes = RatingChange.objects.filter(competitor=competitor)
     if tournament_id is not None:
         changes = changes.filter(tournament_id=tournament_id)

@@ -28,6 +28,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from bots.bundle import MAX_BOT_BYTES, bot_too_large_message
+from bots.protocol import json_kind
 from engine.variants import FAMILIES
 
 if TYPE_CHECKING:
@@ -59,23 +60,6 @@ something else in each regex dialect."""
 TEXT_PATTERN = r"\A[^\u0000]*\Z"
 VISIBLE_TEXT_PATTERN = rf"\A[{WHITE_SPACE}]*[^{WHITE_SPACE}\u0000][^\u0000]*\Z"
 """Text with at least one character that is not white space: a name, not a blank."""
-
-
-def json_kind(value: Any) -> str:
-    """What a parsed JSON value is, in the JSON's own words, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 class StrictCharField(serializers.CharField):

@@ -144,7 +144,7 @@ def read_message(line: bytes) -> dict[str, Any] | ProtocolFault:
     except Exception as exc:  # any failure to decode the bot's bytes is the bot's fault
         return ProtocolFault(f"not JSON: {_first_line(str(exc)) or type(exc).__name__}")
     if not isinstance(data, dict):
-        return ProtocolFault(f"expected a JSON object, got {_json_kind(data)}")
+        return ProtocolFault(f"expected a JSON object, got {json_kind(data)}")
     return data
 
 
@@ -172,7 +172,7 @@ def read_answer(line: bytes) -> Answer | ProtocolFault:
         return ProtocolFault('"id", if given, must be the request\'s id (a whole number)')
     fallback = data.get("fallback")
     if fallback is not None and not isinstance(fallback, str):
-        fallback = _json_kind(fallback)
+        fallback = json_kind(fallback)
     return Answer(action, request_id, fallback)
 
 
@@ -196,8 +196,9 @@ def _first_line(text: str) -> str:
     return text.strip().split("\n", 1)[0][:200]
 
 
-def _json_kind(value: object) -> str:
-    """How a decoded JSON value is named in a fault (never the value itself)."""
+def json_kind(value: object) -> str:
+    """How a decoded JSON value is named in a message (never the value itself): the API's
+    field errors say it the same way."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -206,6 +207,8 @@ def _json_kind(value: object) -> str:
         return "a number"
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "an array"
+    if isinstance(value, dict):
+        return "an object"
     return type(value).__name__

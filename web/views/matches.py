@@ -24,6 +24,7 @@ from league.selectors import (
 from league.services.tournaments import table_open
 from web.forms import TableForm
 from web.selectors import match_timeline
+from web.templatetags.games import game_name
 from web.throttling import rate_limited
 
 
@@ -46,7 +47,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     my_seat = match_seat_of_viewer(match=match, user=request.user)
     running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
     context = {
-        "title": f"Match {match.pk}: {match.game}",
+        "title": f"Match {match.pk}: {game_name(match.game)}",
         "match": match,
         "seats": seats,
         "my_seat": my_seat,
@@ -82,7 +83,7 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         return render(request, "403.html", {"reason": exc.detail}, status=403)
     names = [s["name"] for s in seat_names(match.seats.order_by("seat"))]
     context = {
-        "title": f"Table {match.pk}: {match.game}",
+        "title": f"Table {match.pk}: {game_name(match.game)}",
         "match": match,
         "seat_names": names,
         "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),

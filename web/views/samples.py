@@ -21,6 +21,7 @@ from web.samples import (
     sample_running_record,
     samples_enabled,
 )
+from web.templatetags.games import game_name
 from web.timeline import record_timeline
 
 TABLE_SESSION_KEY = "web_sample_table"
@@ -72,7 +73,8 @@ def sample_replay(request: HttpRequest) -> HttpResponse:
         query["events"] = events
     encoded = urlencode(query)
     context = {
-        "title": f"Sample replay: {game}, seed {seed}" + (" (running)" if events else ""),
+        "title": f"Sample replay: {game_name(game)}, seed {seed}"
+        + (" (running)" if events else ""),
         "record_url": f"{reverse('web:sample-record')}?{encoded}",
         "timeline_url": f"{reverse('web:sample-timeline')}?{encoded}",
         "socket_url": "",
@@ -142,7 +144,7 @@ def sample_table(request: HttpRequest) -> HttpResponse:
             raise Http404(str(exc)) from None
         _save(request, table)
     context = {
-        "title": f"Sample table: {table.game}",
+        "title": f"Sample table: {game_name(table.game)}",
         "view_url": reverse("web:sample-table-view"),
         "action_url": reverse("web:sample-table-actions"),
         "socket_url": "",

@@ -24,6 +24,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -31,9 +32,11 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.bundle import MIB
 from bots.services import BotServiceError
-from config.database_outage import database_unavailable_api_response, is_database_unavailable
 from engine.errors import EngineError
 from league.errors import LeagueError
+
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+"""The database is down or the connection was lost: "try again shortly", not a bug."""
 
 logger = logging.getLogger(__name__)
 
@@ -113,8 +116,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             detail = response.data.get("detail") if isinstance(response.data, dict) else None
             response.data = {"detail": str(detail or response.data)}
             return response
-    if is_database_unavailable(exc):  # 503 with Retry-After (config/database_outage.py)
-        return database_unavailable_api_response(exc)
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        # Not answered here: DRF raises it on, and the project's middleware answers every
+        # view alike, 503 with Retry-After (config/database_outage.py).
+        return None
     logger.error("unexpected error in %s", context.get("view"), exc_info=exc)
     return Response(
         {"detail": "internal error; it has been logged"},

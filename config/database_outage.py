@@ -2,9 +2,8 @@
 
 ``django.db``'s OperationalError and InterfaceError (the database is down, the connection
 was lost) mean "try again shortly", not a bug. ``DatabaseUnavailableMiddleware`` turns
-them into a 503 for the web pages (a short page) and for any view under /api/ (JSON), and
-the API's exception handler (api/exceptions.py) answers its views the same way
-through ``database_unavailable_api_response``. docs/operations.md, *Outages*.
+them into a 503 for the web pages (a short page) and for any view under /api/ (JSON); the
+API's exception handler (api/exceptions.py) leaves them to it. docs/operations.md, *Outages*.
 """
 
 from __future__ import annotations
@@ -12,15 +11,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
-from rest_framework.response import Response
+
+from api.exceptions import DATABASE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
-DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 10
 DETAIL = "the database is unavailable; try again in a moment"
 
@@ -37,14 +36,6 @@ def _unavailable(error: BaseException) -> None:
     """Log one line, and drop the broken connection so the next request opens a new one."""
     logger.warning("503: the database is unavailable (%s)", _reason(error))
     close_old_connections()
-
-
-def database_unavailable_api_response(error: BaseException) -> Response:
-    """The API's answer (its exception handler's): ``{"detail": ...}``, 503, Retry-After."""
-    _unavailable(error)
-    return Response(
-        {"detail": DETAIL}, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
-    )
 
 
 def database_unavailable_json(error: BaseException) -> JsonResponse:

@@ -46,13 +46,14 @@ from pytest_django import Settings
 from bots.models import BotVersion
 from bots.services import bot_create
 from config.health import ComponentHealth, beat_health
-from engine.record import verify_record
-from league.models import Match, MatchResult, MatchStatus, OutboxTask, ProcessTick
+from league.models import Match, MatchStatus, OutboxTask, ProcessTick
 from league.services.heartbeats import BEAT, process_stopped, process_tick
 from league.services.tournaments import tournament_create, tournament_round_start
 from tests.celery_beat import CeleryBeatProcess, beat_start
 from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess
+from tests.league import worker_runs
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
+from tests.league.worker_runs import assert_one_verified_result, long_match, match_status
 from tests.outages import OutageProxy
 from tests.servers import database_url_for
 
@@ -69,20 +70,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # ---------------------------------------------------------------- helpers
 
 
-def wait_until(
-    what: str,
-    predicate: Callable[[], Any],
-    *logs: Callable[[], str],
-    seconds: float = WAIT_SECONDS,
-) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    text = "\n".join(log()[-4000:] for log in logs)
-    pytest.fail(f"not within {seconds:g} s: {what}\n{text}")
+def wait_until(what: str, predicate: Callable[[], Any], *logs: Callable[[], str]) -> Any:
+    return worker_runs.wait_until(what, predicate, *logs, seconds=WAIT_SECONDS)
 
 
 def beat_tick(beat: CeleryBeatProcess) -> ProcessTick | None:
@@ -93,26 +82,6 @@ def beat_tick(beat: CeleryBeatProcess) -> ProcessTick | None:
 def ticked_after(beat: CeleryBeatProcess, moment: datetime) -> bool:
     tick = beat_tick(beat)
     return tick is not None and tick.ticked_at > moment
-
-
-def match_status(match_id: int) -> str:
-    return str(Match.objects.values_list("status", flat=True).get(pk=match_id))
-
-
-def assert_one_verified_result(match_id: int) -> None:
-    assert MatchResult.objects.filter(match_id=match_id).count() == 1
-    result = MatchResult.objects.get(match_id=match_id)
-    verification = verify_record(result.record)
-    assert verification.ok, verification.problem
-
-
-def long_match(*, time_bank_seconds: float | None = None) -> Match:
-    """A match that takes a worker several seconds: Kung och Adel, 300 deals, greedy."""
-    tournament, organiser = bot_tournament(game="kung_och_adel(deals=300)", bot="greedy")
-    if time_bank_seconds is not None:
-        tournament.time_bank_seconds = time_bank_seconds
-        tournament.save(update_fields=["time_bank_seconds"])
-    return tournament_round_start(actor=organiser, tournament=tournament).matches.get()
 
 
 @pytest.fixture

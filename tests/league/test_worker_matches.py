@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
@@ -29,12 +28,14 @@ from rest_framework.test import APIClient
 import pytest
 
 from engine.record import verify_record
-from league.models import Match, MatchEvent, MatchResult, MatchStatus
+from league.models import Match, MatchEvent, MatchStatus
 from league.services.matches import MATCH_LEASE_SECONDS, matches_sweep
 from league.services.tournaments import tournament_round_start
 from league.tasks import run_match as run_match_task
 from tests.celery_workers import CeleryWorkerProcess
+from tests.league import worker_runs
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
+from tests.league.worker_runs import assert_one_verified_result, long_match, match_status
 from tests.servers import database_url_for
 
 WorkerFactory = Callable[[Mapping[str, str]], CeleryWorkerProcess]
@@ -61,45 +62,9 @@ def start_worker(
     return start
 
 
-def wait_until(
-    what: str,
-    predicate: Callable[[], Any],
-    *workers: CeleryWorkerProcess,
-    seconds: float = WAIT_SECONDS,
-) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    logs = "\n".join(w.log()[-3000:] for w in workers)
-    pytest.fail(f"not within {seconds:g} s: {what}\n{logs}")
-
-
-def match_status(match_id: int) -> str:
-    return str(Match.objects.values_list("status", flat=True).get(pk=match_id))
-
-
-def assert_one_verified_result(match_id: int) -> MatchResult:
-    assert MatchResult.objects.filter(match_id=match_id).count() == 1
-    result = MatchResult.objects.get(match_id=match_id)
-    verification = verify_record(result.record)
-    assert verification.ok, verification.problem
-    assert verification.scores == result.scores
-    indexes = list(
-        MatchEvent.objects.filter(match_id=match_id)
-        .order_by("index")
-        .values_list("index", flat=True)
-    )
-    assert indexes == list(range(len(indexes)))
-    return result
-
-
-def long_match() -> Match:
-    """A match that takes a worker several seconds: Kung och Adel, 300 deals, greedy."""
-    tournament, organiser = bot_tournament(game="kung_och_adel(deals=300)", bot="greedy")
-    return tournament_round_start(actor=organiser, tournament=tournament).matches.get()
+def wait_until(what: str, predicate: Callable[[], Any], *workers: CeleryWorkerProcess) -> Any:
+    logs = [worker.log for worker in workers]
+    return worker_runs.wait_until(what, predicate, *logs, seconds=WAIT_SECONDS)
 
 
 def test_sigkill_of_the_worker_mid_match_still_ends_with_exactly_one_result(

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.celery_workers import REPOSITORY_ROOT
+from tests.celery_workers import REPOSITORY_ROOT, process_stop
 
 BEAT_START_TIMEOUT_SECONDS = 60.0
 BEAT_STOP_TIMEOUT_SECONDS = 20.0
@@ -38,14 +38,7 @@ class CeleryBeatProcess:
 
     def stop(self) -> int:
         """SIGTERM (beat stops cleanly), then SIGKILL if it does not; its exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=BEAT_STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        return self.process.returncode
+        return process_stop(self.process, timeout=BEAT_STOP_TIMEOUT_SECONDS)
 
     def kill(self) -> None:
         """SIGKILL: beat gets no chance to say it stopped."""

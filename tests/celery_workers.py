@@ -17,6 +17,19 @@ WORKER_START_TIMEOUT_SECONDS = 90.0
 WORKER_STOP_TIMEOUT_SECONDS = 30.0
 
 
+def process_stop(process: subprocess.Popen[bytes], *, timeout: float) -> int:
+    """SIGTERM, then SIGKILL to the process group if it has not ended within ``timeout``;
+    the exit status. A process that has ended already is left as it is."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return process.returncode
+
+
 class WorkerError(Exception):
     """The worker process did not start, or died; the message carries its log."""
 
@@ -44,14 +57,7 @@ class CeleryWorkerProcess:
 
     def stop(self) -> None:
         """Warm shutdown (SIGTERM), then SIGKILL if it does not stop."""
-        if self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=WORKER_STOP_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        process_stop(self.process, timeout=WORKER_STOP_TIMEOUT_SECONDS)
 
 
 def worker_start(

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from engine.variants import FAMILIES, load_game
 from league.models import Club, Entry, Tournament, TournamentFormat
 from league.services.clubs import club_create
 from league.services.competitors import competitor_builtin
@@ -39,22 +40,31 @@ DEMO_BOTS: list[tuple[str, str, dict[str, Any]]] = [
 ]
 """Name, bots.builtin player and options: random, greedy, and the search bot with three
 budgets (deals sampled per card), so the standings have a visible order."""
-DEMO_LEAGUES: list[dict[str, Any]] = [
-    {
-        "name": "Demo Kingen league",
-        "game": "kingen",
-        "format": TournamentFormat.ROUND_ROBIN,
-        "rounds": 6,
-        "deals": None,
-    },
-    {
-        "name": "Demo Priffe rotating partners",
-        "game": "priffe",
-        "format": TournamentFormat.ROTATING_PARTNERS,
-        "rounds": 6,
-        "deals": 2,
-    },
-]
+
+
+def demo_leagues() -> list[dict[str, Any]]:
+    """The two demo leagues, their games asked of the engine: the first family played
+    seat against seat (Kingen) as a round robin, and the first whose partners rotate
+    (Priffe) as a rotating-partners league of two-deal games."""
+    games = [load_game(family) for family in FAMILIES]
+    alone = next(game for game in games if not game.partnership_play)
+    rotating = next(game for game in games if game.partnerships_rotate)
+    return [
+        {
+            "name": f"Demo {alone.title} league",
+            "game": str(alone),
+            "format": TournamentFormat.ROUND_ROBIN,
+            "rounds": 6,
+            "deals": None,
+        },
+        {
+            "name": f"Demo {rotating.title} rotating partners",
+            "game": str(rotating),
+            "format": TournamentFormat.ROTATING_PARTNERS,
+            "rounds": 6,
+            "deals": 2,
+        },
+    ]
 
 
 class Command(BaseCommand):
@@ -76,7 +86,7 @@ class Command(BaseCommand):
                 for name, builtin, opts in DEMO_BOTS
             ]
             started = []
-            for league in DEMO_LEAGUES:
+            for league in demo_leagues():
                 tournament = Tournament.objects.filter(club=club, name=league["name"]).first()
                 if tournament is None:
                     tournament = tournament_create(

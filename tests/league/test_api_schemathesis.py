@@ -145,8 +145,11 @@ def test_schemathesis_positive_and_negative_finds_no_mismatch_and_no_server_erro
         "examples,coverage,fuzzing",
         "--seed",
         "1",
+        # One worker: with two threads, CPython 3.11's ast.parse (hypothesis describing a
+        # lambda) failed once with "AST constructor recursion depth mismatch", a runtime
+        # error of the tool, not of the API.
         "--workers",
-        "2",
+        "1",
         "--no-color",
         "--request-timeout",
         "30",

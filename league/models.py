@@ -240,6 +240,19 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished"
 
 
+class TimeControl(models.TextChoices):
+    """How long a person has for a move (docs/league.md, *Time controls*)."""
+
+    LIVE = "live", "live"
+    """Seconds per move with a bank: everyone at the table at once."""
+    CORRESPONDENCE = "correspondence", "correspondence"
+    """Hours or days per move, as lichess's correspondence games: people come and go."""
+
+
+CORRESPONDENCE_MIN_SECONDS = 3600.0
+"""The shortest move time of a correspondence game (an hour)."""
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     club = models.ForeignKey(
@@ -255,6 +268,9 @@ class Tournament(models.Model):
     )
     move_seconds = models.FloatField(default=30.0, help_text="Per-move time limit.")
     time_bank_seconds = models.FloatField(default=60.0)
+    time_control = models.CharField(
+        max_length=20, choices=TimeControl.choices, default=TimeControl.LIVE
+    )
     status = models.CharField(
         max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN
     )
@@ -282,6 +298,15 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 name="tournament_time_control_positive",
                 condition=Q(move_seconds__gt=0) & Q(time_bank_seconds__gte=0),
+            ),
+            models.CheckConstraint(
+                name="tournament_time_control_valid",
+                condition=Q(time_control__in=[t.value for t in TimeControl]),
+            ),
+            models.CheckConstraint(
+                name="tournament_correspondence_takes_hours",
+                condition=~Q(time_control="correspondence")
+                | Q(move_seconds__gte=CORRESPONDENCE_MIN_SECONDS),
             ),
             models.CheckConstraint(
                 name="tournament_club_unless_table",
@@ -318,6 +343,11 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
+    play_by = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The organiser's date by which the round's games are to be played.",
+    )
 
     class Meta:
         ordering = ("tournament_id", "number")
@@ -334,6 +364,8 @@ class Round(models.Model):
 
 
 class MatchStatus(models.TextChoices):
+    WAITING = "waiting"
+    """A table whose seats are not all taken yet: no worker touches it."""
     QUEUED = "queued"
     RUNNING = "running"
     FINISHED = "finished"
@@ -399,7 +431,7 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 name="match_running_was_claimed",
-                condition=Q(status__in=["queued", "error"]) | Q(attempts__gte=1),
+                condition=Q(status__in=["waiting", "queued", "error"]) | Q(attempts__gte=1),
             ),
         )
 
@@ -439,6 +471,91 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of match {self.match_id}: {self.competitor}"
+
+
+class SeatInvitation(models.Model):
+    """A seat of a table kept for a person until someone takes it (docs/league.md, *Tables*).
+
+    Open (``invitee`` empty: anyone with the link, or from the lobby) or reserved for one
+    invitee. Nobody is seated without accepting: the seat's MatchSeat is written when the
+    invitation is accepted. The host may cancel a pending one (to fill the seat with a bot).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_invitations")
+    seat = models.PositiveSmallIntegerField()
+    code = models.CharField(max_length=64, unique=True, help_text="The invitation link's code.")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seat_invitations",
+        help_text="Reserved for this person; empty for an open seat.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("match_id", "seat", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["match", "seat"],
+                condition=Q(declined_at__isnull=True, cancelled_at__isnull=True),
+                name="seat_invitation_one_live_per_seat",
+            ),
+            models.CheckConstraint(
+                name="seat_invitation_accepted_by_its_invitee",
+                condition=Q(invitee__isnull=True)
+                | Q(accepted_by__isnull=True)
+                | Q(accepted_by=F("invitee")),
+            ),
+            models.CheckConstraint(
+                name="seat_invitation_accepted_by_iff_at",
+                condition=Q(accepted_by__isnull=True, accepted_at__isnull=True)
+                | Q(accepted_by__isnull=False, accepted_at__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="seat_invitation_answered_once",
+                condition=Q(accepted_at__isnull=True, declined_at__isnull=True)
+                | Q(accepted_at__isnull=True, cancelled_at__isnull=True)
+                | Q(declined_at__isnull=True, cancelled_at__isnull=True),
+            ),
+        )
+
+    def __str__(self) -> str:
+        to = f" for {self.invitee}" if self.invitee_id is not None else " (open)"
+        return f"seat {self.seat} of match {self.match_id}{to}"
+
+    @property
+    def pending(self) -> bool:
+        return self.accepted_at is None and self.declined_at is None and self.cancelled_at is None
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat, written by a person seated there; kept with the match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("match_id", "id")
+        constraints = (
+            models.CheckConstraint(name="chat_message_not_empty", condition=Q(text__gt="")),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.author} at match {self.match_id}: {self.text[:40]}"
 
 
 class MatchEvent(models.Model):
@@ -690,3 +807,90 @@ class RoundSchedule(models.Model):
     def __str__(self) -> str:
         every = self.cron or f"every {self.interval_minutes} min"
         return f"rounds of {self.tournament}: {every}"
+
+
+# ---------------------------------------------------------------- notifications
+
+
+class NotificationKind(models.TextChoices):
+    """What a person is told about (docs/web.md, *Notifications*)."""
+
+    YOUR_MOVE = "your_move", "A game awaits your move"
+    DEADLINE_NEAR = "deadline_near", "A deadline is near"
+    MOVED_FOR_YOU = "moved_for_you", "A move was played for you on timeout"
+    INVITED = "invited", "You were invited"
+    ROUND_STARTED = "round_started", "A round started"
+    LEAGUE_FINISHED = "league_finished", "A league finished"
+
+
+class Notification(models.Model):
+    """One thing a person is told, in the site and (by their choice) by email.
+
+    ``key`` makes a notice idempotent: a second notice with the same key for the same
+    person is not written (a retried task, two sweeps at once)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    key = models.CharField(max_length=120)
+    text = models.CharField(max_length=400)
+    url = models.CharField(max_length=300, blank=True)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email_due = models.BooleanField(
+        default=False, help_text="The person asked for this kind by email; not sent yet."
+    )
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        constraints = (
+            models.UniqueConstraint(fields=["user", "key"], name="notification_once_per_key"),
+            models.CheckConstraint(
+                name="notification_kind_valid",
+                condition=Q(kind__in=[k.value for k in NotificationKind]),
+            ),
+        )
+        indexes = (
+            models.Index(
+                fields=["user", "created_at"],
+                condition=Q(read_at__isnull=True),
+                name="notification_unread",
+            ),
+            models.Index(
+                fields=["created_at"], condition=Q(email_due=True), name="notification_email_due"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:60]}"
+
+
+class NotificationPreference(models.Model):
+    """A person's choice of whether a kind of notice also comes by email (a missing row
+    means the kind's default, docs/web.md)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    email = models.BooleanField()
+
+    class Meta:
+        ordering = ("user_id", "kind")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["user", "kind"], name="notification_preference_once_per_kind"
+            ),
+            models.CheckConstraint(
+                name="notification_preference_kind_valid",
+                condition=Q(kind__in=[k.value for k in NotificationKind]),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.kind} by email {'on' if self.email else 'off'}"

@@ -45,7 +45,7 @@ class LeagueGroupConsumer(AsyncJsonWebsocketConsumer):
 def browser_message(event: dict[str, Any], default_type: str) -> dict[str, Any]:
     """What the browser receives for a channel-layer ``league.update`` event.
 
-    The league names the browser-side type in ``event`` (league/notifications.py):
+    The league names the browser-side type in ``event`` (league/live_updates.py):
     ``{"type": "league.update", "event": "update", "match": 7, "event_index": 12}`` becomes
     ``{"type": "update", "match": 7, "event_index": 12}``.
     """

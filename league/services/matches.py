@@ -76,7 +76,7 @@ from league.models import (
     MatchStatus,
     TournamentStatus,
 )
-from league.notifications import match_updated, tournament_progressed
+from league.live_updates import match_updated, tournament_progressed
 from league.replays import MatchLogError, Replay, match_replay
 from league.services.match_results import match_result_assemble, seat_outcome_and_faults
 from league.services.ratings import ratings_enqueue

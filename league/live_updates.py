@@ -1,4 +1,5 @@
-"""Push notifications through the Channels layer, sent when the transaction commits.
+"""Live updates for open pages, pushed through the Channels layer when the transaction
+commits (a person's notices, kept in the database and mailed, are league.services.notifications).
 
 Groups and messages (the web side's consumers forward them to the browser):
 

@@ -68,6 +68,7 @@ from engine.errors import IllegalActionError
 from engine.game import State
 from engine.view import PlayerView
 from league.errors import InvalidInputError
+from league.live_updates import match_updated, tournament_progressed
 from league.models import (
     Match,
     MatchEvent,
@@ -76,7 +77,6 @@ from league.models import (
     MatchStatus,
     TournamentStatus,
 )
-from league.live_updates import match_updated, tournament_progressed
 from league.replays import MatchLogError, Replay, match_replay
 from league.services.match_results import match_result_assemble, seat_outcome_and_faults
 from league.services.ratings import ratings_enqueue

@@ -6,6 +6,7 @@ under its display name. Nothing outside its own module names it: the league asks
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 from django.test import Client
@@ -81,7 +82,7 @@ def test_a_tournament_of_the_toy_family_is_scheduled_played_stored_ranked_and_sh
     # except that a row tied with the row above shares its rank.
     ranks = [row["rank"] for row in standings["rows"] if row["rank"]]
     assert ranks[0] == 1
-    for position, (above, rank) in enumerate(zip(ranks, ranks[1:], strict=False), start=2):
+    for position, (above, rank) in enumerate(pairwise(ranks), start=2):
         assert rank in (above, position), ranks
 
     ratings_update()

@@ -439,6 +439,10 @@ class Match(models.Model):
         return f"match {self.pk} ({self.game})"
 
 
+PERSON_MAX_STRIKES = 3
+"""A person who misses this many deadlines forfeits: a built-in bot plays on for them (the
+sweep counts the strikes, league.services.matches; the table shows them)."""
+
 SeatOutcome = Outcome
 """How a seat fared: the bots' outcomes (bots.seats.Outcome), a person's forfeit included."""
 SEAT_OUTCOME_CHOICES = [(outcome.value, outcome.label) for outcome in SeatOutcome]

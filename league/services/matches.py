@@ -69,6 +69,7 @@ from engine.game import State
 from engine.view import PlayerView
 from league.errors import InvalidInputError
 from league.live_updates import match_updated, tournament_progressed
+from league.models import PERSON_MAX_STRIKES as PERSON_MAX_STRIKES
 from league.models import (
     Match,
     MatchEvent,
@@ -92,8 +93,6 @@ MAX_LEASE_EXPIRIES = 3
 """A match whose lease ran out this many times (its worker died each time) is an error."""
 FLUSH_SECONDS = 0.25
 """Events are written at least this often while a match plays (and at every hand-over)."""
-PERSON_MAX_STRIKES = 3
-"""A person who misses this many deadlines forfeits: a built-in bot plays on for them."""
 REQUEUE_AFTER_SECONDS = 300.0
 """A match still queued this long after its task was sent gets its task sent again."""
 RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0)

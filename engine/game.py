@@ -74,6 +74,15 @@ _ACTION_LABELS = {
 }
 """The plain label of each kind of action every family shares, by its verb."""
 
+_COMMON_EXPLANATIONS = {
+    NO_TRUMP_ACTION: "Play this deal without trumps: the highest card of the suit led wins "
+    "each trick.",
+    PASS: "Pass: let your turn go by without a bid or an offer.",
+    ACCEPT: "Accept what was offered.",
+    REJECT: "Turn down what was offered.",
+}
+"""The explanation of each non-card action every family shares (trump suits apart)."""
+
 
 class SeatRole(enum.Enum):
     """What sits at a seat: a player (a person or a bot), or a dummy that nobody sits at,
@@ -248,6 +257,32 @@ class Game(ABC, Generic[RulesT]):
 
     family_action_labels: ClassVar[Mapping[str, str]] = {}
     """The plain label of each of the family's own verbs (``contract``: ``choose a contract``)."""
+
+    def action_explanation(self, action: int) -> str:
+        """What ``action`` does under these rules, in a sentence or two for people: the
+        table shows it beside a bid or a choice, the replay beside what was chosen
+        (``bid noll``: *No trumps: your side tries to take fewer tricks than the other
+        side.*). Empty for playing a card (the card says it all); ValueError for an
+        unknown code. A family explains its own actions in ``family_action_explanation``
+        and may explain the shared ones (trumps, pass, accept) its own way there too."""
+        self.action_to_string(action)  # ValueError for an unknown code
+        if 0 <= action < CARD_ACTIONS:
+            return ""
+        own = self.family_action_explanation(action)
+        if own:
+            return own
+        if TRUMP_ACTIONS <= action < TRUMP_ACTIONS + 4:
+            suit = SUIT_NAMES[action - TRUMP_ACTIONS]
+            return (
+                f"Make {suit}s trumps for this deal: a {suit} beats any card of another suit "
+                "(you still follow suit when you can)."
+            )
+        return _COMMON_EXPLANATIONS[action]
+
+    def family_action_explanation(self, action: int) -> str | None:
+        """The family's own explanation of ``action`` (a non-card action code), or None
+        to use the common one of a shared action (trumps, pass, accept, reject)."""
+        return None
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:

@@ -420,6 +420,33 @@ class KingGame(Game[KingRules]):
             return f"nominate {action - NOMINATE_ACTIONS}"
         return _WORD_ACTIONS.get(action)
 
+    def family_action_explanation(self, action: int) -> str | None:
+        rules = self.rules
+        if is_bid(action):
+            return _bid_explanation(rules, action)
+        if NOMINATE_ACTIONS <= action < NOMINATE_ACTIONS + SEATS:
+            return (
+                f"Name seat {action - NOMINATE_ACTIONS} as the first dealer: you drew the "
+                "king of hearts, so you choose who deals first."
+            )
+        if action == PASS:
+            text = "Pass: make no bid"
+            if rules.pass_is_final:
+                text += " (a pass is final: you may not bid again in this auction)"
+            if rules.allow_ultimatum:
+                text += (
+                    ". After an ultimatum, a pass leaves the hand to the next player; if all "
+                    "three pass, the Beneficiary plays it down"
+                )
+            return text + "."
+        if action == DOWN_ACTION:
+            trumps = "" if rules.down_has_trump else ", without trumps"
+            return (
+                f"Play this hand down{trumps}: everyone starts from {DOWN_START_POINTS} and "
+                f"loses {DOWN_TRICK_POINTS} for every trick taken."
+            )
+        return _WORD_EXPLANATIONS.get(action)
+
     def parse_family_action(self, verb: str, argument: str) -> int | None:
         if not argument:
             return _WORD_CODES.get(verb)
@@ -437,6 +464,57 @@ class KingGame(Game[KingRules]):
         if verb == "nominate" and argument.isdigit() and int(argument) < SEATS:
             return NOMINATE_ACTIONS + int(argument)
         return None
+
+
+_WORD_EXPLANATIONS = {
+    MATCH: "Match the high bid word for word and take the lead with it (preference: you "
+    "speak before its bidder, who must then bid higher or pass).",
+    AUCTION: "Auction the right to decide this hand: the other three bid for it in turn, "
+    "and the winner pays you in tricks after the play.",
+    ULTIMATUM: f"Announce '{ULTIMATUM_TRICKS} up or down': each other player in turn may take "
+    f"the hand at {ULTIMATUM_TRICKS} up and name trumps; if all three pass, you play the hand "
+    "down.",
+    UP_ACTION: f"Play this hand up: every trick scores +{UP_TRICK_POINTS} "
+    f"({UP_TRICK_POINTS * HAND_SIZE} in all), with trumps or no trumps.",
+    FOIL: f"Refuse to play the hand: it scores {FOIL_SCORES[0]} for you and {FOIL_SCORES[1]} "
+    "for each other player, as if you had taken 4 tricks up and they 3 each.",
+    ACCEPT: "Accept the best bid: its bidder plays the hand as bid and pays you in tricks "
+    "after the play.",
+    DECLINE: "Decline the best bid and decide the hand yourself (up or down, and trumps), "
+    "with no payment.",
+}
+"""The Beneficiary's and the bidders' word actions, explained for people."""
+
+
+def _bid_explanation(rules: KingRules, action: int) -> str:
+    """A bid's meaning under ``rules``: the hand it plays and what its winner pays."""
+    k = bid_tricks(action)
+    tricks = f"{k} trick" + ("s" if k != 1 else "")
+    if rules.payment == "bid_tricks_bidder_to_dealer":
+        payment = f"after the play you give {tricks} to the dealer"
+    elif is_down_bid(action):
+        capped = ""
+        if rules.down_payment == "capped":
+            capped = " (at most as many as the Beneficiary took)"
+        payment = f"after the play you take {tricks} from the Beneficiary{capped}"
+    else:
+        payment = f"after the play you give {tricks} to the Beneficiary"
+    if is_up_bid(action):
+        return (
+            f"Bid {k} up: if your bid wins, the hand is played up (every trick "
+            f"+{UP_TRICK_POINTS}) and you name trumps or no trumps; {payment}."
+        )
+    if is_down_bid(action):
+        trumps = "" if rules.down_has_trump else " without trumps"
+        return (
+            f"Bid {k} down (worth {bid_value(action)} up on the ladder): if your bid wins, the "
+            f"hand is played down{trumps} (every trick taken costs {DOWN_TRICK_POINTS}); "
+            f"{payment}."
+        )
+    return (
+        f"Bid {tricks}: if your bid wins, you name trumps and the dealer chooses up or down; "
+        f"{payment}."
+    )
 
 
 _PACK = range(52)

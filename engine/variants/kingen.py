@@ -349,12 +349,72 @@ class KingenGame(Game[KingenRules]):
             return f"offer {action - OFFER_ACTIONS}"
         return None
 
+    def family_action_explanation(self, action: int) -> str | None:
+        if CONTRACT_ACTIONS <= action < CONTRACT_ACTIONS + 6:
+            return _contract_explanation(self.rules, action - CONTRACT_ACTIONS)
+        if OFFER_ACTIONS < action <= OFFER_ACTIONS + 17:
+            k = action - OFFER_ACTIONS
+            return (
+                f"Offer the dealer {_count(k, 'trick')} for the right to name trumps: if the "
+                f"dealer accepts, you name trumps and pay the dealer {_count(k, 'point')} "
+                "after the deal."
+            )
+        if TRUMP_ACTIONS <= action < TRUMP_ACTIONS + 4:
+            suit = SUIT_NAMES[action - TRUMP_ACTIONS]
+            return (
+                f"Make {suit}s trumps for this trump deal: a {suit} beats any card of another "
+                "suit, and every trick you win scores +1."
+            )
+        return _OFFER_EXPLANATIONS.get(action)
+
     def parse_family_action(self, verb: str, argument: str) -> int | None:
         if verb == "contract" and argument.lower() in NEGATIVE_CONTRACTS:
             return CONTRACT_ACTIONS + NEGATIVE_CONTRACTS.index(argument.lower())
         if verb == "offer" and argument.isdigit() and 1 <= int(argument) <= 17:
             return OFFER_ACTIONS + int(argument)
         return None
+
+
+_OFFER_EXPLANATIONS = {
+    PASS: "Make no offer: you do not speak again before the dealer answers.",
+    ACCEPT: "Accept the highest offer: its maker names trumps and pays you the offered tricks "
+    "as points after the deal.",
+    REJECT: "Turn the offers down: you name trumps yourself, and nobody pays you.",
+}
+"""The trick offer's answers (``trump_mode=offer_tricks``), explained for people."""
+
+CONTRACT_TITLES = (
+    "Slagen (no tricks)",
+    "Harten (no hearts)",
+    "Heer & Zot (no kings or jacks)",
+    "Vrouwen (no queens)",
+    "Hartenheer (no king of hearts)",
+    "7 & Laatste (not the 7th or the last trick)",
+)
+"""The negative contracts' names for people, in the order of NEGATIVE_CONTRACTS."""
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _contract_explanation(rules: KingenRules, contract: int) -> str:
+    """What a negative contract costs under ``rules`` (the points of the table's size)."""
+    table = rules.table
+    seventh = table.seventh_points + table.k_hearts_points - rules.king_points
+    costs = (
+        "every trick you win costs 1 point",
+        "every heart in your tricks costs 1 point",
+        "every king and every jack in your tricks costs 1 point",
+        f"every queen in your tricks costs {_count(table.queen_points, 'point')}",
+        f"the king of hearts costs {_count(rules.king_points, 'point')} to whoever takes it",
+        f"the {table.seventh_trick}th trick costs {_count(seventh, 'point')} and the last "
+        f"trick {_count(table.last_points, 'point')}",
+    )
+    return (
+        f"Choose {CONTRACT_TITLES[contract]} for this deal: no trumps, and "
+        f"{costs[contract]}. Each negative contract may be chosen at most twice a game."
+    )
 
 
 class DubbelkingenGame(KingenGame):

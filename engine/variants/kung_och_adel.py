@@ -82,6 +82,7 @@ from engine.cards import (
     RANK_TEN,
     SUIT_LETTERS,
     SUIT_MASKS,
+    SUIT_NAMES,
     above,
     card_name,
     cards_of,
@@ -304,6 +305,45 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
             return "redeal"
         if LEAD_ACTIONS <= action < LEAD_ACTIONS + 4:
             return f"lead {action - LEAD_ACTIONS}"
+        return None
+
+    def family_action_explanation(self, action: int) -> str | None:
+        rules = self.rules
+        if TRIBUTE_ACTIONS <= action < TRIBUTE_ACTIONS + 52:
+            return (
+                f"Give {card_name(action - TRIBUTE_ACTIONS)} face down in tribute: the fool "
+                "gives the monarch two cards and the peasant the noble one, and they must be "
+                "the giver's best cards (trumps first, highest first; then the highest other "
+                "cards)."
+            )
+        if RETURN_ACTIONS <= action < RETURN_ACTIONS + 52:
+            seen = (
+                ", even one you were just given"
+                if rules.tribute_mode == "sequential"
+                else " (you choose before you see the tribute)"
+            )
+            return (
+                f"Give {card_name(action - RETURN_ACTIONS)} back face down to the player who "
+                f"pays you tribute: any card you like{seen}."
+            )
+        if action == REDEAL_ACTION:
+            return (
+                f"Ask for a redeal: your first {rules.trump_choice_after_cards} cards hold "
+                "nothing higher than a 10, so the fool gathers the cards, shuffles and deals "
+                "again."
+            )
+        if LEAD_ACTIONS <= action < LEAD_ACTIONS + 4:
+            return (
+                f"Choose seat {action - LEAD_ACTIONS} to lead the first trick (the monarch may "
+                "choose any player, themself included)."
+            )
+        if TRUMP_ACTIONS <= action < TRUMP_ACTIONS + 4:
+            suit = SUIT_NAMES[action - TRUMP_ACTIONS]
+            return (
+                f"Make {suit}s trumps for this deal, judged from your first "
+                f"{rules.trump_choice_after_cards} cards: a {suit} beats any card of another "
+                "suit, and trumps are the best cards to give in tribute."
+            )
         return None
 
     def parse_family_action(self, verb: str, argument: str) -> int | None:

@@ -104,6 +104,7 @@ from engine.cards import (
     RANK_TWO,
     SPADES,
     SUIT_MASKS,
+    SUIT_NAMES,
     SUIT_OF,
     card_name,
     card_names,
@@ -330,6 +331,33 @@ def draw_key(c: int) -> int:
     return RANK_OF[c] * 4 + SUIT_OF[c]
 
 
+_BID_TITLES = {
+    CLUBS_BID: "Klöver (clubs)",
+    SPADES_BID: "Spader (spades)",
+    DIAMONDS_BID: "Ruter (diamonds)",
+    HEARTS_BID: "Hjärter (hearts)",
+    NOLL: "Noll",
+    SPEL: "Spel",
+    MISERE: "Misère",
+}
+_BID_EXPLANATIONS = {
+    NOLL: "Noll: no trumps, and your side tries to take fewer tricks than the other side.",
+    SPEL: "Spel: no trumps, and your side tries to take most tricks.",
+}
+"""What Priffe's bids mean for people (docs/rules/priffe.md, *Bidding*)."""
+
+
+def _suit_bid_explanation(level: int, *, signal: bool) -> str:
+    suit = SUIT_NAMES[(CLUBS, SPADES, DIAMONDS, HEARTS)[level - CLUBS_BID]]
+    if signal:
+        return (
+            f"{_BID_TITLES[level]}: a signal to your partner about your hand; at this table, "
+            f"if nothing higher is bid, {suit}s are trumps and your side tries to take most "
+            "tricks."
+        )
+    return f"{_BID_TITLES[level]}: {suit}s are trumps, and your side tries to take most tricks."
+
+
 class PriffeGame(Game[PriffeRules]):
     family = "priffe"
     rules_class = PriffeRules
@@ -444,6 +472,32 @@ class PriffeGame(Game[PriffeRules]):
     def family_action_name(self, action: int) -> str | None:
         if BID_ACTIONS + CLUBS_BID <= action <= BID_ACTIONS + MISERE:
             return "bid " + BID_NAMES[action - BID_ACTIONS]
+        return None
+
+    def family_action_explanation(self, action: int) -> str | None:
+        if action == PASS:
+            return "Pass: make no bid (everyone speaks once, so you will not bid this deal)."
+        if BID_ACTIONS + CLUBS_BID <= action <= BID_ACTIONS + MISERE:
+            level = action - BID_ACTIONS
+            if level in (CLUBS_BID, SPADES_BID):
+                if self.rules.informational_only_means == "suit_contract":
+                    return _suit_bid_explanation(level, signal=True)
+                return (
+                    f"{_BID_TITLES[level]}: a signal to your partner about your hand, not a "
+                    "contract. If nothing higher than a signal is bid, the deal is played as a "
+                    "forced noll."
+                )
+            if level in (DIAMONDS_BID, HEARTS_BID):
+                return _suit_bid_explanation(level, signal=False)
+            if level == MISERE:
+                win, lose = MISERE_POINTS
+                return (
+                    f"{_BID_TITLES[level]}: you alone try to take no trick at all, and the "
+                    "other three play together against you. You lead; you lose as soon as "
+                    f"you take a trick. It is worth {win} points to you, {lose} from each "
+                    "other player (or the other way round)."
+                )
+            return _BID_EXPLANATIONS[level]
         return None
 
     def parse_family_action(self, verb: str, argument: str) -> int | None:

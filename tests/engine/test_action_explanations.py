@@ -4,6 +4,7 @@ the table shows it beside a bid or a choice, the replay beside what was chosen."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ GAMES = sorted(
 )
 
 
-def _actions(game: Game[object]) -> dict[int, str]:
+def _actions(game: Game[Any]) -> dict[int, str]:
     """Every action code the game can name, with its string."""
     named = {}
     for code in ACTION_CODES:
@@ -49,7 +50,8 @@ def test_every_kind_of_action_but_a_card_play_is_explained(game_string: str) -> 
             assert explanation == "", text  # the card says it all
             continue
         assert explanation, f"{game_string}: {text!r} has no explanation"
-        assert explanation[0].isupper() and explanation.endswith("."), explanation
+        assert explanation[0].isupper(), explanation
+        assert explanation.endswith("."), explanation
         assert "_" not in explanation, explanation  # words for people, not option names
         verbs_explained.add(verb)
     # Every verb the family labels (but card play) is among those explained.
@@ -108,7 +110,9 @@ def test_every_action_legal_in_random_games_is_explained(family: str) -> None:
         ("kingen(trump_mode=offer_tricks)", "reject", ["name trumps yourself"]),
     ],
 )
-def test_explanations_say_what_the_rules_say(game_string: str, action: str, words: list[str]) -> None:
+def test_explanations_say_what_the_rules_say(
+    game_string: str, action: str, words: list[str]
+) -> None:
     game = load_game(game_string)
     explanation = game.action_explanation(game.parse_action(action))
     for word in words:

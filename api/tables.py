@@ -19,7 +19,7 @@ from api.operations import nested_serializers_named, responses, validated
 from api.serializers import MatchSerializer
 from api.throttles import TableThrottle
 from league.selectors import match_get
-from league.services.tournaments import table_open
+from league.services.tables import table_open
 
 
 class TableCreateApi(APIView):

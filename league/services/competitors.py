@@ -54,16 +54,17 @@ def competitor_builtin(
     return competitor_for_bot_version(version=version)
 
 
-TABLE_INVITATIONS_MISSING = (
-    "seating another person needs their acceptance; table invitations are not available "
-    "yet: seat yourself ('me'), built-in bots and your own bots"
+PERSON_NEEDS_INVITATION = (
+    "seating another person needs their acceptance: invite them to the seat "
+    "('invite:USERNAME', or an open seat anyone may take); you seat yourself ('me'), "
+    "built-in bots and your own bots"
 )
 
 
 def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | None) -> None:
     """NotAllowedError unless the competitor has agreed to be entered by ``actor`` in a
     tournament of ``club`` (None: seated at a casual table). The one rule, for every path
-    that makes an entry or a seat (tournament_create, tournament_enter, table_open):
+    that makes an entry or a seat (tournament_create, tournament_enter, league.services.tables):
 
     - a person enters (or sits down) themselves: nobody else may enter or seat them;
     - a built-in bot belongs to nobody and needs no consent;
@@ -78,7 +79,7 @@ def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | N
         if actor.is_authenticated and competitor.user_id == actor.pk:
             return
         if club is None:
-            raise NotAllowedError(TABLE_INVITATIONS_MISSING)
+            raise NotAllowedError(PERSON_NEEDS_INVITATION)
         raise NotAllowedError(
             f"{competitor.name} enters themselves: entering another person needs their "
             "consent, so they enter the tournament on their own account"

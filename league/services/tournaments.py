@@ -1,4 +1,5 @@
-"""Tournaments: creation, entries, rounds, pause/resume/finish, and casual tables.
+"""Tournaments: creation, entries, rounds, pause/resume/finish. Tables (a single game
+opened by a person) are league.services.tables, which creates its match here too.
 
 Only a club's owners and organisers change its tournaments; nobody is entered or seated
 without their consent (league.services.competitors.entry_consent_require: a person enters
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Collection, Sequence
+from typing import cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -49,7 +50,6 @@ from league.selectors import club_role_of, tournament_standings
 from league.services.clubs import ORGANISING_ROLES, club_organiser_require
 from league.services.competitors import (
     competitor_builtin,
-    competitor_for_user,
     entry_consent_require,
 )
 from league.services.task_outbox import task_enqueue
@@ -64,7 +64,6 @@ players a table (Kingen for three or five, Priffe for three with its träkarl) i
 them (round robin and duplicate take any size)."""
 FILLER_BOT = "greedy"
 """The built-in bot that fills a table the schedule leaves short."""
-TABLE_MOVE_SECONDS = 120.0
 
 
 def seed_draw() -> int:
@@ -94,7 +93,7 @@ def match_game_string(game: str, deals: int | None) -> str:
 
 
 def tournament_organiser_require(*, user: User, tournament: Tournament) -> None:
-    if tournament.club is None:
+    if tournament.club is None or tournament.format == TournamentFormat.TABLE:
         if not user.is_authenticated or user.pk != tournament.created_by_id:
             raise NotAllowedError("only the person who opened this table may change it")
         return
@@ -302,10 +301,20 @@ def _small_tables_history(
     return [list(rounds[number].values()) for number in sorted(rounds)]
 
 
-def _matches_create(
-    *, tournament: Tournament, round_: Round, tables: Sequence[Sequence[int | None]]
+def matches_create(
+    *,
+    tournament: Tournament,
+    round_: Round,
+    tables: Sequence[Sequence[int | None]],
+    empty_seats: Collection[int] = (),
 ) -> list[Match]:
+    """The matches of ``tables`` (competitor ids per seat, ``None`` for the filler bot),
+    each queued for a worker through the outbox: the one path of every match, a round's
+    and a table's. ``empty_seats`` are left without a ``MatchSeat`` and their match
+    ``waiting`` (a table whose people have not all taken their seats:
+    league.services.tables queues it when they have)."""
     game = load_game(tournament.game)
+    waiting = bool(empty_seats)
     filler: Competitor | None = None
     duplicate_seed = seed_draw()
     matches: list[Match] = []
@@ -318,16 +327,20 @@ def _matches_create(
             table=table_number,
             game=str(game),
             seed=seed,
-            queued_at=now,
+            status=MatchStatus.WAITING if waiting else MatchStatus.QUEUED,
+            queued_at=None if waiting else now,
         )
         seats = []
         for seat, competitor_id in enumerate(table):
+            if seat in empty_seats:
+                continue
             if competitor_id is None:
                 filler = filler or competitor_builtin(name=FILLER_BOT)
                 competitor_id = filler.pk
             seats.append(MatchSeat(match=match, seat=seat, competitor_id=competitor_id))
         MatchSeat.objects.bulk_create(seats)
-        task_enqueue(RUN_MATCH, match.pk)  # the outbox: sent on commit
+        if not waiting:
+            task_enqueue(RUN_MATCH, match.pk)  # the outbox: sent on commit
         matches.append(match)
     return matches
 
@@ -367,7 +380,7 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
     tables = round_tables(
         tournament=tournament, number=round_.number, entrants=entrants, seats=seats
     )
-    _matches_create(tournament=tournament, round_=round_, tables=tables)
+    matches_create(tournament=tournament, round_=round_, tables=tables)
     if tournament.status != TournamentStatus.RUNNING:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
@@ -416,67 +429,3 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     tournament.status = TournamentStatus.FINISHED
     tournament.save(update_fields=["status"])
     return tournament
-
-
-def table_seat_parse(*, actor: Account, spec: Any) -> Competitor:
-    """``me``, ``builtin:NAME`` or a competitor id: the actor's own, or a bot the actor may
-    seat (``entry_consent_require``: built-in or the actor's own; another person needs
-    their acceptance, and table invitations are not available yet)."""
-    if spec == "me":
-        return competitor_for_user(user=actor)
-    if isinstance(spec, str) and spec.startswith("builtin:"):
-        return competitor_builtin(name=spec.removeprefix("builtin:"))
-    if isinstance(spec, int) and not isinstance(spec, bool):
-        competitor = (
-            Competitor.objects.select_related("bot_version__bot__owner").filter(pk=spec).first()
-        )
-        if competitor is None:
-            raise InvalidInputError(f"seats: no competitor {spec}")
-        entry_consent_require(actor=actor, competitor=competitor, club=None)
-        if competitor.bot_version is not None and competitor.bot_version.status != "active":
-            raise InvalidInputError(f"seats: {competitor.name} is not an active bot version")
-        return competitor
-    raise InvalidInputError(
-        f"seats: {spec!r} is not 'me', 'builtin:NAME' or a competitor id",
-        errors={"seats": ["each seat is 'me', 'builtin:NAME' or a competitor id"]},
-    )
-
-
-@transaction.atomic
-def table_open(*, actor: User, game: str, seats: Sequence[Any]) -> Match:
-    """A casual table: a one-match tournament of format ``table`` without a club."""
-    if not actor.is_authenticated:
-        raise NotAllowedError("log in to open a table")
-    assert isinstance(actor, Account)
-    canonical = match_game_string(game, None)
-    num_seats = load_game(canonical).num_seats
-    if len(seats) != num_seats:
-        raise InvalidInputError(
-            f"seats: {canonical} has {num_seats} seats; {len(seats)} given",
-            errors={"seats": [f"give {num_seats} seats"]},
-        )
-    if sum(1 for s in seats if s == "me") > 1:
-        raise InvalidInputError("seats: 'me' may take one seat only")
-    competitors = [table_seat_parse(actor=actor, spec=spec) for spec in seats]
-    people = [c for c in competitors if c.user_id is not None]
-    if len({c.pk for c in people}) != len(people):
-        raise InvalidInputError("seats: a person may take one seat only")
-    tournament = Tournament.objects.create(
-        name=f"Table of {actor.get_username()}",
-        club=None,
-        game=canonical,
-        format=TournamentFormat.TABLE,
-        rounds=1,
-        move_seconds=TABLE_MOVE_SECONDS,
-        time_bank_seconds=0,
-        status=TournamentStatus.RUNNING,
-        seed=seed_draw(),
-        created_by=actor,
-    )
-    for competitor in dict.fromkeys(competitors):
-        Entry.objects.create(tournament=tournament, competitor=competitor)
-    round_ = Round.objects.create(tournament=tournament, number=1)
-    (match,) = _matches_create(
-        tournament=tournament, round_=round_, tables=[[c.pk for c in competitors]]
-    )
-    return match

@@ -32,7 +32,7 @@ from league.models import MatchResult as StoredResult
 from league.models import MatchSeat
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.matches import match_run
-from league.services.tournaments import table_open
+from league.services.tables import table_open
 from tests.bots.botcode import FAST, assert_others_intact
 
 PROJECT = Path(__file__).resolve().parents[2]

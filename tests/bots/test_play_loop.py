@@ -18,7 +18,8 @@ from engine.game import State
 from engine.variants import load_game
 from league.models import Match, MatchResult, MatchSeat, MatchStatus
 from league.services.matches import PERSON_MAX_STRIKES, match_deadline_expire, match_run
-from league.services.tournaments import table_open, tournament_round_start
+from league.services.tables import table_open
+from league.services.tournaments import tournament_round_start
 from tests.league.builders import bot_tournament, user_create
 
 

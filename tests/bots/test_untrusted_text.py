@@ -26,7 +26,7 @@ from bots.untrusted_text import CUT_MARK, storable_text
 from league.models import MatchResult, MatchSeat
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.matches import match_run
-from league.services.tournaments import table_open
+from league.services.tables import table_open
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 UNSTORABLE = (HOSTILE / "text_unstorable.py").read_bytes()

@@ -17,7 +17,7 @@ from engine.record import verify_record
 from league.models import MatchResult
 from league.services.competitors import competitor_builtin
 from league.services.matches import match_run
-from league.services.tournaments import table_open
+from league.services.tables import table_open
 from tests.league.builders import user_create
 
 EXAMPLE_BOT = Path(__file__).resolve().parents[2] / "bots" / "examples" / "random_bot.py"

@@ -29,7 +29,8 @@ from league.models import Match, MatchStatus
 from league.services.clubs import club_create, invitation_create
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_run
-from league.services.tournaments import table_open, tournament_round_start
+from league.services.tables import table_open
+from league.services.tournaments import tournament_round_start
 from tests.league.builders import bot_tournament
 
 SCHEMATHESIS_DEADLINE_SECONDS = 110

@@ -278,7 +278,7 @@ def test_a_table_seats_nobody_but_yourself_your_bots_and_built_in_bots() -> None
         403,
     )
     assert "seating another person needs their acceptance" in detail
-    assert "table invitations are not available yet" in detail
+    assert "invite them to the seat" in detail
     detail = refused(
         client_for(ann).post(
             "/api/tables/",

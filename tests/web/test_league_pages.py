@@ -194,7 +194,7 @@ def test_someone_elses_bot_has_no_upload_form() -> None:
 
 
 def test_a_seat_of_someone_else_is_not_shown() -> None:
-    from league.services.tournaments import table_open
+    from league.services.tables import table_open
 
     owner, _ = person("ann")
     match = table_open(

@@ -194,7 +194,7 @@ def test_the_bot_page_shows_the_log_and_fault_messages_to_the_owner_and_staff_on
 
 
 def test_a_failed_matchs_page_shows_its_traceback_to_staff_only() -> None:
-    from league.services.tournaments import table_open
+    from league.services.tables import table_open
 
     owner, owner_page = person("ann")
     _, staff_page = person("stan", staff=True)

@@ -21,7 +21,7 @@ from league.selectors import (
     match_seat_of_viewer,
     seat_names,
 )
-from league.services.tournaments import table_open
+from league.services.tables import table_open
 from web.forms import TableForm
 from web.selectors import match_timeline
 from web.templatetags.games import game_name

@@ -1,0 +1,519 @@
+"""Tables: one game opened by a person for any mix of people and bots (docs/league.md,
+*Tables*).
+
+A table is a one-match tournament of format ``table``, optionally in a club (then it is
+listed in that club's lobby only). Its host chooses the game, the time control and each
+seat: themself (``me``), a bot (built-in, or an uploaded version whose owner agrees:
+``entry_consent_require``), an **open** seat anyone may take, or a seat **reserved** for
+one person. Open and reserved seats are ``SeatInvitation`` rows with a link code each;
+the match is ``waiting`` (no worker touches it) and nobody gets a ``MatchSeat`` before
+accepting. The invited accept or decline; the host re-invites, opens a seat, fills it with
+a bot or cancels the table. When the last seat is taken the match is queued like a round's
+match (``run_match`` through the outbox).
+
+Every write that takes or changes a seat locks the match row first, so two people racing
+for the last open seat are served one after the other, and the second finds it taken.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from engine.variants import load_game
+from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
+from league.models import (
+    CORRESPONDENCE_MIN_SECONDS,
+    Club,
+    Competitor,
+    Entry,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    NotificationKind,
+    Round,
+    SeatInvitation,
+    TimeControl,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from league.selectors import club_role_of, user_find
+from league.services.competitors import (
+    competitor_builtin,
+    competitor_for_user,
+    entry_consent_require,
+)
+from league.services.notifications import notify
+from league.services.task_outbox import task_enqueue
+from league.services.tournaments import match_game_string, matches_create, seed_draw
+from league.task_names import RUN_MATCH
+
+User = Account | AnonymousUser
+
+SEAT_ME = "me"
+SEAT_OPEN = "open"
+INVITE_PREFIX = "invite:"
+BUILTIN_PREFIX = "builtin:"
+SEAT_FORMS = "'me', 'open', 'invite:USERNAME', 'builtin:NAME' or a competitor id"
+
+TABLE_MOVE_SECONDS = 120.0
+"""A live table's seconds per move unless the host says otherwise."""
+LIVE_MOVE_SECONDS = (5.0, 3600.0)
+"""The least and the most seconds per move of a live table."""
+CORRESPONDENCE_MOVE_SECONDS = 86400.0
+"""A correspondence table's time per move unless the host says otherwise: a day."""
+CORRESPONDENCE_MAX_SECONDS = 14 * 86400.0
+"""The most time per move of a correspondence table: two weeks."""
+TIME_BANK_MAX_SECONDS = 14 * 86400.0
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    """What the host asked for one seat: a competitor seated now (themself or a bot), or
+    an invitation (``invitee`` for a reserved seat, neither for an open one)."""
+
+    competitor: Competitor | None = None
+    invitee: Account | None = None
+
+    @property
+    def invitation(self) -> bool:
+        return self.competitor is None
+
+    @property
+    def person(self) -> tuple[int, str] | None:
+        """(account id, name) of the person seated or invited here; None for a bot or an
+        open seat."""
+        if self.invitee is not None:
+            return self.invitee.pk, self.invitee.get_username()
+        if self.competitor is not None and self.competitor.user_id is not None:
+            return self.competitor.user_id, self.competitor.name
+        return None
+
+
+def _seat_error(message: str) -> InvalidInputError:
+    return InvalidInputError(f"seats: {message}", errors={"seats": [message]})
+
+
+def table_seat_parse(*, actor: Account, spec: Any, club: Club | None = None) -> TableSeat:
+    """One seat of a new table: ``me``; ``open`` (anyone may take it); ``invite:USERNAME``
+    (reserved for that person, who accepts or declines); ``builtin:NAME``; or a competitor
+    id: the actor's own, or a bot the actor may seat (``entry_consent_require``: built-in,
+    the actor's own, or in a club's table a member's bot whose owner lets the club's
+    organisers enter it). Another person is invited, never seated by id."""
+    if spec == SEAT_ME:
+        return TableSeat(competitor=competitor_for_user(user=actor))
+    if spec == SEAT_OPEN:
+        return TableSeat()
+    if isinstance(spec, str) and spec.startswith(INVITE_PREFIX):
+        username = spec.removeprefix(INVITE_PREFIX).strip()
+        invitee = user_find(username=username) if username else None
+        if invitee is None or not invitee.is_active:
+            raise _seat_error(f"no person named {username!r} to invite")
+        if invitee.pk == actor.pk:
+            raise _seat_error("you do not invite yourself: take a seat with 'me'")
+        return TableSeat(invitee=invitee)
+    if isinstance(spec, str) and spec.startswith(BUILTIN_PREFIX):
+        return TableSeat(competitor=competitor_builtin(name=spec.removeprefix(BUILTIN_PREFIX)))
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return TableSeat(competitor=_bot_or_self(actor=actor, competitor_id=spec, club=club))
+    raise _seat_error(f"{spec!r} is not {SEAT_FORMS}")
+
+
+def _bot_or_self(*, actor: Account, competitor_id: int, club: Club | None) -> Competitor:
+    competitor = (
+        Competitor.objects.select_related("bot_version__bot__owner")
+        .filter(pk=competitor_id)
+        .first()
+    )
+    if competitor is None:
+        raise _seat_error(f"no competitor {competitor_id}")
+    entry_consent_require(actor=actor, competitor=competitor, club=club)
+    if competitor.bot_version is not None and competitor.bot_version.status != "active":
+        raise _seat_error(f"{competitor.name} is not an active bot version")
+    return competitor
+
+
+def table_time_control(
+    *, time_control: str, move_seconds: float | None, time_bank_seconds: float | None
+) -> tuple[str, float, float]:
+    """(time control, seconds per move, bank) of a new table, checked: live tables give
+    5 s to an hour per move, correspondence tables an hour (CORRESPONDENCE_MIN_SECONDS)
+    to two weeks. InvalidInputError naming the field otherwise."""
+    if time_control not in TimeControl.values:
+        message = f"unknown time control {time_control!r} (live or correspondence)"
+        raise InvalidInputError(f"time_control: {message}", errors={"time_control": [message]})
+    if time_control == TimeControl.CORRESPONDENCE:
+        least, most = CORRESPONDENCE_MIN_SECONDS, CORRESPONDENCE_MAX_SECONDS
+        default = CORRESPONDENCE_MOVE_SECONDS
+        words = "a correspondence table gives an hour to two weeks per move"
+    else:
+        (least, most), default = LIVE_MOVE_SECONDS, TABLE_MOVE_SECONDS
+        words = "a live table gives 5 seconds to an hour per move"
+    seconds = default if move_seconds is None else float(move_seconds)
+    if not least <= seconds <= most:
+        message = f"{words}; {seconds:g} seconds given"
+        raise InvalidInputError(f"move_seconds: {message}", errors={"move_seconds": [message]})
+    bank = 0.0 if time_bank_seconds is None else float(time_bank_seconds)
+    if not 0 <= bank <= TIME_BANK_MAX_SECONDS:
+        message = f"the time bank is 0 to two weeks; {bank:g} seconds given"
+        raise InvalidInputError(
+            f"time_bank_seconds: {message}", errors={"time_bank_seconds": [message]}
+        )
+    return time_control, seconds, bank
+
+
+def _code_draw() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def invitation_url(invitation: SeatInvitation) -> str:
+    """The page where an invitation is accepted or declined (its link)."""
+    return reverse("web:table-invitation", args=[invitation.code])
+
+
+def _invitation_create(
+    *, match: Match, seat: int, host: Account, invitee: Account | None
+) -> SeatInvitation:
+    invitation = SeatInvitation.objects.create(
+        match=match, seat=seat, code=_code_draw(), invitee=invitee, created_by=host
+    )
+    if invitee is not None:
+        game = load_game(match.game).display_name
+        notify(
+            user=invitee,
+            kind=NotificationKind.INVITED,
+            key=f"seat-invitation-{invitation.pk}",
+            text=f"{host.get_username()} invites you to a table of {game}.",
+            url=invitation_url(invitation),
+            match=match,
+        )
+    return invitation
+
+
+@transaction.atomic
+def table_open(
+    *,
+    actor: User,
+    game: str,
+    seats: Sequence[Any],
+    time_control: str = TimeControl.LIVE,
+    move_seconds: float | None = None,
+    time_bank_seconds: float | None = None,
+    club: Club | None = None,
+) -> Match:
+    """Open a table (a one-match tournament of format ``table``): the seats as
+    ``table_seat_parse`` reads them. With every seat filled (the host and bots) the match
+    is queued at once; otherwise it waits for the invited, who are told
+    (``NotificationKind.INVITED``)."""
+    if not actor.is_authenticated:
+        raise NotAllowedError("log in to open a table")
+    assert isinstance(actor, Account)
+    if club is not None and club_role_of(user=actor, club=club) is None:
+        raise NotAllowedError(f"join {club.name!r} to open a table in its lobby")
+    canonical = match_game_string(game, None)
+    loaded = load_game(canonical)
+    if len(seats) != loaded.num_seats:
+        raise _seat_error(f"{loaded.display_name} has {loaded.num_seats} seats; {len(seats)} given")
+    if sum(1 for s in seats if s == SEAT_ME) > 1:
+        raise _seat_error("'me' may take one seat only")
+    time_control, move_seconds, time_bank_seconds = table_time_control(
+        time_control=time_control, move_seconds=move_seconds, time_bank_seconds=time_bank_seconds
+    )
+    planned = [table_seat_parse(actor=actor, spec=spec, club=club) for spec in seats]
+    people = [plan.person for plan in planned if plan.person is not None]
+    ids = [person for person, _ in people]
+    twice = next((name for person, name in people if ids.count(person) > 1), None)
+    if twice is not None:
+        raise _seat_error(f"{twice} is given two seats; a person takes one seat at a table")
+    dummy = loaded.dummy_seat
+    dummy_plan = planned[dummy] if dummy >= 0 else None
+    if dummy_plan is not None and (
+        dummy_plan.competitor is None or dummy_plan.competitor.user_id is not None
+    ):
+        raise _seat_error(
+            f"seat {dummy} is {loaded.dummy_name}'s: nobody sits there (its partner plays its"
+            " cards), so give it a bot, e.g. 'builtin:greedy'"
+        )
+    empty = [seat for seat, plan in enumerate(planned) if plan.invitation]
+    tournament = Tournament.objects.create(
+        name=f"Table of {actor.get_username()}",
+        club=club,
+        game=canonical,
+        format=TournamentFormat.TABLE,
+        rounds=1,
+        time_control=time_control,
+        move_seconds=move_seconds,
+        time_bank_seconds=time_bank_seconds,
+        status=TournamentStatus.OPEN if empty else TournamentStatus.RUNNING,
+        seed=seed_draw(),
+        created_by=actor,
+    )
+    seated = [plan.competitor for plan in planned if plan.competitor is not None]
+    for competitor in dict.fromkeys(seated):
+        Entry.objects.create(tournament=tournament, competitor=competitor)
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    (match,) = matches_create(
+        tournament=tournament,
+        round_=round_,
+        tables=[[p.competitor.pk if p.competitor else None for p in planned]],
+        empty_seats=empty,
+    )
+    for seat in empty:
+        _invitation_create(match=match, seat=seat, host=actor, invitee=planned[seat].invitee)
+    return match
+
+
+# ---------------------------------------------------------------- taking a seat
+
+
+def _match_locked(*, match_id: int) -> Match:
+    """The table's match, its row locked (every change of its seats goes through here)."""
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .filter(pk=match_id, tournament__format=TournamentFormat.TABLE)
+        .first()
+    )
+    if match is None:
+        raise NotFoundError(f"no table {match_id}")
+    return match
+
+
+def _waiting_require(match: Match) -> None:
+    if match.status == MatchStatus.WAITING:
+        return
+    if match.status == MatchStatus.ERROR and match.tournament.status == TournamentStatus.FINISHED:
+        raise ConflictError("the table was cancelled")
+    raise ConflictError("the table has started: every seat is taken")
+
+
+def _host_require(*, actor: User, match: Match) -> Account:
+    if not actor.is_authenticated or actor.pk != match.tournament.created_by_id:
+        raise NotAllowedError("only the host (who opened the table) may change its seats")
+    assert isinstance(actor, Account)
+    return actor
+
+
+def _seat_check(*, match: Match, seat: int) -> None:
+    loaded = load_game(match.game)
+    if not 0 <= seat < loaded.num_seats:
+        message = f"the table has seats 0 to {loaded.num_seats - 1}"
+        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+    if seat == loaded.dummy_seat:
+        message = f"seat {seat} is {loaded.dummy_name}'s: nobody sits there"
+        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+
+
+def _seated_user_ids(match: Match) -> set[int]:
+    return set(
+        MatchSeat.objects.filter(match=match, competitor__user__isnull=False).values_list(
+            "competitor__user_id", flat=True
+        )
+    )
+
+
+def _pending(match: Match) -> Any:
+    return SeatInvitation.objects.filter(
+        match=match, accepted_at=None, declined_at=None, cancelled_at=None
+    )
+
+
+def _start_if_full(match: Match) -> None:
+    """Queue the match once every seat has its competitor: the path of every match
+    (``run_match`` through the outbox, sent when the transaction commits)."""
+    seats = MatchSeat.objects.filter(match=match).count()
+    if seats < load_game(match.game).num_seats:
+        return
+    match.status = MatchStatus.QUEUED
+    match.queued_at = timezone.now()
+    match.save(update_fields=["status", "queued_at"])
+    Tournament.objects.filter(pk=match.tournament_id).update(status=TournamentStatus.RUNNING)
+    task_enqueue(RUN_MATCH, match.pk)
+
+
+def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> SeatInvitation:
+    """``user`` takes the invitation's seat: the seat's first ``MatchSeat``, written now
+    that they accepted. The match row is locked by the caller."""
+    if user.pk in _seated_user_ids(match):
+        raise ConflictError("you have a seat at this table already: a person takes one seat")
+    elsewhere = _pending(match).filter(invitee=user).exclude(pk=invitation.pk).first()
+    if elsewhere is not None:
+        raise ConflictError(
+            f"seat {elsewhere.seat} is kept for you at this table: accept that invitation"
+        )
+    club = match.tournament.club
+    if (
+        invitation.invitee_id is None
+        and club is not None
+        and club_role_of(user=user, club=club) is None
+    ):
+        raise NotAllowedError(f"this table is for members of {club.name!r}: join it first")
+    competitor = competitor_for_user(user=user)
+    MatchSeat.objects.create(match=match, seat=invitation.seat, competitor=competitor)
+    Entry.objects.get_or_create(tournament=match.tournament, competitor=competitor)
+    invitation.accepted_by = user
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    _start_if_full(match)
+    return invitation
+
+
+def _invitation_match_id(code: str) -> int:
+    match_id = SeatInvitation.objects.filter(code=code).values_list("match_id", flat=True).first()
+    if match_id is None:
+        raise NotFoundError("no such table invitation (the link may be mistyped)")
+    return int(match_id)
+
+
+@transaction.atomic
+def seat_invitation_accept(*, user: User, code: str) -> SeatInvitation:
+    """Take the seat of invitation ``code``: a reserved seat by its invitee only, an open
+    seat by anyone signed in (in a club's table: a member). ConflictError when the seat
+    was taken, declined or cancelled, or the table started or was cancelled."""
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to take a seat")
+    assert isinstance(user, Account)
+    match = _match_locked(match_id=_invitation_match_id(code))
+    invitation = SeatInvitation.objects.select_related("invitee").get(code=code)
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        assert invitation.invitee is not None
+        raise NotAllowedError(
+            f"this seat is kept for {invitation.invitee.get_username()}: only they may take it"
+        )
+    _waiting_require(match)
+    if not invitation.pending:
+        raise ConflictError(_answered(invitation))
+    return _seat_take(match=match, invitation=invitation, user=user)
+
+
+def _answered(invitation: SeatInvitation) -> str:
+    if invitation.accepted_at is not None:
+        return f"seat {invitation.seat} is taken"
+    if invitation.declined_at is not None:
+        return "this invitation was declined"
+    return "the host withdrew this invitation"
+
+
+@transaction.atomic
+def seat_invitation_decline(*, user: User, code: str) -> SeatInvitation:
+    """Decline a seat kept for you: the seat is left empty for the host to open, give to
+    someone else or to a bot. Only its invitee declines; an open seat is simply not
+    taken."""
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to answer an invitation")
+    match = _match_locked(match_id=_invitation_match_id(code))
+    invitation = SeatInvitation.objects.get(code=code)
+    if invitation.invitee_id is None:
+        message = "an open seat is not declined: leave it for someone else"
+        raise InvalidInputError(message)
+    if invitation.invitee_id != user.pk:
+        raise NotAllowedError("only the person invited declines this invitation")
+    _waiting_require(match)
+    if not invitation.pending:
+        raise ConflictError(_answered(invitation))
+    invitation.declined_at = timezone.now()
+    invitation.save(update_fields=["declined_at"])
+    return invitation
+
+
+@transaction.atomic
+def table_join(*, user: User, match_id: int, seat: int | None = None) -> SeatInvitation:
+    """Take an open seat of a waiting table (the lobby's Join): ``seat``, or the first
+    open one."""
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to take a seat")
+    assert isinstance(user, Account)
+    match = _match_locked(match_id=match_id)
+    _waiting_require(match)
+    open_seats = _pending(match).filter(invitee=None).order_by("seat")
+    if seat is not None:
+        _seat_check(match=match, seat=seat)
+        open_seats = open_seats.filter(seat=seat)
+    invitation = open_seats.first()
+    if invitation is None:
+        which = f"seat {seat} is not open" if seat is not None else "no seat is open"
+        raise ConflictError(f"{which} at this table")
+    return _seat_take(match=match, invitation=invitation, user=user)
+
+
+# ---------------------------------------------------------------- the host
+
+
+def _seat_empty_require(*, match: Match, seat: int) -> None:
+    _seat_check(match=match, seat=seat)
+    if MatchSeat.objects.filter(match=match, seat=seat).exists():
+        raise ConflictError(f"seat {seat} is taken")
+
+
+@transaction.atomic
+def table_seat_bot(*, actor: User, match_id: int, seat: int, bot: Any) -> Match:
+    """The host gives an empty seat to a bot (``builtin:NAME`` or a bot's competitor id,
+    with its owner's consent); a pending invitation for it is withdrawn. The table starts
+    if that was its last seat."""
+    match = _match_locked(match_id=match_id)
+    host = _host_require(actor=actor, match=match)
+    _waiting_require(match)
+    _seat_empty_require(match=match, seat=seat)
+    if bot in (SEAT_ME, SEAT_OPEN) or (isinstance(bot, str) and bot.startswith(INVITE_PREFIX)):
+        message = "give a bot: 'builtin:NAME' or a bot's competitor id"
+        raise InvalidInputError(f"bot: {message}", errors={"bot": [message]})
+    competitor = table_seat_parse(actor=host, spec=bot, club=match.tournament.club).competitor
+    assert competitor is not None
+    if competitor.user_id is not None:
+        message = "give a bot; a person is invited to the seat"
+        raise InvalidInputError(f"bot: {message}", errors={"bot": [message]})
+    _pending(match).filter(seat=seat).update(cancelled_at=timezone.now())
+    MatchSeat.objects.create(match=match, seat=seat, competitor=competitor)
+    Entry.objects.get_or_create(tournament=match.tournament, competitor=competitor)
+    _start_if_full(match)
+    return match
+
+
+@transaction.atomic
+def table_seat_invite(
+    *, actor: User, match_id: int, seat: int, username: str | None = None
+) -> SeatInvitation:
+    """The host invites someone else to an empty seat (``username``), or opens it to
+    anyone (None): a new link; the seat's pending invitation, if any, is withdrawn."""
+    match = _match_locked(match_id=match_id)
+    host = _host_require(actor=actor, match=match)
+    _waiting_require(match)
+    _seat_empty_require(match=match, seat=seat)
+    invitee = None
+    if username is not None:
+        planned = table_seat_parse(actor=host, spec=f"{INVITE_PREFIX}{username}")
+        invitee = planned.invitee
+        assert invitee is not None
+        if invitee.pk in _seated_user_ids(match):
+            raise InvalidInputError(f"username: {username} has a seat at this table already")
+        other = _pending(match).filter(invitee=invitee).exclude(seat=seat).first()
+        if other is not None:
+            raise InvalidInputError(f"username: {username} is invited to seat {other.seat}")
+    _pending(match).filter(seat=seat).update(cancelled_at=timezone.now())
+    return _invitation_create(match=match, seat=seat, host=host, invitee=invitee)
+
+
+@transaction.atomic
+def table_cancel(*, actor: User, match_id: int) -> Match:
+    """The host calls off a table that has not started: its invitations are withdrawn
+    and its match ends unplayed (``error``, saying so); nobody's record counts it."""
+    match = _match_locked(match_id=match_id)
+    _host_require(actor=actor, match=match)
+    _waiting_require(match)
+    now = timezone.now()
+    _pending(match).update(cancelled_at=now)
+    match.status = MatchStatus.ERROR
+    match.error = "cancelled by the host before it started"
+    match.save(update_fields=["status", "error"])
+    Tournament.objects.filter(pk=match.tournament_id).update(status=TournamentStatus.FINISHED)
+    match.tournament.status = TournamentStatus.FINISHED
+    return match

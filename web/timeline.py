@@ -10,8 +10,9 @@ Adel's tribute) the two seats. Nothing in it is private, so it may be served for
 match too, computed from the full record on the server.
 
 The output, per event, lists only the facts that changed since the previous event
-(``set``), plus facts of that event alone (``won``, ``transfer``); the viewer carries the
-rest forward.
+(``set``), plus facts of that event alone (``won``, ``transfer``, and ``explain``: what a
+bid or a choice means under the game's rules, ``Game.action_explanation``); the viewer
+carries the rest forward.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from engine.record import parse_record
 from engine.variants import load_game
 from engine.view import spectator_view
 
-TIMELINE_VERSION = 1
+TIMELINE_VERSION = 2
 
 PUBLIC_EXTRAS = (
     "ranks",
@@ -102,7 +103,11 @@ def record_timeline(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
                 text = str(event["action"])
                 tricks_before = previous.get("tricks", 0)
                 hands_before = None if text.startswith("play ") else _hands(state)
-                state.apply_action(state.parse_action(text), seat=int(event["seat"]))
+                action = state.parse_action(text)
+                explanation = game.action_explanation(action)
+                if explanation:
+                    out["explain"] = explanation
+                state.apply_action(action, seat=int(event["seat"]))
                 if hands_before is not None:
                     moved = _transfer(hands_before, _hands(state))
                     if moved is not None:

@@ -310,11 +310,11 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
     def family_action_explanation(self, action: int) -> str | None:
         rules = self.rules
         if TRIBUTE_ACTIONS <= action < TRIBUTE_ACTIONS + 52:
+            # The card is not named: a replay of a running match shows this to everyone.
             return (
-                f"Give {card_name(action - TRIBUTE_ACTIONS)} face down in tribute: the fool "
-                "gives the monarch two cards and the peasant the noble one, and they must be "
-                "the giver's best cards (trumps first, highest first; then the highest other "
-                "cards)."
+                "Give a card face down in tribute: the fool gives the monarch two cards and "
+                "the peasant the noble one, and they must be the giver's best cards (trumps "
+                "first, highest first; then the highest other cards)."
             )
         if RETURN_ACTIONS <= action < RETURN_ACTIONS + 52:
             seen = (
@@ -323,8 +323,8 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
                 else " (you choose before you see the tribute)"
             )
             return (
-                f"Give {card_name(action - RETURN_ACTIONS)} back face down to the player who "
-                f"pays you tribute: any card you like{seen}."
+                "Give a card back face down to the player who pays you tribute: any card "
+                f"you like{seen}."
             )
         if action == REDEAL_ACTION:
             return (

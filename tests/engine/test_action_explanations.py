@@ -58,6 +58,14 @@ def test_every_kind_of_action_but_a_card_play_is_explained(game_string: str) -> 
     assert set(game.action_labels()) - {"play"} <= verbs_explained | {"pass", "accept", "reject"}
 
 
+def test_a_card_passed_face_down_is_not_named() -> None:
+    """Replays of running matches show explanations to everyone: a tribute stays secret."""
+    game = load_game("kung_och_adel")
+    for verb in ("tribute", "return"):
+        for card in ("AS", "2C", "TH"):
+            assert card not in game.action_explanation(game.parse_action(f"{verb} {card}"))
+
+
 def test_an_unknown_code_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown action code"):
         load_game("kingen").action_explanation(1023)
@@ -89,8 +97,8 @@ def test_every_action_legal_in_random_games_is_explained(family: str) -> None:
         ("priffe", "bid clubs", ["signal", "forced noll"]),
         ("priffe(informational_only_means=suit_contract)", "bid clubs", ["clubs are trumps"]),
         ("priffe", "bid hearts", ["hearts are trumps"]),
-        ("kung_och_adel", "tribute AS", ["AS", "best cards", "trumps first"]),
-        ("kung_och_adel", "return 2C", ["2C", "even one you were just given"]),
+        ("kung_och_adel", "tribute AS", ["best cards", "trumps first"]),
+        ("kung_och_adel", "return 2C", ["even one you were just given"]),
         ("kung_och_adel(rules=riddare)", "return 2C", ["before you see the tribute"]),
         ("kung_och_adel", "trump H", ["hearts trumps", "first 6 cards"]),
         ("king", "bid 2down", ["6 up", "down without trumps", "take 2 tricks"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.record import redact_record
+from engine.variants import load_game
 from web.samples import SAMPLE_GAMES, record_cut, sample_record
 from web.timeline import PUBLIC_EXTRAS, record_timeline
 
@@ -40,7 +41,7 @@ def test_one_step_per_event_public_facts_only_and_every_trick_won(game: str) -> 
         assert len(wins) == plays // seats_with_cards
         assert all(0 <= seat < len(record["seats"]) for seat in wins)
         for step in steps:
-            assert set(step) <= {"set", "won", "transfer"}
+            assert set(step) <= {"set", "won", "transfer", "explain"}
             assert set(step.get("set", {})) <= PUBLIC_FACTS
     # The running totals at the end are the record's scores.
     totals: dict[str, object] = {}
@@ -48,6 +49,19 @@ def test_one_step_per_event_public_facts_only_and_every_trick_won(game: str) -> 
         for step in steps:
             totals.update(step.get("set", {}))
     assert totals["scores"] == record["scores"]
+
+
+def test_bids_and_choices_are_explained_and_card_plays_are_not() -> None:
+    record = sample_record("priffe", 4)
+    timeline = record_timeline(record)
+    game = load_game(record["game"])
+    for deal, steps in zip(record["deals"], timeline["deals"], strict=True):
+        for event, step in zip(deal["actions"], steps, strict=True):
+            action = event.get("action")
+            if action is None or action.startswith("play "):
+                assert "explain" not in step
+            else:
+                assert step["explain"] == game.action_explanation(game.parse_action(action))
 
 
 def test_tribute_moves_a_card_between_two_seats() -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import accounts, bots, clubs, leagues, matches, ratings, samples
+from web.views import accounts, bots, clubs, leagues, matches, ratings, rules, samples
 
 app_name = "web"
 
@@ -45,6 +45,8 @@ urlpatterns = [
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
     path("play/", matches.table_new, name="table-new"),
     path("ratings/", ratings.leaderboard, name="ratings"),
+    path("rules/", rules.rules_list, name="rules"),
+    path("rules/<slug:family>/", rules.rules_detail, name="rules-family"),
     path("bots/", bots.bot_index, name="bots"),
     path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
     path("bots/<int:bot_id>/versions/", bots.bot_versions_fragment, name="bot-versions"),

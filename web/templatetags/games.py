@@ -9,6 +9,7 @@ from django import template
 
 from engine.errors import EngineError
 from engine.variants import load_game
+from web.rules_pages import rules_url_for_game
 
 register = template.Library()
 
@@ -25,3 +26,9 @@ def _display_name(game: str) -> str:
 def game_name(game: object) -> str:
     """The name for people of a game string (the string itself if it does not load)."""
     return _display_name(str(game))
+
+
+@register.filter
+def rules_url(game: object) -> str:
+    """The rules page of a game string's family (web.rules_pages), or the rules index."""
+    return rules_url_for_game(str(game))

@@ -1,6 +1,6 @@
 """The API's rounds and matches: rounds, matches, their game records, a seat's view and
-actions, and the spectators' view (docs/api.md, "Rounds and matches"). A tournament's
-records are in api.tournaments."""
+actions, the spectators' view and a table's chat (docs/api.md, "Rounds and matches",
+"Playing at a table"). A tournament's records are in api.tournaments."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryChoiceField, QueryIntegerField, StrictCharField, query_id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import (
+    ChatMessageSerializer,
+    ChatSerializer,
     MatchSerializer,
     RoundSerializer,
     SeatViewSerializer,
     SpectatorViewSerializer,
 )
-from api.throttles import ActionThrottle
+from api.throttles import ActionThrottle, ChatThrottle
 from engine.view import spectator_view
 from league.models import MatchStatus
 from league.replays import match_replay
@@ -32,10 +34,11 @@ from league.selectors import (
     match_record,
     match_seat_get_for_owner,
     match_seat_of_viewer,
-    match_seat_turn,
     round_list,
 )
 from league.services.matches import match_person_act
+from league.services.table_chat import chat_message_post
+from league.table_views import CHAT_MAX_CHARS, chat_message_json, chat_messages, seat_view
 
 
 class RoundListApi(APIView):
@@ -94,19 +97,7 @@ class MatchSeatViewApi(APIView):
     def get(self, request: Request, match_id: int, seat: int) -> Response:
         match = match_get(match_id=match_id)
         match_seat_get_for_owner(match=match, seat=seat, user=request.user)
-        state = match_replay(match).state
-        your_turn = (
-            match.status == MatchStatus.RUNNING
-            and match.waiting_seat == seat
-            and not state.is_terminal()
-        )
-        return Response(
-            {
-                "view": state.view_for(seat).to_json(),
-                "deadline": match.deadline if your_turn else None,
-                "your_turn": your_turn,
-            }
-        )
+        return Response(seat_view(match=match, seat=seat, user=request.user))
 
 
 class MatchSeatActionApi(APIView):
@@ -120,9 +111,42 @@ class MatchSeatActionApi(APIView):
         match = match_get(match_id=match_id)
         match_seat_get_for_owner(match=match, seat=seat, user=request.user)
         data = validated(self.InputSerializer, request.data)
-        view = match_person_act(match=match, seat=seat, action=data["action"])
-        your_turn, deadline = match_seat_turn(match_id=match.pk, seat=seat)
-        return Response({"view": view.to_json(), "deadline": deadline, "your_turn": your_turn})
+        match_person_act(match=match, seat=seat, action=data["action"])
+        # The table as it stands after the move (read afresh: the next person's deadline,
+        # or the bots' turn, or the end).
+        after = match_get(match_id=match_id)
+        return Response(seat_view(match=after, seat=seat, user=request.user))
+
+
+class MatchChatApi(APIView):
+    """A table's chat: everyone reads it, the people seated write (docs/api.md)."""
+
+    throttle_classes = (ChatThrottle,)
+
+    class QuerySerializer(serializers.Serializer[Any]):
+        after = QueryIntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        text = StrictCharField(max_length=2000)
+
+    @extend_schema(parameters=[QuerySerializer], responses=responses(ChatSerializer))
+    def get(self, request: Request, match_id: int) -> Response:
+        query = validated(self.QuerySerializer, request.query_params)
+        match = match_get(match_id=match_id)
+        return Response(
+            {
+                "messages": chat_messages(match=match, after=query.get("after")),
+                "can_write": match_seat_of_viewer(match=match, user=request.user) is not None,
+                "max_chars": CHAT_MAX_CHARS,
+            }
+        )
+
+    @extend_schema(request=InputSerializer, responses=responses(ChatMessageSerializer, 201))
+    def post(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        data = validated(self.InputSerializer, request.data)
+        message = chat_message_post(match=match, user=request.user, text=data["text"])
+        return Response(chat_message_json(message), status=201)
 
 
 class MatchSpectateApi(APIView):

@@ -411,10 +411,77 @@ class RoundScheduleSerializer(serializers.ModelSerializer[RoundSchedule]):
         )
 
 
+class TableSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["person", "bot", "empty"])
+    invitee = serializers.CharField(allow_null=True)
+    you = serializers.BooleanField()
+    replaced = serializers.BooleanField()
+
+
+class MissingSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    invitee = serializers.CharField(allow_null=True)
+
+
+class LabelledActionSerializer(serializers.Serializer[Any]):
+    action = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
+    explanation = serializers.CharField(allow_blank=True)
+
+
+class MovedForYouSerializer(LabelledActionSerializer):
+    deal = serializers.IntegerField(allow_null=True)
+    decision = serializers.IntegerField(allow_null=True)
+    strike = serializers.IntegerField()
+    strikes_allowed = serializers.IntegerField()
+    text = serializers.CharField()
+
+
 class SeatViewSerializer(serializers.Serializer[Any]):
-    view = serializers.DictField()
-    deadline = serializers.DateTimeField(allow_null=True)
+    """What the person at a seat sees (league.table_views.seat_view; docs/api.md)."""
+
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    status = serializers.CharField()
+    phase = serializers.ChoiceField(
+        choices=[
+            "waiting_for_players",
+            "your_move",
+            "player_to_move",
+            "bots_to_move",
+            "finished",
+            "error",
+        ]
+    )
+    view = serializers.DictField(allow_null=True)
+    position = serializers.IntegerField()
+    to_act = serializers.IntegerField(allow_null=True)
     your_turn = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    to_act_deadline = serializers.DateTimeField(allow_null=True)
+    actions = LabelledActionSerializer(many=True)
+    seats = TableSeatSerializer(many=True)
+    missing = MissingSeatSerializer(many=True)
+    moved_for_you = MovedForYouSerializer(many=True)
+    replaced = serializers.BooleanField()
+    error = serializers.CharField(allow_blank=True)
+
+
+class ChatMessageSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    author = serializers.CharField()
+    text = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class ChatSerializer(serializers.Serializer[Any]):
+    messages = ChatMessageSerializer(many=True)
+    can_write = serializers.BooleanField()
+    max_chars = serializers.IntegerField()
 
 
 class SpectatorViewSerializer(serializers.Serializer[Any]):

@@ -124,6 +124,13 @@ class ActionThrottle(ScopedThrottle):
     what = "moves"
 
 
+class ChatThrottle(ScopedThrottle):
+    """Lines written in the tables' chats, per person."""
+
+    scope = "chat"
+    what = "chat messages"
+
+
 def throttle_check(request: HttpRequest | Request, throttle_class: type[ScopedThrottle]) -> None:
     """Apply an API throttle to any request, a Django view's too; RateLimited if refused."""
     throttle_class().allow_request(request, None)

@@ -112,5 +112,6 @@ urlpatterns = [
         matches.MatchSpectateApi.as_view(),
         name="api-match-spectate",
     ),
+    path("matches/<int:match_id>/chat/", matches.MatchChatApi.as_view(), name="api-match-chat"),
     path("tables/", tables.TableCreateApi.as_view(), name="api-tables"),
 ]

@@ -158,6 +158,7 @@ REST_FRAMEWORK = {
             "uploads": "20/hour",
             "tables": "30/hour",
             "actions": "120/minute",
+            "chat": "20/minute",
         },
     ),
     # How many proxies in front of the site append to X-Forwarded-For; 0: the client's

@@ -718,13 +718,3 @@ def tournament_schedule_get(*, tournament: Tournament) -> RoundSchedule:
     if schedule is None:
         raise NotFoundError(f"tournament {tournament.pk} has no schedule")
     return schedule
-
-
-def match_seat_turn(*, match_id: int, seat: int) -> tuple[bool, datetime | None]:
-    """Whether ``seat`` is to act in the match now (read afresh from the database), and
-    its deadline if so."""
-    status, waiting_seat, deadline = (
-        Match.objects.filter(pk=match_id).values_list("status", "waiting_seat", "deadline").get()
-    )
-    your_turn = status == MatchStatus.RUNNING and waiting_seat == seat
-    return your_turn, deadline if your_turn else None

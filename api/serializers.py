@@ -138,6 +138,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "deals",
             "move_seconds",
             "time_bank_seconds",
+            "time_control",
             "status",
             "entrant_count",
             "rounds_started",
@@ -166,7 +167,15 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
 
     class Meta:
         model = Round
-        fields = ("id", "tournament", "number", "match_count", "finished_count", "created_at")
+        fields = (
+            "id",
+            "tournament",
+            "number",
+            "match_count",
+            "finished_count",
+            "created_at",
+            "play_by",
+        )
 
 
 class MatchSeatSerializer(serializers.Serializer[Any]):

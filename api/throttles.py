@@ -131,6 +131,13 @@ class ChatThrottle(ScopedThrottle):
     what = "chat messages"
 
 
+class SettingsThrottle(ScopedThrottle):
+    """A person's own settings and notices (marking read, email choices), per person."""
+
+    scope = "settings"
+    what = "changes of your settings and notifications"
+
+
 def throttle_check(request: HttpRequest | Request, throttle_class: type[ScopedThrottle]) -> None:
     """Apply an API throttle to any request, a Django view's too; RateLimited if refused."""
     throttle_class().allow_request(request, None)

@@ -34,7 +34,14 @@ from api.serializers import (
     TournamentSerializer,
 )
 from league.errors import InvalidInputError
-from league.models import LEAGUE_FORMATS, Club, Competitor, Tournament, TournamentFormat
+from league.models import (
+    LEAGUE_FORMATS,
+    Club,
+    Competitor,
+    TimeControl,
+    Tournament,
+    TournamentFormat,
+)
 from league.selectors import (
     club_find,
     competitor_find,
@@ -91,7 +98,19 @@ class TournamentListApi(APIView):
         )
         rounds = StrictIntegerField(min_value=1, max_value=1000, default=1)
         deals = StrictIntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
-        move_seconds = StrictFloatField(min_value=0.1, max_value=3600, default=30.0)
+        time_control = serializers.ChoiceField(
+            choices=TimeControl.choices,
+            required=False,
+            help_text="live (seconds per move) or correspondence (an hour to two weeks per "
+            "move). Default: correspondence when people are among the entrants and no "
+            "live move time is given, live otherwise.",
+        )
+        move_seconds = StrictFloatField(
+            min_value=0.1,
+            max_value=14 * 86400,
+            required=False,
+            help_text="Time per move: default 30 (live) or 86400, a day (correspondence).",
+        )
         time_bank_seconds = StrictFloatField(min_value=0, max_value=36000, default=60.0)
         entrants = serializers.ListField(child=id_field(), required=False, default=list)
 

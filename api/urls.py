@@ -2,7 +2,19 @@
 
 from django.urls import path
 
-from api import accounts, bots, clubs, competitors, matches, ratings, tables, tournaments
+from api import (
+    accounts,
+    bots,
+    clubs,
+    competitors,
+    matches,
+    my_games,
+    notifications,
+    ratings,
+    rounds,
+    tables,
+    tournaments,
+)
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
@@ -92,6 +104,30 @@ urlpatterns = [
         name="api-tournament-records",
     ),
     path("rounds/", matches.RoundListApi.as_view(), name="api-rounds"),
+    path("rounds/<int:round_id>/", rounds.RoundDetailApi.as_view(), name="api-round"),
+    path("notifications/", notifications.NotificationListApi.as_view(), name="api-notifications"),
+    path(
+        "notifications/<int:notification_id>/read/",
+        notifications.NotificationReadApi.as_view(),
+        name="api-notification-read",
+    ),
+    path(
+        "notifications/read-all/",
+        notifications.NotificationReadAllApi.as_view(),
+        name="api-notifications-read-all",
+    ),
+    path(
+        "notifications/counts/",
+        notifications.NotificationCountsApi.as_view(),
+        name="api-notification-counts",
+    ),
+    path(
+        "notifications/preferences/",
+        notifications.NotificationPreferencesApi.as_view(),
+        name="api-notification-preferences",
+    ),
+    path("my-games/", my_games.MyGamesApi.as_view(), name="api-my-games"),
+    path("my-games/next/", my_games.MyNextGameApi.as_view(), name="api-my-next-game"),
     path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),
     path(

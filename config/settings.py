@@ -24,6 +24,7 @@ from config.configuration import (
     secret_key_from_env,
     var_dir_from_env,
 )
+from config.outgoing_mail import email_from_env, from_email_from_env, site_url_from_env
 
 django_stubs_ext.monkeypatch()  # generic Django classes (ModelAdmin[Model], ...) at run time
 
@@ -84,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.context_processors.person_counts",  # the navigation bar's counts
             ],
         },
     },
@@ -132,6 +134,22 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# ---------------------------------------------------------------- mail and the site's address
+# People's notices are mailed by a task (league/services/notification_emails.py): SMTP when
+# EMAIL_URL says so, the console (the log) otherwise; the links in them start with SITE_URL.
+EMAIL = email_from_env(os.environ)
+EMAIL_BACKEND = EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = EMAIL["EMAIL_HOST"]
+EMAIL_PORT = EMAIL["EMAIL_PORT"]
+EMAIL_HOST_USER = EMAIL["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = EMAIL["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = EMAIL["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = EMAIL["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = EMAIL["EMAIL_TIMEOUT"]
+DEFAULT_FROM_EMAIL = from_email_from_env(os.environ, default="King League <league@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = site_url_from_env(os.environ, default="http://127.0.0.1:8000")
+
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "api.throttles.ThrottledAutoSchema",  # documents the 429s
@@ -158,6 +176,7 @@ REST_FRAMEWORK = {
             "uploads": "20/hour",
             "tables": "30/hour",
             "actions": "120/minute",
+            "settings": "300/hour",
             "chat": "20/minute",
         },
     ),
@@ -249,6 +268,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "league.matches_sweep": {"task": "league.tasks.matches_sweep", "schedule": 5.0},
     # Results not rated yet (a lost message); the ratings queue normally has them at once.
     "league.ratings_update": {"task": "league.tasks.ratings_update", "schedule": 60.0},
+    # Notices still to be mailed (a lost task, a mail server that was down).
+    "league.notification_emails_send_due": {
+        "task": "league.tasks.notification_emails_send_due",
+        "schedule": 60.0,
+    },
 }
 CELERY_TIMEZONE = TIME_ZONE
 

@@ -6,7 +6,10 @@ Groups and messages (the web side's consumers forward them to the browser):
 - ``match-{id}``: ``{"type": "league.update", "event": "update", "match": id,
   "event_index": n}`` whenever events of the match are stored or it finishes;
 - ``tournament-{id}``: ``{"type": "league.update", "event": "progress", "tournament": id,
-  "finished": n, "total": m}`` whenever a match of the tournament finishes.
+  "finished": n, "total": m}`` whenever a match of the tournament finishes;
+- ``person-{user_id}``: ``{"type": "league.update", "event": "counts"}`` whenever what the
+  navigation bar counts for that person may have changed (a notice written or read, a game
+  that starts or stops waiting for their move); only that person's socket joins the group.
 
 A notification that cannot be sent is logged and dropped: the database is the truth and
 clients refetch.
@@ -15,6 +18,7 @@ clients refetch.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from django.db import transaction
@@ -25,6 +29,8 @@ from channels.layers import get_channel_layer
 from league.selectors import tournament_progress
 
 logger = logging.getLogger(__name__)
+_person_pending = threading.local()
+"""The people to tell when the current transaction commits (per thread)."""
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -59,3 +65,21 @@ def tournament_progressed(tournament_id: int) -> None:
         )
 
     transaction.on_commit(send)
+
+
+def person_updated(user_id: int) -> None:
+    """Tell a person's open pages that their counts (unread notices, games awaiting their
+    move) may have changed, once the transaction commits; the pages refetch them. Several
+    calls in one transaction send one message per person (the first callback sends them
+    all; the others find nothing left)."""
+    pending: set[int] = getattr(_person_pending, "ids", None) or set()
+    pending.add(user_id)
+    _person_pending.ids = pending
+    transaction.on_commit(_persons_send, robust=True)
+
+
+def _persons_send() -> None:
+    ids: set[int] = getattr(_person_pending, "ids", None) or set()
+    _person_pending.ids = set()
+    for user_id in sorted(ids):
+        group_send(f"person-{user_id}", {"type": "league.update", "event": "counts"})

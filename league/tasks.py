@@ -18,6 +18,12 @@ from league import task_names
 from league.services.heartbeats import heartbeat_record as heartbeat_record_service
 from league.services.matches import match_run
 from league.services.matches import matches_sweep as matches_sweep_service
+from league.services.notification_emails import (
+    notification_email_send as notification_email_send_service,
+)
+from league.services.notification_emails import (
+    notification_emails_send_due as notification_emails_send_due_service,
+)
 from league.services.ratings import ratings_update as ratings_update_service
 from league.services.schedules import (
     tournament_round_start_scheduled as tournament_round_start_scheduled_service,
@@ -81,3 +87,25 @@ def standings_rebuild(tournament_id: int) -> int:
     stale (a format or rules change, a failed update); idempotent: how many results the
     current standings hold."""
     return standings_rebuild_service(tournament_id=tournament_id)
+
+
+@shared_task(
+    base=DjangoTask,
+    name=task_names.NOTIFICATION_EMAIL_SEND,
+    # The mail server or the database did not answer: try again shortly (the notice stays
+    # due, and beat's pass mails it anyway if every retry fails).
+    autoretry_for=(OSError, *DATABASE_UNAVAILABLE),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def notification_email_send(notification_id: int) -> bool:
+    """Mail a notice to its person if it is still due; idempotent (a notice is mailed once)."""
+    return notification_email_send_service(notification_id=notification_id)
+
+
+@shared_task(base=DjangoTask, name=task_names.NOTIFICATION_EMAILS_SEND_DUE)
+def notification_emails_send_due() -> int:
+    """Beat, every minute: mail the notices still due (a lost task, a mail server that was
+    down); how many were sent."""
+    return notification_emails_send_due_service()

@@ -59,7 +59,13 @@ FRAMEWORKS = (
     "twisted",
 )
 """What the pure domain may not import (nor any ``django_*`` package)."""
-READS = ("league.selectors", "league.replays", "league.standings_store")
+READS = (
+    "league.selectors",
+    "league.replays",
+    "league.standings_store",
+    "league.my_games",
+    "league.notification_reads",
+)
 """The league's read side: the selectors and the modules of reads they use."""
 
 

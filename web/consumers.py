@@ -68,6 +68,34 @@ class MatchConsumer(LeagueGroupConsumer):
     browser_type = "update"
 
 
+class PersonConsumer(AsyncJsonWebsocketConsumer):
+    """/ws/me/: the signed-in person's own group, ``person-{user_id}``: ``{"type": "counts"}``
+    when their unread notices or the games awaiting their move may have changed (the page
+    then refetches the counts). Nobody else's: the group is the session's person, never a
+    number from the URL; a visitor's socket is refused."""
+
+    group_name: str = ""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        self.group_name = f"person-{int(user.pk)}"
+        await self.channel_layer.group_add(self.group_name, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group_name:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """The browser only listens; anything it sends is ignored."""
+
+    async def league_update(self, event: dict[str, Any]) -> None:
+        await self.send_json(browser_message(event, "counts"))
+
+
 class TournamentConsumer(LeagueGroupConsumer):
     """/ws/tournaments/{id}/: {"type": "progress", "finished": n, "total": m}."""
 

@@ -88,9 +88,44 @@ class TournamentForm(forms.Form):
         help_text="Deals (or rubbers) per match where the game has a length; "
         "leave empty for a whole game.",
     )
-    move_seconds = forms.FloatField(
-        min_value=1, max_value=3600, initial=30, label="Seconds per move"
+    time_control = forms.ChoiceField(
+        choices=[
+            ("correspondence", "Correspondence: hours or days per move, people come and go"),
+            ("live", "Live: seconds per move, everyone at the table at once"),
+        ],
+        initial="correspondence",
+        label="Time control",
+        widget=forms.RadioSelect,
     )
+    move_hours = forms.FloatField(
+        min_value=1,
+        max_value=336,
+        initial=24,
+        required=False,
+        label="Hours per move (correspondence)",
+        help_text="From 1 hour to two weeks (336 hours). Each player is told when a game "
+        "awaits their move and before the deadline.",
+    )
+    move_seconds = forms.FloatField(
+        min_value=1,
+        max_value=3600,
+        initial=30,
+        required=False,
+        label="Seconds per move (live)",
+    )
+
+    def clean(self) -> dict[str, Any] | None:
+        """``move_seconds`` becomes the move time of the chosen time control."""
+        data = super().clean() or {}
+        if data.get("time_control") == "correspondence":
+            hours = data.get("move_hours")
+            if hours is None and "move_hours" not in self.errors:
+                self.add_error("move_hours", "Give the hours per move.")
+            elif hours is not None:
+                data["move_seconds"] = hours * 3600
+        elif data.get("move_seconds") is None and "move_seconds" not in self.errors:
+            self.add_error("move_seconds", "Give the seconds per move.")
+        return data
 
 
 class BuiltinEntryForm(forms.Form):
@@ -108,6 +143,18 @@ class CompetitorEntryForm(forms.Form):
         field = self.fields["competitor"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = choices
+
+
+class PlayByForm(forms.Form):
+    """A round's play-by date, in UTC; empty clears it."""
+
+    play_by = forms.DateTimeField(
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        label="Play by (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="No player's deadline in this round falls after it.",
+    )
 
 
 class TableForm(forms.Form):

@@ -3,6 +3,15 @@
 from django.urls import path
 
 from web.views import accounts, bots, clubs, leagues, matches, ratings, rules, samples
+from web.views.games import my_games_page
+from web.views.notifications import (
+    notification_list,
+    notification_mark_read,
+    notification_open,
+    notification_settings,
+    notifications_mark_all_read,
+)
+from web.views.rounds import round_play_by
 
 app_name = "web"
 
@@ -32,6 +41,11 @@ urlpatterns = [
         name="league-round",
     ),
     path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/play-by/",
+        round_play_by,
+        name="league-round-play-by",
+    ),
+    path(
         "leagues/<int:tournament_id>/<slug:action>/",
         leagues.league_action,
         name="league-action",
@@ -44,6 +58,28 @@ urlpatterns = [
     ),
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
     path("play/", matches.table_new, name="table-new"),
+    path("games/", my_games_page, name="games"),
+    path("notifications/", notification_list, name="notifications"),
+    path(
+        "notifications/read-all/",
+        notifications_mark_all_read,
+        name="notifications-read-all",
+    ),
+    path(
+        "notifications/<int:notification_id>/open/",
+        notification_open,
+        name="notification-open",
+    ),
+    path(
+        "notifications/<int:notification_id>/read/",
+        notification_mark_read,
+        name="notification-read",
+    ),
+    path(
+        "settings/notifications/",
+        notification_settings,
+        name="notification-settings",
+    ),
     path("ratings/", ratings.leaderboard, name="ratings"),
     path("rules/", rules.rules_list, name="rules"),
     path("rules/<slug:family>/", rules.rules_detail, name="rules-family"),

@@ -49,7 +49,7 @@ import psycopg
 from bots.builtin import BUILTIN_PLAYERS
 from bots.match import deciding_seat, seats_play
 from bots.models import BotFault, BotVersion
-from bots.protocol import TimeControl
+from bots.protocol import TimeControl as BotTimeControl
 from bots.runner.sandbox import sandbox_unavailable_reason
 from bots.runner.seat import UploadedSeat
 from bots.seats import (
@@ -68,7 +68,7 @@ from engine.errors import IllegalActionError
 from engine.game import State
 from engine.view import PlayerView
 from league.errors import InvalidInputError
-from league.live_updates import match_updated, tournament_progressed
+from league.live_updates import match_updated, person_updated, tournament_progressed
 from league.models import PERSON_MAX_STRIKES as PERSON_MAX_STRIKES
 from league.models import (
     Match,
@@ -76,10 +76,21 @@ from league.models import (
     MatchResult,
     MatchSeat,
     MatchStatus,
+    NotificationKind,
+    Round,
+    TimeControl,
+    Tournament,
     TournamentStatus,
 )
 from league.replays import MatchLogError, Replay, match_replay
+from league.services.match_notices import (
+    deadline_near,
+    deadline_near_notify,
+    moved_for_you_notify,
+    your_move_notify,
+)
 from league.services.match_results import match_result_assemble, seat_outcome_and_faults
+from league.services.notifications import match_notices_done
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
@@ -95,6 +106,8 @@ FLUSH_SECONDS = 0.25
 """Events are written at least this often while a match plays (and at every hand-over)."""
 REQUEUE_AFTER_SECONDS = 300.0
 """A match still queued this long after its task was sent gets its task sent again."""
+CORRESPONDENCE_BOT_MOVE_SECONDS = 30.0
+"""A bot's time per move in a correspondence game (the people's hours are not the bots')."""
 RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0)
 """Waits between tries to release a failed run's claim while the database is away (the
 last one repeats, for at most MATCH_LEASE_SECONDS in all)."""
@@ -171,9 +184,26 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def bot_move_seconds(tournament: Tournament) -> float:
+    """A bot's time per move: the tournament's in a live game; in a correspondence game,
+    whose move time is the people's hours or days, CORRESPONDENCE_BOT_MOVE_SECONDS."""
+    if tournament.time_control == TimeControl.LIVE:
+        return tournament.move_seconds
+    return min(tournament.move_seconds, CORRESPONDENCE_BOT_MOVE_SECONDS)
+
+
+def person_deadline(*, tournament: Tournament, round_: Round, now: datetime) -> datetime:
+    """When a person who is to act from ``now`` must have moved: the move time later, but
+    never later than the round's play-by date (docs/league.md, *Time controls*)."""
+    deadline = now + timedelta(seconds=tournament.move_seconds)
+    if round_.play_by is not None and round_.play_by < deadline:
+        return round_.play_by
+    return deadline
+
+
 def _lease_seconds(match: Match) -> float:
     tournament = match.tournament
-    return MATCH_LEASE_SECONDS + tournament.move_seconds + tournament.time_bank_seconds
+    return MATCH_LEASE_SECONDS + bot_move_seconds(tournament) + tournament.time_bank_seconds
 
 
 def match_claim(*, match_id: int, worker: str, now: datetime | None = None) -> int | None:
@@ -263,10 +293,10 @@ def _seat_player(match: Match, row: MatchSeat) -> GuardedSeat | None:
     return UploadedSeat(bot_version_bundle(version), seed=seed, label=version.label)
 
 
-def _time_control(match: Match) -> TimeControl:
+def _time_control(match: Match) -> BotTimeControl:
     tournament = match.tournament
-    return TimeControl(
-        move_ms=max(1, round(tournament.move_seconds * 1000)),
+    return BotTimeControl(
+        move_ms=max(1, round(bot_move_seconds(tournament) * 1000)),
         bank_ms=max(0, round(tournament.time_bank_seconds * 1000)),
     )
 
@@ -387,7 +417,7 @@ def match_claim_release(
 
 
 def _match_play(*, match_id: int, attempt: int) -> PlayStats:
-    match = Match.objects.select_related("tournament").get(pk=match_id)
+    match = Match.objects.select_related("tournament", "round").get(pk=match_id)
     rows = list(match.seats.select_related("competitor__bot_version__bot").order_by("seat"))
     replay = match_replay(match)
     stats = PlayStats()
@@ -441,7 +471,15 @@ class StoredPlay:
         (their move or the fallback at the deadline continues it): stop here."""
         self.writer.flush()
         _seat_reports_store(self.match, self.rows, self.players)
-        _match_wait_for_person(match=self.match, attempt=self.attempt, seat=seat)
+        row = next(r for r in self.rows if r.seat == seat)
+        assert row.competitor.user_id is not None  # a person's seat: no player in the loop
+        _match_wait_for_person(
+            match=self.match,
+            attempt=self.attempt,
+            seat=seat,
+            user_id=row.competitor.user_id,
+            decision=len(state.log),
+        )
         return None
 
 
@@ -458,18 +496,28 @@ def _seat_reports_store(
             MatchSeat.objects.filter(pk=row.pk).update(outcome=outcome, faults=faults)
 
 
-def _match_wait_for_person(*, match: Match, attempt: int, seat: int) -> None:
+def _match_wait_for_person(
+    *, match: Match, attempt: int, seat: int, user_id: int, decision: int
+) -> None:
+    """Hand the match to the person at ``seat`` (to make move ``decision``) and tell them,
+    in one transaction: nobody waits on a person who was not told."""
     now = timezone.now()
-    updated = Match.objects.filter(
-        pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING
-    ).update(
-        lease_until=None,
-        worker="",
-        waiting_seat=seat,
-        deadline=now + timedelta(seconds=match.tournament.move_seconds),
-    )
-    if updated != 1:
-        raise LeaseLostError(f"match {match.pk}: claim {attempt} is over")
+    deadline = person_deadline(tournament=match.tournament, round_=match.round, now=now)
+    with transaction.atomic():
+        updated = Match.objects.filter(
+            pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING
+        ).update(lease_until=None, worker="", waiting_seat=seat, deadline=deadline)
+        if updated != 1:
+            raise LeaseLostError(f"match {match.pk}: claim {attempt} is over")
+        your_move_notify(
+            match=match,
+            user_id=user_id,
+            seat=seat,
+            decision=decision,
+            deadline=deadline,
+            now=now,
+        )
+        person_updated(user_id)
 
 
 # ---------------------------------------------------------------- finishing
@@ -598,7 +646,16 @@ def _person_moved(
     row = next(r for r in rows if r.seat == seat)
     if row.competitor.user_id is not None and not row.replaced:
         match.waiting_seat = seat
-        match.deadline = now + timedelta(seconds=match.tournament.move_seconds)
+        match.deadline = person_deadline(tournament=match.tournament, round_=match.round, now=now)
+        your_move_notify(
+            match=match,
+            user_id=row.competitor.user_id,
+            seat=seat,
+            decision=len(state.log),
+            deadline=match.deadline,
+            now=now,
+        )
+        person_updated(row.competitor.user_id)
     else:
         match.status = MatchStatus.QUEUED
         match.waiting_seat = None
@@ -627,7 +684,11 @@ def match_person_act(
     is stored then. Returns the seat's new view."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+        locked = (
+            Match.objects.select_for_update(of=("self", "tournament"))
+            .select_related("tournament", "round")
+            .get(pk=match.pk)
+        )
         if locked.status == MatchStatus.FINISHED:
             raise InvalidInputError("the match is over")
         if locked.status == MatchStatus.ERROR:
@@ -650,6 +711,15 @@ def match_person_act(
             left_ms = (locked.deadline - now).total_seconds() * 1000
             replay.times[index] = min(budget_ms, max(0.0, budget_ms - left_ms))
         rows = list(locked.seats.select_related("competitor__bot_version").order_by("seat"))
+        mover = next(r for r in rows if r.seat == seat).competitor.user_id
+        if mover is not None:  # their notices of this move are answered (before the next)
+            match_notices_done(
+                user_id=mover,
+                match_id=locked.pk,
+                kinds=(NotificationKind.YOUR_MOVE, NotificationKind.DEADLINE_NEAR),
+                now=now,
+            )
+            person_updated(mover)
         _person_moved(match=locked, replay=replay, rows=rows, now=now)
     return state.view_for(seat)
 
@@ -659,13 +729,14 @@ def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
     count a strike; at PERSON_MAX_STRIKES the seat is forfeited to a built-in bot."""
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update(skip_locked=True)
-            .select_related("tournament")
+            Match.objects.select_for_update(skip_locked=True, of=("self", "tournament"))
+            .select_related("tournament", "round")
             .filter(pk=match_id, status=MatchStatus.RUNNING, deadline__lt=now)
             .first()
         )
-        if match is None or match.waiting_seat is None:
+        if match is None or match.waiting_seat is None or match.deadline is None:
             return False
+        missed = match.deadline
         replay = match_replay(match)
         state = replay.state
         seat = match.waiting_seat
@@ -691,6 +762,18 @@ def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
             row.replaced = True
             row.outcome = Outcome.FORFEIT
         row.save(update_fields=["strikes", "faults", "outcome", "replaced"])
+        if row.competitor.user_id is not None:
+            moved_for_you_notify(
+                match=match,
+                user_id=row.competitor.user_id,
+                seat=seat,
+                index=index,
+                action=fallback,
+                deadline=missed,
+                strikes=row.strikes,
+                max_strikes=PERSON_MAX_STRIKES,
+                forfeit=row.replaced,
+            )
         _person_moved(match=match, replay=replay, rows=rows, now=now)
     return True
 
@@ -704,6 +787,7 @@ class SweepReport:
     errored: list[int] = field(default_factory=list)
     fallbacks: list[int] = field(default_factory=list)
     resent: list[int] = field(default_factory=list)
+    deadlines_near: list[int] = field(default_factory=list)
 
 
 def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
@@ -768,6 +852,7 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
                 report.fallbacks.append(match_id)
         except MatchLogError:
             logger.exception("match %s: cannot apply the fallback", match_id)
+    report.deadlines_near = deadlines_near_notify(now=now)
     queued_before = now - timedelta(seconds=REQUEUE_AFTER_SECONDS)
     stale = Match.objects.filter(status=MatchStatus.QUEUED, queued_at__lt=queued_before).exclude(
         tournament__status=TournamentStatus.PAUSED
@@ -781,3 +866,45 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
                 task_enqueue(RUN_MATCH, match_id)
                 report.resent.append(match_id)
     return report
+
+
+def deadlines_near_notify(*, now: datetime) -> list[int]:
+    """Tell each person whose deadline is near (a fifth of the move time left,
+    league.services.match_notices.DEADLINE_NEAR_FRACTION) once per move; the matches whose
+    person was told now. Run by the sweep; the notices' keys make concurrent sweeps
+    harmless."""
+    waiting = Match.objects.filter(
+        status=MatchStatus.RUNNING, deadline__gt=now, waiting_seat__isnull=False
+    ).values_list("id", "deadline", "tournament__move_seconds")
+    near = [
+        match_id
+        for match_id, deadline, move_seconds in waiting
+        if deadline is not None
+        and deadline_near(deadline=deadline, move_seconds=move_seconds, now=now)
+    ]
+    told: list[int] = []
+    for match_id in near:
+        with transaction.atomic():
+            match = (
+                Match.objects.select_related("tournament", "round")
+                .filter(pk=match_id, status=MatchStatus.RUNNING, deadline__gt=now)
+                .first()
+            )
+            if match is None or match.waiting_seat is None or match.deadline is None:
+                continue
+            row = (
+                MatchSeat.objects.filter(match_id=match_id, seat=match.waiting_seat)
+                .select_related("competitor")
+                .first()
+            )
+            if row is None or row.competitor.user_id is None:
+                continue
+            if deadline_near_notify(
+                match=match,
+                user_id=row.competitor.user_id,
+                seat=match.waiting_seat,
+                decision=match.events_stored,
+                deadline=match.deadline,
+            ):
+                told.append(match_id)
+    return told

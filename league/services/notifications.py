@@ -2,26 +2,26 @@
 task when the person asked for that kind by email (docs/web.md, *Notifications*).
 
 Live pushes to open pages (a match's moves, a league's progress) are league.live_updates;
-this module is what a person is told, kept until they read it.
+this module is what a person is told, kept until they read it. What the notices about a
+match say is league.services.match_notices; sending the emails is
+league.services.notification_emails.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from league.errors import InvalidInputError, NotAllowedError, NotFoundError
+from league.live_updates import person_updated
 from league.models import Match, Notification, NotificationKind, NotificationPreference
-
-EMAIL_BY_DEFAULT: frozenset[str] = frozenset(
-    {
-        NotificationKind.YOUR_MOVE,
-        NotificationKind.DEADLINE_NEAR,
-        NotificationKind.MOVED_FOR_YOU,
-        NotificationKind.INVITED,
-    }
-)
-"""The kinds mailed to a person who has not chosen otherwise: the ones that cost a game
-if missed, and invitations."""
+from league.notification_reads import EMAIL_BY_DEFAULT
+from league.services.task_outbox import task_enqueue
+from league.task_names import NOTIFICATION_EMAIL_SEND
 
 
 def email_wanted(*, user_id: int, kind: str) -> bool:
@@ -42,24 +42,109 @@ def notify(
     text: str,
     url: str = "",
     match: Match | int | None = None,
+    email: bool = True,
 ) -> Notification | None:
     """Tell a person something, once per ``key`` (a second call with the same key writes
     nothing and returns None). Runs in the caller's transaction, so a notice is kept
-    exactly when what it tells of is."""
+    exactly when what it tells of is. It is mailed if the person wants that kind by email
+    (``email_wanted``) unless ``email`` is False (a live player is at the table): the
+    email task is sent through the outbox, with the notice."""
     user_id = user if isinstance(user, int) else int(user.pk)
     match_id = match if isinstance(match, int) or match is None else match.pk
-    if Notification.objects.filter(user_id=user_id, key=key).exists():
+    if Notification.objects.filter(user_id=user_id, key=key[:120]).exists():
         return None
     try:
         with transaction.atomic():  # a savepoint: a concurrent twin must not spoil the caller
-            return Notification.objects.create(
+            notice = Notification.objects.create(
                 user_id=user_id,
                 kind=kind,
                 key=key[:120],
                 text=text[:400],
                 url=url[:300],
                 match_id=match_id,
-                email_due=email_wanted(user_id=user_id, kind=kind),
+                email_due=email and email_wanted(user_id=user_id, kind=kind),
             )
     except IntegrityError:
         return None
+    if notice.email_due:
+        task_enqueue(NOTIFICATION_EMAIL_SEND, notice.pk)
+    person_updated(user_id)
+    return notice
+
+
+def _person_id(user: AbstractBaseUser | AnonymousUser) -> int:
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to see your notifications")
+    return int(user.pk)
+
+
+@transaction.atomic
+def notification_read(
+    *, user: AbstractBaseUser | AnonymousUser, notification_id: int, now: datetime | None = None
+) -> Notification:
+    """Mark one of the person's notices read (reading it again changes nothing).
+    NotFoundError for a notice that is not theirs: another's notices are not even named."""
+    user_id = _person_id(user)
+    notice = (
+        Notification.objects.select_for_update().filter(pk=notification_id, user_id=user_id).first()
+    )
+    if notice is None:
+        raise NotFoundError(f"you have no notification {notification_id}")
+    if notice.read_at is None:
+        notice.read_at = now or timezone.now()
+        notice.save(update_fields=["read_at"])
+        person_updated(user_id)
+    return notice
+
+
+@transaction.atomic
+def notifications_read_all(
+    *, user: AbstractBaseUser | AnonymousUser, now: datetime | None = None
+) -> int:
+    """Mark all the person's notices read; how many were unread."""
+    user_id = _person_id(user)
+    count = Notification.objects.filter(user_id=user_id, read_at__isnull=True).update(
+        read_at=now or timezone.now()
+    )
+    if count:
+        person_updated(user_id)
+    return count
+
+
+def match_notices_done(*, user_id: int, match_id: int, kinds: Iterable[str], now: datetime) -> int:
+    """Mark read the person's unread notices of ``kinds`` about a match (they moved there:
+    the your-move and deadline notices are answered), in the caller's transaction."""
+    count = Notification.objects.filter(
+        user_id=user_id, match_id=match_id, kind__in=list(kinds), read_at__isnull=True
+    ).update(read_at=now)
+    if count:
+        person_updated(user_id)
+    return count
+
+
+@transaction.atomic
+def notification_preferences_set(
+    *, user: AbstractBaseUser | AnonymousUser, email: Mapping[str, bool]
+) -> None:
+    """Set whether each named kind of notice is mailed to the person (kinds not named keep
+    their setting). InvalidInputError naming an unknown kind; nothing is written then."""
+    user_id = _person_id(user)
+    unknown = sorted(set(email) - set(NotificationKind.values))
+    if unknown:
+        raise InvalidInputError(
+            f"email: unknown kind {unknown[0]!r}; the kinds are "
+            + ", ".join(NotificationKind.values),
+            errors={"email": [f"unknown kind {unknown[0]!r}"]},
+        )
+    for kind, wanted in email.items():
+        NotificationPreference.objects.update_or_create(
+            user_id=user_id, kind=kind, defaults={"email": bool(wanted)}
+        )
+    if not all(email.values()):
+        # A notice whose mail is not sent yet follows the new choice.
+        Notification.objects.filter(
+            user_id=user_id,
+            kind__in=[kind for kind, wanted in email.items() if not wanted],
+            email_due=True,
+            emailed_at__isnull=True,
+        ).update(email_due=False)

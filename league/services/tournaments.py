@@ -52,7 +52,9 @@ from league.services.competitors import (
     competitor_builtin,
     entry_consent_require,
 )
+from league.services.match_notices import league_finished_notify, round_started_notify
 from league.services.task_outbox import task_enqueue
+from league.services.time_controls import time_control_choose
 from league.task_names import RUN_MATCH
 
 User = Account | AnonymousUser
@@ -110,10 +112,14 @@ def tournament_create(
     format: str = TournamentFormat.ROUND_ROBIN,
     rounds: int = 1,
     deals: int | None = None,
-    move_seconds: float = 30.0,
+    move_seconds: float | None = None,
     time_bank_seconds: float = 60.0,
+    time_control: str | None = None,
     entrants: Sequence[Competitor] = (),
 ) -> Tournament:
+    """A club's league. ``time_control`` and ``move_seconds`` as given, or by default
+    (league.services.time_controls.time_control_choose): correspondence of a day per move
+    when people are among the entrants, live of 30 seconds otherwise."""
     club_organiser_require(user=actor, club=club)
     if format == TournamentFormat.TABLE:
         raise InvalidInputError("format: a table is opened with POST /api/tables/")
@@ -137,6 +143,12 @@ def tournament_create(
             "depend on the play" + (f": choose {family}({hint})" if hint else "")
         )
         raise InvalidInputError(f"game: {message}", errors={"game": [message]})
+    unique_entrants = list(dict.fromkeys(entrants))
+    time_control, move_seconds = time_control_choose(
+        time_control=time_control,
+        move_seconds=move_seconds,
+        people=any(c.user_id is not None for c in unique_entrants),
+    )
     tournament = Tournament(
         name=name.strip(),
         club=club,
@@ -146,11 +158,11 @@ def tournament_create(
         deals=deals,
         move_seconds=move_seconds,
         time_bank_seconds=time_bank_seconds,
+        time_control=time_control,
         status=TournamentStatus.OPEN,
         seed=seed_draw(),
         created_by=actor if actor.is_authenticated else None,
     )
-    unique_entrants = list(dict.fromkeys(entrants))
     for competitor in unique_entrants:
         entry_consent_require(actor=actor, competitor=competitor, club=club)
     tournament.full_clean()
@@ -380,7 +392,8 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
     tables = round_tables(
         tournament=tournament, number=round_.number, entrants=entrants, seats=seats
     )
-    matches_create(tournament=tournament, round_=round_, tables=tables)
+    matches = matches_create(tournament=tournament, round_=round_, tables=tables)
+    round_started_notify(round_=round_, matches=matches)  # the people seated in it
     if tournament.status != TournamentStatus.RUNNING:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
@@ -428,4 +441,7 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     )
     tournament.status = TournamentStatus.FINISHED
     tournament.save(update_fields=["status"])
+    league_finished_notify(
+        tournament=tournament, rows=tournament_standings(tournament=tournament)["rows"]
+    )
     return tournament

@@ -9,6 +9,8 @@ from django import template
 
 from engine.errors import EngineError
 from engine.variants import load_game
+from league.models import Tournament
+from league.services.match_notices import move_time_in_words
 from web.rules_pages import rules_url_for_game
 
 register = template.Library()
@@ -20,6 +22,12 @@ def _display_name(game: str) -> str:
         return load_game(game).display_name
     except EngineError:  # a family no longer registered: its game string as it is
         return game
+
+
+@register.filter
+def move_time(tournament: Tournament) -> str:
+    """``1 day per move``, ``30 seconds per move``: a league's time per move in words."""
+    return move_time_in_words(tournament)
 
 
 @register.filter

@@ -96,6 +96,7 @@ def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
                 rounds=data["rounds"],
                 deals=data["deals"],
                 move_seconds=data["move_seconds"],
+                time_control=data["time_control"],
             )
         except LeagueError as exc:
             for field, errors in (exc.errors or {}).items():

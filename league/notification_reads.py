@@ -1,0 +1,60 @@
+"""Reads of a person's notices and their email choices (docs/web.md, *Notifications*).
+A person reads their own notices only: every read here takes the person, never an id of
+someone else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from league.errors import NotAllowedError
+from league.models import Notification, NotificationKind, NotificationPreference
+
+NOTICES_SHOWN = 50
+"""How many notices a page of the list holds."""
+
+EMAIL_BY_DEFAULT: frozenset[str] = frozenset(
+    {
+        NotificationKind.YOUR_MOVE,
+        NotificationKind.DEADLINE_NEAR,
+        NotificationKind.MOVED_FOR_YOU,
+        NotificationKind.INVITED,
+    }
+)
+"""The kinds mailed to a person who has not chosen otherwise: the ones that cost a game
+if missed, and invitations (league.services.notifications mails by it)."""
+
+Person = AbstractBaseUser | AnonymousUser
+
+
+def _person_id(user: Person) -> int:
+    if not user.is_authenticated:
+        raise NotAllowedError("log in to see your notifications")
+    return int(user.pk)
+
+
+def notifications_of(*, user: Person, limit: int = NOTICES_SHOWN) -> QuerySet[Notification]:
+    """The person's newest ``limit`` notices, newest first."""
+    notices = Notification.objects.filter(user_id=_person_id(user))
+    return notices.order_by("-created_at", "-id")[:limit]
+
+
+def notification_preferences_of(*, user: Person) -> list[dict[str, Any]]:
+    """Every kind of notice with whether it is mailed to the person: their choice, else
+    the kind's default (``chosen`` says which)."""
+    chosen = dict(
+        NotificationPreference.objects.filter(user_id=_person_id(user)).values_list("kind", "email")
+    )
+    return [
+        {
+            "kind": kind.value,
+            "description": kind.label,
+            "email": chosen.get(kind.value, kind.value in EMAIL_BY_DEFAULT),
+            "email_by_default": kind.value in EMAIL_BY_DEFAULT,
+            "chosen": kind.value in chosen,
+        }
+        for kind in NotificationKind
+    ]

@@ -1,0 +1,242 @@
+"""What a person is told about their games (docs/web.md, *Notifications*): a game awaits
+your move, a deadline is near, a move was played for you on timeout, a round started, a
+league finished. Each function writes its notice through ``notify`` in the caller's
+transaction, keyed so that a retried task or two sweeps at once tell it once.
+
+Deadlines are written as dates and times (UTC), never as seconds. In a live game (seconds
+per move) the player is at the table: the notices about each move stay in the site and are
+not mailed, apart from the first your-move notice of a match and a forfeit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db.models import Q
+from django.urls import reverse
+
+from engine.variants import load_game
+from league.live_updates import person_updated
+from league.models import (
+    Match,
+    MatchSeat,
+    Notification,
+    NotificationKind,
+    Round,
+    TimeControl,
+    Tournament,
+    TournamentFormat,
+)
+from league.services.notifications import email_wanted, notify
+from league.services.task_outbox import task_enqueue
+from league.task_names import NOTIFICATION_EMAIL_SEND
+
+DEADLINE_NEAR_FRACTION = 0.2
+"""A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""
+
+
+def moment_in_words(moment: datetime) -> str:
+    """``Tue 25 Nov 2026, 20:00 UTC``: a deadline as people read it."""
+    return moment.astimezone(UTC).strftime("%a %d %b %Y, %H:%M UTC")
+
+
+def match_in_words(match: Match) -> str:
+    """``Kingen in Spring league, round 2, table 3`` (a casual table: ``Kingen at table 12``)."""
+    game = load_game(match.game).display_name
+    tournament = match.tournament
+    if tournament.format == TournamentFormat.TABLE:
+        return f"{game} at table {match.pk}"
+    return f"{game} in {tournament.name}, round {match.round.number}, table {match.table}"
+
+
+def is_live(tournament: Tournament) -> bool:
+    return tournament.time_control == TimeControl.LIVE
+
+
+def table_url(match: Match, seat: int) -> str:
+    return reverse("web:table", args=[match.pk, seat])
+
+
+def your_move_notify(
+    *, match: Match, user_id: int, seat: int, decision: int, deadline: datetime, now: datetime
+) -> None:
+    """A game awaits the person's move ``decision`` (the index of the event to come).
+
+    One unread your-move notice per match is enough: while one is unread (the person did
+    not move, and a move was played for them at the deadline), it is brought up to date
+    with the new deadline instead of a second one, and mailed again in a correspondence
+    game. A correspondence game tells each move (the person's own move marks the notice
+    read); a live game tells the first one only, by mail too, the person being at the
+    table afterwards."""
+    live = is_live(match.tournament)
+    text = f"Your move in {match_in_words(match)}: play by {moment_in_words(deadline)}."
+    url = table_url(match, seat)
+    unread = Notification.objects.filter(
+        user_id=user_id, match_id=match.pk, kind=NotificationKind.YOUR_MOVE, read_at__isnull=True
+    ).first()
+    if unread is not None:  # not answered: their last move was played for them
+        if unread.text != text:
+            unread.text, unread.url, unread.created_at = text[:400], url, now
+            fields = ["text", "url", "created_at"]
+            if not live and email_wanted(user_id=user_id, kind=NotificationKind.YOUR_MOVE):
+                unread.email_due, unread.emailed_at = True, None  # the new deadline, by mail
+                fields += ["email_due", "emailed_at"]
+                task_enqueue(NOTIFICATION_EMAIL_SEND, unread.pk)
+            unread.save(update_fields=fields)
+            person_updated(user_id)
+        return
+    key = f"your_move:{match.pk}" if live else f"your_move:{match.pk}:{decision}"
+    notify(
+        user=user_id,
+        kind=NotificationKind.YOUR_MOVE,
+        key=key,
+        text=text,
+        url=url,
+        match=match,
+    )
+
+
+def deadline_near(*, deadline: datetime, move_seconds: float, now: datetime) -> bool:
+    """Whether a deadline still to come is near: a fifth of the move time or less left."""
+    left = (deadline - now).total_seconds()
+    return 0 < left <= move_seconds * DEADLINE_NEAR_FRACTION
+
+
+def deadline_near_notify(
+    *, match: Match, user_id: int, seat: int, decision: int, deadline: datetime
+) -> bool:
+    """The person's deadline for move ``decision`` is near (once per move); not mailed in a
+    live game. True if the notice is new."""
+    text = (
+        f"Your deadline in {match_in_words(match)} is near: play by "
+        f"{moment_in_words(deadline)}, or the first legal move is played for you."
+    )
+    return (
+        notify(
+            user=user_id,
+            kind=NotificationKind.DEADLINE_NEAR,
+            key=f"deadline_near:{match.pk}:{decision}",
+            text=text,
+            url=table_url(match, seat),
+            match=match,
+            email=not is_live(match.tournament),
+        )
+        is not None
+    )
+
+
+def moved_for_you_notify(
+    *,
+    match: Match,
+    user_id: int,
+    seat: int,
+    index: int,
+    action: int,
+    deadline: datetime,
+    strikes: int,
+    max_strikes: int,
+    forfeit: bool,
+) -> None:
+    """The deadline of move ``index`` passed and ``action`` was played for the person: the
+    action with the game's plain label, the strikes so far, and the forfeit if it is one."""
+    game = load_game(match.game)
+    played = f"{game.action_to_string(action)} ({game.action_label(action)})"
+    text = (
+        f"No move from you in {match_in_words(match)} by {moment_in_words(deadline)}: "
+        f"{played} was played for you. Missed deadlines: {strikes} of {max_strikes}."
+    )
+    if forfeit:
+        text += " Your seat is forfeited: a bot plays it for the rest of the match."
+    notify(
+        user=user_id,
+        kind=NotificationKind.MOVED_FOR_YOU,
+        key=f"moved_for_you:{match.pk}:{index}",
+        text=text,
+        url=table_url(match, seat) if not forfeit else reverse("web:match", args=[match.pk]),
+        match=match,
+        email=forfeit or not is_live(match.tournament),
+    )
+
+
+def _names(seats: Sequence[MatchSeat], but: int) -> str:
+    others = [row.competitor.name for row in seats if row.seat != but]
+    return ", ".join(others[:-1]) + f" and {others[-1]}" if len(others) > 1 else "".join(others)
+
+
+def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
+    """Tell every person seated in the round's matches where they play; how many were
+    told. Not for a casual table (its host opened it, its guests accepted a seat)."""
+    tournament = round_.tournament
+    if tournament.format == TournamentFormat.TABLE:
+        return 0
+    told = 0
+    by_match: dict[int, list[MatchSeat]] = {}
+    seats = MatchSeat.objects.filter(match__in=[m.pk for m in matches]).select_related("competitor")
+    for row in seats.order_by("match_id", "seat"):
+        by_match.setdefault(row.match_id, []).append(row)
+    play_by = f" Play by {moment_in_words(round_.play_by)}." if round_.play_by else ""
+    per_move = move_time_in_words(tournament)
+    for match in matches:
+        for row in by_match.get(match.pk, []):
+            if row.competitor.user_id is None:
+                continue
+            text = (
+                f"Round {round_.number} of {tournament.name} started: you play "
+                f"{load_game(match.game).display_name} at table {match.table} with "
+                f"{_names(by_match[match.pk], row.seat)} ({per_move}).{play_by}"
+            )
+            told += (
+                notify(
+                    user=row.competitor.user_id,
+                    kind=NotificationKind.ROUND_STARTED,
+                    key=f"round_started:{round_.pk}",
+                    text=text,
+                    url=table_url(match, row.seat),
+                    match=match,
+                )
+                is not None
+            )
+    return told
+
+
+def move_time_in_words(tournament: Tournament) -> str:
+    """``1 day per move``, ``12 hours per move``, ``30 seconds per move``."""
+    seconds = tournament.move_seconds
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''} per move"
+    return f"{seconds:g} seconds per move"
+
+
+def league_finished_notify(*, tournament: Tournament, rows: Sequence[dict[str, Any]]) -> int:
+    """Tell the league's entrants who are people that it finished, with their place in
+    ``rows`` (the standings' rows) when they have one; how many were told."""
+    places = {int(row["competitor"]): int(row["rank"]) for row in rows if "rank" in row}
+    told = 0
+    entrants = tournament.entries.filter(Q(competitor__user__isnull=False)).values_list(
+        "competitor_id", "competitor__user_id"
+    )
+    for competitor_id, user_id in entrants:
+        place = places.get(competitor_id)
+        standing = f": you placed {ordinal(place)} of {len(rows)}" if place else ""
+        told += (
+            notify(
+                user=user_id,
+                kind=NotificationKind.LEAGUE_FINISHED,
+                key=f"league_finished:{tournament.pk}",
+                text=f"{tournament.name} finished{standing}.",
+                url=reverse("web:league", args=[tournament.pk]),
+            )
+            is not None
+        )
+    return told
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 22nd."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"

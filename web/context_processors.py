@@ -1,0 +1,17 @@
+"""Template context for every page: the navigation bar's counts of the signed-in person
+(unread notices, games awaiting their move), read through league.my_games; the page's
+script (web/static/web/js/person.js) keeps them current over the person's WebSocket."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from league.my_games import person_counts as person_counts_read
+
+
+def person_counts(request: HttpRequest) -> dict[str, dict[str, int]]:
+    """``person_counts``: ``{"unread": n, "your_move": m}`` (zeros for a visitor)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"person_counts": {"unread": 0, "your_move": 0}}
+    return {"person_counts": person_counts_read(user=user)}

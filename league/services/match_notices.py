@@ -214,7 +214,11 @@ def move_time_in_words(tournament: Tournament) -> str:
 def league_finished_notify(*, tournament: Tournament, rows: Sequence[dict[str, Any]]) -> int:
     """Tell the league's entrants who are people that it finished, with their place in
     ``rows`` (the standings' rows) when they have one; how many were told."""
-    places = {int(row["competitor"]): int(row["rank"]) for row in rows if "rank" in row}
+    places = {
+        int(row["competitor"]): int(row["rank"])
+        for row in rows
+        if row.get("rank") is not None  # unranked: no game yet, or below min_games
+    }
     told = 0
     entrants = tournament.entries.filter(Q(competitor__user__isnull=False)).values_list(
         "competitor_id", "competitor__user_id"

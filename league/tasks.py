@@ -15,6 +15,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 
 from league import task_names
+from league.services.demo import demo_seasons_renew as demo_seasons_renew_service
 from league.services.heartbeats import heartbeat_record as heartbeat_record_service
 from league.services.matches import match_run
 from league.services.matches import matches_sweep as matches_sweep_service
@@ -109,3 +110,10 @@ def notification_emails_send_due() -> int:
     """Beat, every minute: mail the notices still due (a lost task, a mail server that was
     down); how many were sent."""
     return notification_emails_send_due_service()
+
+
+@shared_task(base=DjangoTask, name=task_names.DEMO_SEASONS_RENEW)
+def demo_seasons_renew() -> list[str]:
+    """The demo's beat entry (manage.py load_demo): a demo league whose rounds are all
+    played is finished and its next season opened; idempotent (a season is renewed once)."""
+    return demo_seasons_renew_service()

@@ -13,35 +13,59 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 PALETTE = (
-    "#1f77b4",
-    "#d62728",
-    "#2ca02c",
-    "#9467bd",
-    "#ff7f0e",
-    "#17becf",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
+    "#1f77b4",  # blue
+    "#d62728",  # red
+    "#2ca02c",  # green
+    "#ff7f0e",  # orange
+    "#9467bd",  # purple
+    "#17becf",  # cyan
+    "#8c564b",  # brown
+    "#e377c2",  # pink
+    "#7f7f7f",  # grey
+    "#bcbd22",  # olive
+    "#000000",  # black
+    "#1a237e",  # navy
 )
+"""Twelve colours told apart on white (matplotlib's ten, black and navy); the last six
+are drawn dashed as well, so that no two of the first twelve lines look alike."""
+DASHED_FROM = 6
+DASH = "7 4"
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 40
+MARGIN = 0.06
+"""Room left above the highest and below the lowest point, as a share of their span."""
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering [low, high]."""
-    if high <= low:
-        high = low + 1
-    raw = (high - low) / count
+def series_style(index: int) -> tuple[str, str | None]:
+    """The colour and the dash pattern (None: solid) of the ``index``-th line; the first
+    ``len(PALETTE)`` are all different."""
+    colour = PALETTE[index % len(PALETTE)]
+    dashed = index % len(PALETTE) >= DASHED_FROM
+    return colour, DASH if dashed else None
+
+
+def _nice_step(raw: float) -> float:
     magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    start = math.floor(low / step) * step
-    ticks = []
-    value = start
-    while value <= high + step / 2:
-        ticks.append(round(value, 6))
-        value += step
-    return ticks
+    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+
+
+def axis_range(
+    values: Sequence[float], *, count: int = 5, margin: float = MARGIN
+) -> tuple[float, float, list[float]]:
+    """The range of an axis holding every one of ``values`` with a margin on each side,
+    and round tick values inside it (about ``count`` of them).
+
+    The range is the values' own, widened by ``margin`` of their span (a single value:
+    by 1, or by 10% of its size if larger), so every point is drawn inside the plot."""
+    low, high = min(values), max(values)
+    span = high - low
+    pad = span * margin if span > 1e-9 else max(1.0, abs(low) * 0.1)
+    low, high = low - pad, high + pad
+    step = _nice_step((high - low) / max(1, count))
+    first = math.ceil(low / step - 1e-9)
+    last = math.floor(high / step + 1e-9)
+    ticks = [round(n * step, 6) for n in range(first, last + 1)]
+    return low, high, [tick for tick in ticks if low <= tick <= high]
 
 
 def _number(value: float) -> str:
@@ -62,11 +86,16 @@ def line_chart_svg(
         return format_html('<p class="chart-empty">{}</p>', "No data for this chart yet.")
     xs = [x for _, points in drawn for x, _ in points]
     ys = [y for _, points in drawn for _, y in points]
-    y_ticks = _ticks(min(ys), max(ys))
-    y_low, y_high = y_ticks[0], y_ticks[-1]
+    y_low, y_high, y_ticks = axis_range(ys)
     x_low, x_high = min(xs), max(xs)
     if x_high == x_low:  # one x only: centre it
         x_low, x_high = x_low - 1, x_high + 1
+    x_ticks = [
+        float(x) for x in range(math.ceil(x_low), math.floor(x_high) + 1)
+    ]  # matches or rounds are whole numbers: label every one, or about eight
+    if len(x_ticks) > 9:
+        step = math.ceil(len(x_ticks) / 8)
+        x_ticks = x_ticks[::step]
 
     def px(x: float) -> float:
         return LEFT + (x - x_low) / (x_high - x_low) * (WIDTH - LEFT - RIGHT)
@@ -89,7 +118,7 @@ def line_chart_svg(
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
             f"{_number(tick)}</text>"
         )
-    for tick in _ticks(x_low, x_high, min(8, int(x_high - x_low) or 1)):
+    for tick in x_ticks:
         if x_low <= tick <= x_high:
             x = px(tick)
             parts.append(
@@ -103,10 +132,12 @@ def line_chart_svg(
         f'transform="rotate(-90 12 {(TOP + HEIGHT - BOTTOM) / 2})">{escape(y_label)}</text>'
     )
     for index, (name, points) in enumerate(drawn):
-        colour = PALETTE[index % len(PALETTE)]
+        colour, dash = series_style(index)
         coords = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
+        dashing = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{coords}">'
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2.5"{dashing} '
+            f'points="{coords}" data-series="{index}">'
             f"<title>{escape(name)}</title></polyline>"
         )
         for x, y in points:
@@ -116,15 +147,22 @@ def line_chart_svg(
                 "</title></circle>"
             )
     parts.append("</svg>")
-    legend = "".join(
-        f'<li><span class="swatch" style="background:{PALETTE[i % len(PALETTE)]}"></span>'
-        f"{escape(name)}</li>"
-        for i, (name, _) in enumerate(drawn)
-    )
+    legend = "".join(_legend_item(i, name) for i, (name, _) in enumerate(drawn))
     # Every text above is escaped; the rest is markup built here.
     return mark_safe(
         f'<figure class="chart-figure">{"".join(parts)}'
         f'<figcaption><ul class="legend">{legend}</ul></figcaption></figure>'
+    )
+
+
+def _legend_item(index: int, name: str) -> str:
+    """A legend entry: a short line in the series' colour and dash, and its name."""
+    colour, dash = series_style(index)
+    dashing = f' stroke-dasharray="{dash}"' if dash else ""
+    return (
+        '<li><svg class="swatch-line" viewBox="0 0 24 8" width="24" height="8" aria-hidden="true">'
+        f'<line x1="0" y1="4" x2="24" y2="4" stroke="{colour}" stroke-width="3"{dashing}/></svg>'
+        f"{escape(name)}</li>"
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import accounts, bots, clubs, leagues, matches, ratings, rules, samples
+from web.views import accounts, bots, clubs, leagues, matches, people, ratings, rules, samples
 from web.views.games import my_games_page
 from web.views.notifications import (
     notification_list,
@@ -82,6 +82,7 @@ urlpatterns = [
     ),
     path("ratings/", ratings.leaderboard, name="ratings"),
     path("rules/", rules.rules_list, name="rules"),
+    path("people/<str:username>/", people.person_detail, name="person"),
     path("rules/<slug:family>/", rules.rules_detail, name="rules-family"),
     path("bots/", bots.bot_index, name="bots"),
     path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),

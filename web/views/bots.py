@@ -120,7 +120,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             series,
             title=f"Ratings of {bot.name}",
             x_label="matches rated",
-            y_label="rating (mu - 3 sigma)",
+            y_label="rating's low end",
             chart_id=f"bot-{bot.pk}",
         ),
     )

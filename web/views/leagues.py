@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots.models import BotVersion
 from league.errors import LeagueError, NotFoundError
 from league.models import Club, Membership, Tournament, TournamentFormat, TournamentStatus
+from league.profiles import competitor_links
 from league.selectors import (
     club_get,
     match_list,
@@ -52,6 +53,22 @@ STANDINGS_COLUMNS = (
     ("opposition", "Opposition"),
     ("matchpoints", "Matchpoints"),
     ("percentage", "Percentage"),
+)
+COLUMN_EXPLANATIONS = {
+    "opposition": "the strength of the opposition: the average ranking value (as this "
+    "table ranks) of the opponents met, over the competitor's games. Between competitors "
+    "level on points it breaks the tie in favour of the one who met the harder field.",
+    "wins": "games finished with the best score at the table outright (in partnership "
+    "play: the side's total beat the other side's).",
+    "matchpoints": "duplicate play: 2 for every result beaten and 1 for every tie among "
+    "the tables that held the same cards.",
+    "percentage": "duplicate play: the matchpoints as a share of the most that could be won.",
+}
+"""A sentence for each standings column whose name does not say it all, shown under the
+table and on its heading."""
+LEAD_EXPLAINED = (
+    "how far a row is ahead of the next one, and whether the results make that lead clear "
+    "or it could still be luck (a statistical test of their scores)."
 )
 """The standings columns known here, in order; other scalar fields the standings carry
 follow them, so a field the league adds shows up without a change here."""
@@ -151,6 +168,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         if any(row.get(key) is not None for row in rows) or key in ("rank", "name")
     ]
     columns += [(key, key.replace("_", " ").capitalize()) for key in extra]
+    links = competitor_links(competitor_ids=list(names))
     rounds = sorted({r["round"] for row in rows for r in row.get("per_round") or []})
     table_rows = [
         {
@@ -160,6 +178,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
                 for n in rounds
             ],
             "gap": _gap(row),
+            "link": links.get(int(row["competitor"])),
         }
         for row in rows
     ]
@@ -183,19 +202,23 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         for pair in standings.get("partner_pairs") or []
     ]
     ratings = tournament_ratings(tournament=tournament)
+    rating_rows = list(ratings.get("ratings", []))
+    rated_links = competitor_links(competitor_ids=[int(r["competitor"]) for r in rating_rows])
+    rating_rows = [{**r, "link": rated_links.get(int(r["competitor"]))} for r in rating_rows]
     series = tournament_rating_series(tournament=tournament)
     chart = line_chart_svg(
         [(line.name, line.points) for line in series],
         title=f"Ratings in {tournament.name}",
         x_label="round",
-        y_label="rating (mu - 3 sigma)",
+        y_label="rating's low end",
         chart_id=f"ratings-{tournament.pk}",
     )
     progress = tournament_progress(tournament_id=tournament.pk)
     return {
         "tournament": tournament,
         "unit": standings.get("unit", "game"),
-        "columns": columns,
+        "columns": [(key, label, COLUMN_EXPLANATIONS.get(key, "")) for key, label in columns],
+        "lead_explained": LEAD_EXPLAINED,
         "round_numbers": rounds,
         "rows": table_rows,
         "has_gaps": any(row["gap"] for row in table_rows),
@@ -206,7 +229,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
             names=names,
         ),
         "other_tables": tables,
-        "ratings": ratings.get("ratings", []),
+        "ratings": rating_rows,
         "ratings_pending": ratings.get("pending", 0),
         "margin": ratings.get("margin"),
         "chart": chart,

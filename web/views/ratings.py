@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from engine.variants import FAMILIES
+from league.profiles import competitor_links
 from league.selectors import ratings_leaderboard
 
 
@@ -15,10 +16,13 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     family = request.GET.get("family", "")
     if family not in FAMILIES:
         family = next(iter(FAMILIES))
+    rows = ratings_leaderboard(family=family)
+    links = competitor_links(competitor_ids=[int(row["competitor"]) for row in rows])
+    rows = [{**row, "link": links.get(int(row["competitor"]))} for row in rows]
     context = {
         "family": family,
         "family_title": FAMILIES[family].title or family,
         "families": [(name, game.title or name) for name, game in FAMILIES.items()],
-        "rows": ratings_leaderboard(family=family),
+        "rows": rows,
     }
     return render(request, "web/ratings.html", context)

@@ -1,0 +1,428 @@
+"""Reads of a person's profile (/people/{username}/ and GET /api/people/{username}/).
+
+Only what anyone may see of a person: their games (public replays of league matches and
+casual tables), their rating in each game family and its history, how they fare with and
+against the people and bots they meet most, and the bots they own (names and families,
+never a bot's private logs). No hand, no private fact of a seat and no email address is
+read here. Selectors' rules apply: nothing here writes, and no service is imported.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User as Account
+from django.core.paginator import Paginator
+from django.db.models import Count
+
+from bots.models import Bot
+from engine.errors import EngineError
+from engine.variants import FAMILIES, load_game
+from league.errors import NotFoundError
+from league.models import (
+    Competitor,
+    MatchResult,
+    MatchSeat,
+    MatchStatus,
+    Rating,
+    RatingChange,
+    TournamentFormat,
+)
+from league.standings_store import UNITS_KEY
+
+GAMES_PER_PAGE = 20
+TABLEMATES_SHOWN = 12
+"""The people and bots met most often that a profile lists, per kind of play."""
+RESULTS_READ = 500
+"""The latest finished games whose results the partners and opponents are counted from."""
+HIDDEN_STATUSES = (MatchStatus.WAITING,)
+"""A table still waiting for players is nobody's game yet."""
+
+
+def person_get(*, username: str) -> Account:
+    """The active account named ``username``; NotFoundError otherwise."""
+    person = get_user_model().objects.filter(username=username, is_active=True).first()
+    if person is None:
+        raise NotFoundError(f"nobody is called {username!r} here")
+    return person
+
+
+def person_competitor(*, person: Account) -> Competitor | None:
+    """The person's competitor (what sits at a table for them), if they ever played."""
+    return Competitor.objects.filter(user_id=person.pk).first()
+
+
+# ---------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class ProfileGame:
+    match: int
+    game: str
+    family: str
+    tournament: int
+    tournament_name: str
+    casual: bool
+    """A casual table (not a league's match)."""
+    round: int | None
+    status: str
+    seat: int
+    score: int | None
+    place: int | None
+    """1 for the best score at the table (ties share a place), None before the end."""
+    seats: int
+    tablemates: list[str]
+    when: datetime
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    games: list[ProfileGame]
+    number: int
+    pages: int
+    total: int
+
+
+def person_games(*, competitor: Competitor | None, page: int = 1) -> GamesPage:
+    """The person's games, latest first, ``GAMES_PER_PAGE`` a page (a page beyond the last
+    is the last)."""
+    if competitor is None:
+        return GamesPage(games=[], number=1, pages=1, total=0)
+    seats = (
+        MatchSeat.objects.filter(competitor=competitor)
+        .exclude(match__status__in=HIDDEN_STATUSES)
+        .select_related("match__tournament", "match__round", "match__result")
+        .order_by("-match_id", "seat")
+    )
+    paginator = Paginator(seats, GAMES_PER_PAGE)
+    current = paginator.get_page(page)
+    match_ids = [seat.match_id for seat in current]
+    others: dict[int, list[str]] = defaultdict(list)
+    for match_id, name in (
+        MatchSeat.objects.filter(match_id__in=match_ids)
+        .exclude(competitor=competitor)
+        .order_by("seat")
+        .values_list("match_id", "competitor__name")
+    ):
+        if name not in others[match_id]:
+            others[match_id].append(name)
+    games = []
+    for seat in current:
+        match = seat.match
+        result: MatchResult | None = getattr(match, "result", None)
+        score = place = None
+        if result is not None and seat.seat < len(result.scores):
+            score = int(result.scores[seat.seat])
+            place = 1 + sum(1 for other in result.scores if other > score)
+        games.append(
+            ProfileGame(
+                match=match.pk,
+                game=match.game,
+                family=_family(match.game),
+                tournament=match.tournament_id,
+                tournament_name=match.tournament.name,
+                casual=match.tournament.format == TournamentFormat.TABLE,
+                round=match.round.number if match.round_id else None,
+                status=match.status,
+                seat=seat.seat,
+                score=score,
+                place=place,
+                seats=len(result.scores) if result is not None else 0,
+                tablemates=others[match.pk],
+                when=match.finished_at or match.started_at or match.created_at,
+            )
+        )
+    return GamesPage(
+        games=games, number=current.number, pages=paginator.num_pages, total=paginator.count
+    )
+
+
+def _family(game: str) -> str:
+    try:
+        return load_game(game).family
+    except EngineError:
+        return game.split("(", 1)[0]
+
+
+# ---------------------------------------------------------------- ratings
+
+
+@dataclass(frozen=True)
+class FamilyRating:
+    family: str
+    title: str
+    mu: float
+    sigma: float
+    conservative: float
+    games: int
+    history: list[tuple[float, float]]
+    """(rated game number, mu - 3 sigma after it), from the first rated game."""
+
+
+def person_ratings(*, competitor: Competitor | None) -> list[FamilyRating]:
+    """The person's rating on each family's leaderboard (not a league's own), best first,
+    with its history."""
+    if competitor is None:
+        return []
+    ratings = Rating.objects.filter(competitor=competitor, tournament__isnull=True).order_by(
+        "-conservative", "family"
+    )
+    histories: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for family, mu_before, sigma_before, conservative in (
+        RatingChange.objects.filter(competitor=competitor, tournament__isnull=True)
+        .order_by("family", "rated_id")
+        .values_list("family", "mu_before", "sigma_before", "conservative")
+    ):
+        points = histories[family]
+        if not points:
+            points.append((0.0, round(mu_before - 3 * sigma_before, 2)))
+        points.append((float(len(points)), round(conservative, 2)))
+    return [
+        FamilyRating(
+            family=rating.family,
+            title=_family_title(rating.family),
+            mu=rating.mu,
+            sigma=rating.sigma,
+            conservative=rating.conservative,
+            games=rating.games,
+            history=histories.get(rating.family, []),
+        )
+        for rating in ratings
+    ]
+
+
+def _family_title(family: str) -> str:
+    game_class = FAMILIES.get(family)
+    return (game_class.title or family) if game_class is not None else family
+
+
+# ---------------------------------------------------------------- partners and opponents
+
+
+@dataclass
+class Tablemate:
+    """How the person fared with or against one other competitor."""
+
+    competitor: int
+    name: str
+    kind: str
+    username: str | None
+    bot: int | None
+    games: int = 0
+    """Games at one table."""
+    partner_units: int = 0
+    partner_points: int = 0
+    opponent_units: int = 0
+    opponent_points: int = 0
+    their_points_as_opponent: int = 0
+    tablemate_games: int = 0
+    tablemate_points: int = 0
+    their_tablemate_points: int = 0
+    ahead: int = 0
+    """Games (of individual play) the person finished above them."""
+    families: set[str] = field(default_factory=set)
+
+    @property
+    def partner_average(self) -> float | None:
+        return _average(self.partner_points, self.partner_units)
+
+    @property
+    def opponent_average(self) -> float | None:
+        return _average(self.opponent_points, self.opponent_units)
+
+    @property
+    def their_opponent_average(self) -> float | None:
+        return _average(self.their_points_as_opponent, self.opponent_units)
+
+    @property
+    def tablemate_average(self) -> float | None:
+        return _average(self.tablemate_points, self.tablemate_games)
+
+    @property
+    def their_tablemate_average(self) -> float | None:
+        return _average(self.their_tablemate_points, self.tablemate_games)
+
+
+def _average(points: int, count: int) -> float | None:
+    return round(points / count, 2) if count else None
+
+
+@dataclass(frozen=True)
+class Tablemates:
+    partnership: list[Tablemate]
+    """Met in partnership play, most units together first (with or against)."""
+    individual: list[Tablemate]
+    """Met in games of individual play, most games together first."""
+    unit: str
+    """What a unit of partnership play is called (``rubber``), for the headings."""
+
+
+def person_tablemates(*, competitor: Competitor | None) -> Tablemates:
+    """The competitors the person met most, with the person's average score when partners
+    and when opponents (partnership families, per unit as the game describes it:
+    ``Game.partnership_units``), or as tablemates (individual families, per game), over
+    the latest ``RESULTS_READ`` finished games."""
+    if competitor is None:
+        return Tablemates(partnership=[], individual=[], unit="rubber")
+    match_ids = list(
+        MatchSeat.objects.filter(competitor=competitor, match__status=MatchStatus.FINISHED)
+        .order_by("-match_id")
+        .values_list("match_id", flat=True)
+        .distinct()[:RESULTS_READ]
+    )
+    seats_of: dict[int, dict[int, int]] = defaultdict(dict)
+    who: dict[int, tuple[str, str, str | None, int | None]] = {}
+    for match_id, seat, other, name, username, bot in MatchSeat.objects.filter(
+        match_id__in=match_ids
+    ).values_list(
+        "match_id",
+        "seat",
+        "competitor_id",
+        "competitor__name",
+        "competitor__user__username",
+        "competitor__bot_version__bot_id",
+    ):
+        seats_of[match_id][seat] = other
+        who[other] = (name, "person" if username else "bot", username, bot)
+    mates: dict[int, Tablemate] = {}
+
+    def mate(other: int) -> Tablemate:
+        if other not in mates:
+            name, kind, username, bot = who[other]
+            mates[other] = Tablemate(
+                competitor=other, name=name, kind=kind, username=username, bot=bot
+            )
+        return mates[other]
+
+    unit = "rubber"
+    for match_id, game, scores, standings_input in MatchResult.objects.filter(
+        match_id__in=match_ids
+    ).values_list("match_id", "match__game", "scores", "standings_input"):
+        seats = seats_of[match_id]
+        mine = [seat for seat, other in seats.items() if other == competitor.pk]
+        if len(mine) != 1:
+            continue  # a person twice at one table (a test table): no partner or opponent
+        me = mine[0]
+        family = _family(game)
+        for other in {o for o in seats.values() if o != competitor.pk}:
+            mate(other).games += 1
+            mate(other).families.add(family)
+        units = (standings_input or {}).get(UNITS_KEY)
+        if _partnership_play(game) and isinstance(units, list):
+            unit = _unit_name(game)
+            for played in units:
+                _count_unit(played, me, seats, mate)
+            continue
+        for seat, other in seats.items():
+            if other == competitor.pk or seat >= len(scores) or me >= len(scores):
+                continue
+            record = mate(other)
+            record.tablemate_games += 1
+            record.tablemate_points += int(scores[me])
+            record.their_tablemate_points += int(scores[seat])
+            record.ahead += int(scores[me] > scores[seat])
+    partnership = sorted(
+        (m for m in mates.values() if m.partner_units or m.opponent_units),
+        key=lambda m: (-(m.partner_units + m.opponent_units), m.name),
+    )[:TABLEMATES_SHOWN]
+    individual = sorted(
+        (m for m in mates.values() if m.tablemate_games),
+        key=lambda m: (-m.tablemate_games, m.name),
+    )[:TABLEMATES_SHOWN]
+    return Tablemates(partnership=partnership, individual=individual, unit=unit)
+
+
+def _count_unit(played: Any, me: int, seats: dict[int, int], mate: Any) -> None:
+    """One unit of partnership play: the person's partner (opposite in its seating) and
+    the two opponents, with the person's and their points of it."""
+    if not isinstance(played, dict):
+        return
+    seating = list(played.get("seating") or [])
+    points = list(played.get("points") or [])
+    if me not in seating or len(seating) != 4 or me >= len(points):
+        return
+    at = seating.index(me)
+    partner = seating[(at + 2) % 4]
+    for seat in (partner, seating[(at + 1) % 4], seating[(at + 3) % 4]):
+        other = seats.get(seat)
+        if other is None:  # a dummy's seat (Priffe's träkarl): nobody sits there
+            continue
+        record = mate(other)
+        if seat == partner:
+            record.partner_units += 1
+            record.partner_points += int(points[me])
+        else:
+            record.opponent_units += 1
+            record.opponent_points += int(points[me])
+            record.their_points_as_opponent += int(points[seat]) if seat < len(points) else 0
+
+
+def _partnership_play(game: str) -> bool:
+    try:
+        return load_game(game).partnership_play
+    except EngineError:
+        return False
+
+
+def _unit_name(game: str) -> str:
+    try:
+        return load_game(game).scoring_unit.singular
+    except EngineError:
+        return "rubber"
+
+
+# ---------------------------------------------------------------- bots
+
+
+@dataclass(frozen=True)
+class OwnedBot:
+    bot: int
+    name: str
+    family: str
+    family_title: str
+    versions: int
+
+
+def person_bots(*, person: Account) -> list[OwnedBot]:
+    """The bots the person uploaded: names, families and how many versions (nothing of
+    their logs, faults or reports)."""
+    bots = (
+        Bot.objects.filter(owner_id=person.pk)
+        .annotate(version_count=Count("versions"))
+        .order_by("name", "id")
+    )
+    return [
+        OwnedBot(
+            bot=bot.pk,
+            name=bot.name,
+            family=bot.family,
+            family_title=_family_title(bot.family) if bot.family else "any game",
+            versions=bot.version_count,
+        )
+        for bot in bots
+    ]
+
+
+# ---------------------------------------------------------------- links to profiles
+
+
+@dataclass(frozen=True)
+class CompetitorLink:
+    """Where a competitor's name leads: a person's profile or a bot's page."""
+
+    username: str | None
+    bot: int | None
+
+
+def competitor_links(*, competitor_ids: list[int]) -> dict[int, CompetitorLink]:
+    """For each competitor, the person's username or the bot's id (pages link names)."""
+    return {
+        pk: CompetitorLink(username=username, bot=bot)
+        for pk, username, bot in Competitor.objects.filter(pk__in=competitor_ids).values_list(
+            "pk", "user__username", "bot_version__bot_id"
+        )
+    }

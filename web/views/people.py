@@ -1,0 +1,51 @@
+"""A person's profile: their games, ratings, partners and opponents, and bots
+(league.profiles; only what anyone may see)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from league.errors import NotFoundError
+from league.profiles import (
+    person_bots,
+    person_competitor,
+    person_games,
+    person_get,
+    person_ratings,
+    person_tablemates,
+)
+from web.charts import line_chart_svg
+
+
+def _page_number(raw: str | None) -> int:
+    """``?page=`` as a page number (anything else: the first page)."""
+    return int(raw) if raw and raw.isdigit() and 0 < len(raw) < 7 else 1
+
+
+@require_GET
+def person_detail(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        person = person_get(username=username)
+    except NotFoundError:
+        raise Http404("Nobody by that name plays here.") from None
+    competitor = person_competitor(person=person)
+    ratings = person_ratings(competitor=competitor)
+    chart = line_chart_svg(
+        [(rating.title, rating.history) for rating in ratings],
+        title=f"Ratings of {person.get_username()}",
+        x_label="games rated",
+        y_label="rating's low end",
+        chart_id="person-ratings",
+    )
+    context = {
+        "person": person,
+        "games": person_games(competitor=competitor, page=_page_number(request.GET.get("page"))),
+        "ratings": ratings,
+        "chart": chart if ratings else "",
+        "tablemates": person_tablemates(competitor=competitor),
+        "bots": person_bots(person=person),
+        "is_you": request.user.is_authenticated and request.user.pk == person.pk,
+    }
+    return render(request, "web/person.html", context)

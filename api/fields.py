@@ -226,21 +226,23 @@ class GameFamilyQueryField(_QueryValue, StrictCharField):
         return value.split("(", 1)[0].strip() if isinstance(value, str) else value
 
 
-SEAT_TEXT_PATTERN = rf"\A(me|builtin:[^{WHITE_SPACE}\u0000]+)\Z"
+SEAT_TEXT_PATTERN = rf"\A(me|open|(builtin|invite):[^{WHITE_SPACE}\u0000]+)\Z"
+SEAT_TEXTS = "'me', 'open', 'invite:USERNAME' or 'builtin:NAME'"
 
 
 class SeatField(serializers.Field[Any, Any, Any, Any]):
-    """A seat at a table: ``"me"``, ``"builtin:NAME"`` or a competitor id."""
+    """A seat at a table: ``"me"``, ``"open"`` (anyone may take it), ``"invite:USERNAME"``
+    (kept for that person), ``"builtin:NAME"`` or a competitor id."""
 
     default_error_messages: ClassVar[dict[str, StrOrPromise]] = {
-        "invalid": "A seat is 'me', 'builtin:NAME' or a competitor id; got {kind}.",
+        "invalid": f"A seat is {SEAT_TEXTS} or a competitor id; got {{kind}}.",
     }
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.text = StrictCharField(
             max_length=100,
-            pattern=RegexValidator(SEAT_TEXT_PATTERN, message="Not 'me' or 'builtin:NAME'."),
+            pattern=RegexValidator(SEAT_TEXT_PATTERN, message=f"Not {SEAT_TEXTS}."),
         )
         self.number = id_field()
 

@@ -202,7 +202,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
     class Meta:
         model = Match
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "tournament",
             "round",

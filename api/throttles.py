@@ -117,6 +117,13 @@ class TableThrottle(ScopedThrottle):
     what = "new tables"
 
 
+class TableJoinThrottle(ScopedThrottle):
+    """Seats taken at tables (an invitation accepted, an open seat joined), per person."""
+
+    scope = "table_joins"
+    what = "seats taken at tables"
+
+
 class ActionThrottle(ScopedThrottle):
     """Moves at a table, per person (over HTTP: the WebSocket only listens)."""
 

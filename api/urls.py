@@ -152,4 +152,38 @@ urlpatterns = [
     ),
     path("matches/<int:match_id>/chat/", matches.MatchChatApi.as_view(), name="api-match-chat"),
     path("tables/", tables.TableCreateApi.as_view(), name="api-tables"),
+    path("tables/<int:match_id>/", tables.TableDetailApi.as_view(), name="api-table"),
+    path("tables/<int:match_id>/join/", tables.TableJoinApi.as_view(), name="api-table-join"),
+    path("tables/<int:match_id>/cancel/", tables.TableCancelApi.as_view(), name="api-table-cancel"),
+    path(
+        "tables/<int:match_id>/seats/<int:seat>/bot/",
+        tables.TableSeatBotApi.as_view(),
+        name="api-table-seat-bot",
+    ),
+    path(
+        "tables/<int:match_id>/seats/<int:seat>/invite/",
+        tables.TableSeatInviteApi.as_view(),
+        name="api-table-seat-invite",
+    ),
+    path(
+        "table-invitations/",
+        tables.SeatInvitationListApi.as_view(),
+        name="api-table-invitations",
+    ),
+    path(
+        "table-invitations/<str:code>/",
+        tables.SeatInvitationDetailApi.as_view(),
+        name="api-table-invitation",
+    ),
+    path(
+        "table-invitations/<str:code>/accept/",
+        tables.SeatInvitationAcceptApi.as_view(),
+        name="api-table-invitation-accept",
+    ),
+    path(
+        "table-invitations/<str:code>/decline/",
+        tables.SeatInvitationDeclineApi.as_view(),
+        name="api-table-invitation-decline",
+    ),
+    path("lobby/", tables.LobbyApi.as_view(), name="api-lobby"),
 ]

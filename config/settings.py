@@ -175,6 +175,7 @@ REST_FRAMEWORK = {
             "sign_in": "30/minute",
             "uploads": "20/hour",
             "tables": "30/hour",
+            "table_joins": "60/hour",
             "actions": "120/minute",
             "settings": "300/hour",
             "chat": "20/minute",

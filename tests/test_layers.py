@@ -65,6 +65,7 @@ READS = (
     "league.standings_store",
     "league.my_games",
     "league.notification_reads",
+    "league.lobby",
     "league.profiles",
 )
 """The league's read side: the selectors and the modules of reads they use."""

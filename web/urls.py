@@ -2,7 +2,18 @@
 
 from django.urls import path
 
-from web.views import accounts, bots, clubs, leagues, matches, people, ratings, rules, samples
+from web.views import (
+    accounts,
+    bots,
+    clubs,
+    leagues,
+    matches,
+    people,
+    ratings,
+    rules,
+    samples,
+    tables,
+)
 from web.views.games import my_games_page
 from web.views.notifications import (
     notification_list,
@@ -57,7 +68,32 @@ urlpatterns = [
         name="match-timeline",
     ),
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
-    path("play/", matches.table_new, name="table-new"),
+    path("play/", tables.table_new, name="table-new"),
+    path("lobby/", tables.lobby_page, name="lobby"),
+    path("tables/<int:match_id>/", tables.table_waiting, name="table-waiting"),
+    path("tables/<int:match_id>/join/", tables.table_join_post, name="table-join"),
+    path("tables/<int:match_id>/cancel/", tables.table_cancel_post, name="table-cancel"),
+    path(
+        "tables/<int:match_id>/seats/<int:seat>/bot/",
+        tables.table_seat_bot_post,
+        name="table-seat-bot",
+    ),
+    path(
+        "tables/<int:match_id>/seats/<int:seat>/invite/",
+        tables.table_seat_invite_post,
+        name="table-seat-invite",
+    ),
+    path("tables/invitations/<str:code>/", tables.table_invitation, name="table-invitation"),
+    path(
+        "tables/invitations/<str:code>/accept/",
+        tables.table_invitation_accept,
+        name="table-invitation-accept",
+    ),
+    path(
+        "tables/invitations/<str:code>/decline/",
+        tables.table_invitation_decline,
+        name="table-invitation-decline",
+    ),
     path("games/", my_games_page, name="games"),
     path("notifications/", notification_list, name="notifications"),
     path(

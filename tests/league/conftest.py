@@ -29,7 +29,8 @@ from tests.servers import database_url_for
 
 SERVER_START_SECONDS = 60.0
 UNLIMITED_RATES = (
-    "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute"
+    "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute,"
+    "table_joins=100000/hour"
 )
 
 

@@ -179,8 +179,8 @@ def test_a_wrong_method_and_an_unknown_path_are_json() -> None:
         ("/api/tournaments/", {"move_seconds": "30"}, "move_seconds: Expected a number"),
         ("/api/tournaments/", {"move_seconds": 10**400}, "move_seconds: A valid number"),
         ("/api/tables/", {"seats": [None]}, "seats.0: This field may not be null."),
-        ("/api/tables/", {"seats": [True]}, "seats.0: A seat is 'me', 'builtin:NAME' or a"),
-        ("/api/tables/", {"seats": ["me\n"]}, "seats.0: Not 'me' or 'builtin:NAME'."),
+        ("/api/tables/", {"seats": [True]}, "seats.0: A seat is 'me', 'open', 'invite:USERN"),
+        ("/api/tables/", {"seats": ["me\n"]}, "seats.0: Not 'me', 'open', 'invite:USERNAME'"),
     ],
 )
 def test_values_the_schema_forbids_are_refused(path: str, body: dict[str, Any], words: str) -> None:

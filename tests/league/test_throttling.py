@@ -255,6 +255,25 @@ def test_table_creation_is_limited_per_person(settings: Settings) -> None:
 
 
 @servers
+def test_seats_taken_at_tables_are_limited_per_person(settings: Settings) -> None:
+    """Accepting invitations and joining open seats share one allowance."""
+    rates_set(settings, table_joins="1/hour")
+    ann, bob = user_create("ann"), user_create("bob")
+    host = client_for(ann)
+    seats = {"game": "kingen", "seats": ["me", "open", "builtin:random", "builtin:random"]}
+    first = host.post("/api/tables/", seats, format="json").json()["id"]
+    second = host.post("/api/tables/", seats, format="json").json()["id"]
+    api = client_for(bob)
+    assert api.post(f"/api/tables/{first}/join/").status_code == 200
+    assert_too_many(
+        api.post(f"/api/tables/{second}/join/"),
+        within=3600,
+        says="Too many seats taken at tables: at most 1 in an hour.",
+    )
+    assert Match.objects.get(pk=second).status == MatchStatus.WAITING
+
+
+@servers
 def test_moves_at_a_table_are_limited_per_person(settings: Settings) -> None:
     rates_set(settings, actions="2/minute")
     ann = user_create("ann")
@@ -350,6 +369,8 @@ def test_the_schema_documents_the_429_of_each_limited_write() -> None:
         ("/api/auth/token/", "post"),
         ("/api/bots/{bot_id}/versions/", "post"),
         ("/api/tables/", "post"),
+        ("/api/tables/{match_id}/join/", "post"),
+        ("/api/table-invitations/{code}/accept/", "post"),
         ("/api/matches/{match_id}/seats/{seat}/actions/", "post"),
     ]
     for path, method in limited:
@@ -387,7 +408,10 @@ def test_rate_limits_and_lock_lengths_come_from_the_environment() -> None:
             "sign_in": "30/minute",
             "uploads": "20/hour",
             "tables": "30/hour",
+            "table_joins": "60/hour",
             "actions": "120/minute",
+            "settings": "300/hour",
+            "chat": "20/minute",
         },
         5,
         [60, 300, 900, 3600],
@@ -401,7 +425,15 @@ def test_rate_limits_and_lock_lengths_come_from_the_environment() -> None:
             "TRUSTED_PROXIES": "1",
         }
     ) == [
-        {"sign_in": "30/minute", "uploads": "5/day", "tables": "30/hour", "actions": "300/minute"},
+        {
+            "sign_in": "30/minute",
+            "uploads": "5/day",
+            "tables": "30/hour",
+            "table_joins": "60/hour",
+            "actions": "300/minute",
+            "settings": "300/hour",
+            "chat": "20/minute",
+        },
         10,
         [30, 120, 3600],
         1,

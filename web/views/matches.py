@@ -1,18 +1,15 @@
 """A match: its page (the replay viewer, live while it runs), the timeline of public facts,
-a person's table, and opening a casual table with bots."""
+and a person's table. Opening a table is web.views.tables."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 
-from api.throttles import TableThrottle
-from engine.variants import load_game
-from league.errors import LeagueError, NotAllowedError, NotFoundError
+from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.selectors import (
     match_error_for,
@@ -21,11 +18,8 @@ from league.selectors import (
     match_seat_of_viewer,
     seat_names,
 )
-from league.services.tables import table_open
-from web.forms import TableForm
 from web.selectors import match_timeline
 from web.templatetags.games import game_name
-from web.throttling import rate_limited
 
 
 def _match(match_id: int) -> Match:
@@ -93,23 +87,3 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         "record_url": reverse("web:match", args=[match.pk]),
     }
     return render(request, "web/table.html", context)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-@rate_limited(TableThrottle)  # the API's new-tables allowance
-def table_new(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        game = form.cleaned_data["game"]
-        seats = ["me"] + [f"builtin:{form.cleaned_data['opponents']}"] * (
-            load_game(game).num_seats - 1
-        )
-        try:
-            match = table_open(actor=request.user, game=game, seats=seats)
-        except LeagueError as exc:
-            form.add_error(None, exc.detail)
-        else:
-            messages.success(request, "Your table is ready: you sit at seat 0.")
-            return redirect("web:table", match_id=match.pk, seat=0)
-    return render(request, "web/table_new.html", {"form": form})

@@ -1,0 +1,373 @@
+"""The reads of tables and the lobby (docs/league.md, *Tables*): a table with its seats and
+invitations, the invitations waiting for a person, and the lobby's lists (tables waiting
+for players, games being played, games just finished).
+
+Who sees what: a table in a club is listed for the club's members only (the site-wide
+lobby shows the tables of no club and those of the clubs you belong to); a table's
+invitation codes are its host's (to hand on) and each reserved seat's code is also its
+invitee's. Everything else about a table is as public as its match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
+from django.db.models import Prefetch, Q, QuerySet
+
+from bots.models import BotVersion
+from engine.variants import load_game
+from league.errors import NotAllowedError, NotFoundError
+from league.models import (
+    Club,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Membership,
+    SeatInvitation,
+    TournamentFormat,
+)
+
+User = Account | AnonymousUser
+
+LOBBY_LIST_LENGTH = 20
+"""How many games each of the lobby's lists of games shows (the newest)."""
+
+
+def _tables() -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("competitor").order_by("seat")
+    invitations = SeatInvitation.objects.select_related("invitee", "accepted_by").order_by(
+        "seat", "id"
+    )
+    return (
+        Match.objects.filter(tournament__format=TournamentFormat.TABLE)
+        .select_related("tournament__club", "tournament__created_by", "result")
+        .prefetch_related(
+            Prefetch("seats", queryset=seats), Prefetch("seat_invitations", queryset=invitations)
+        )
+    )
+
+
+def table_get(*, match_id: int) -> Match:
+    """A table's match with its tournament, club, host, seats and invitations loaded."""
+    match = _tables().filter(pk=match_id).first()
+    if match is None:
+        raise NotFoundError(f"no table {match_id}")
+    return match
+
+
+def _club_ids_of(user: User) -> set[int]:
+    if not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(user_id=user.pk).values_list("club_id", flat=True))
+
+
+def _pending(invitations: Iterable[SeatInvitation]) -> list[SeatInvitation]:
+    return [i for i in invitations if i.pending]
+
+
+def _duration_words(seconds: float) -> str:
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds:g} seconds"
+
+
+def time_control_words(*, time_control: str, move_seconds: float, time_bank_seconds: float) -> str:
+    """A time control for people: ``live, 2 minutes a move + 1 minute bank``,
+    ``correspondence, 1 day a move``."""
+    words = f"{time_control}, {_duration_words(move_seconds)} a move"
+    if time_bank_seconds:
+        words += f" + {_duration_words(time_bank_seconds)} bank"
+    return words
+
+
+def table_summary(*, match: Match, user: User, club_ids: set[int] | None = None) -> dict[str, Any]:
+    """A table as the lobby lists it: its game for people, time control, host, club, how
+    many seats are taken and open, and whether ``user`` may join it (take an open seat)."""
+    tournament = match.tournament
+    loaded = load_game(match.game)
+    seats = list(match.seats.all())
+    invitations = list(match.seat_invitations.all())
+    pending = _pending(invitations)
+    open_seats = sorted(i.seat for i in pending if i.invitee_id is None)
+    seated = {s.competitor.user_id for s in seats if s.competitor.user_id is not None}
+    if club_ids is None:
+        club_ids = _club_ids_of(user)
+    invited_here = user.is_authenticated and any(i.invitee_id == user.pk for i in pending)
+    can_join = (
+        match.status == MatchStatus.WAITING
+        and bool(open_seats)
+        and user.is_authenticated
+        and user.pk not in seated
+        and not invited_here
+        and (tournament.club_id is None or tournament.club_id in club_ids)
+    )
+    host = tournament.created_by
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "game_name": loaded.display_name,
+        "status": match.status,
+        "host": tournament.created_by_id,
+        "host_username": host.get_username() if host is not None else None,
+        "club": tournament.club_id,
+        "club_name": tournament.club.name if tournament.club is not None else None,
+        "time_control": tournament.time_control,
+        "move_seconds": tournament.move_seconds,
+        "time_bank_seconds": tournament.time_bank_seconds,
+        "time_words": time_control_words(
+            time_control=tournament.time_control,
+            move_seconds=tournament.move_seconds,
+            time_bank_seconds=tournament.time_bank_seconds,
+        ),
+        "players": len(loaded.player_seats),
+        "seats_taken": sum(1 for s in seats if s.seat != loaded.dummy_seat),
+        "open_seats": open_seats,
+        "players_seated": [s.competitor.name for s in seats if s.competitor.user_id is not None],
+        "can_join": can_join,
+        "created_at": match.created_at,
+    }
+
+
+def table_seats(*, match: Match, user: User) -> list[dict[str, Any]]:
+    """Every seat of a table: ``taken`` (who sits there), ``open`` (anyone may take it),
+    ``reserved`` (kept for a person, waiting for their answer), ``empty`` (declined or
+    withdrawn: the host opens it, invites someone or gives it to a bot) or ``dummy``
+    (nobody sits there). ``code`` is the seat's invitation code for those who may hand it
+    on or use it: the host, and a reserved seat's invitee."""
+    loaded = load_game(match.game)
+    host_id = match.tournament.created_by_id
+    is_host = user.is_authenticated and user.pk == host_id
+    taken = {s.seat: s for s in match.seats.all()}
+    invitations = list(match.seat_invitations.all())
+    rows = []
+    for seat in range(loaded.num_seats):
+        mine = [i for i in invitations if i.seat == seat]
+        pending = next((i for i in mine if i.pending), None)
+        last = mine[-1] if mine else None
+        row: dict[str, Any] = {
+            "seat": seat,
+            "state": "empty",
+            "competitor": None,
+            "name": None,
+            "kind": None,
+            "invitee": None,
+            "invitee_username": None,
+            "code": None,
+            "declined_by": None,
+        }
+        if seat in taken:
+            competitor = taken[seat].competitor
+            row |= {
+                "state": "dummy" if seat == loaded.dummy_seat else "taken",
+                "competitor": competitor.pk,
+                "name": competitor.name,
+                "kind": competitor.kind,
+            }
+        elif pending is not None:
+            invitee = pending.invitee
+            yours = invitee is not None and user.is_authenticated and invitee.pk == user.pk
+            row |= {
+                "state": "open" if invitee is None else "reserved",
+                "invitee": pending.invitee_id,
+                "invitee_username": invitee.get_username() if invitee is not None else None,
+                "code": pending.code if is_host or yours else None,
+            }
+        elif is_host and last is not None and last.declined_at is not None:
+            assert last.invitee is not None  # only a reserved seat is declined
+            row["declined_by"] = last.invitee.get_username()
+        rows.append(row)
+    return rows
+
+
+def table_detail(*, match: Match, user: User) -> dict[str, Any]:
+    """A table for its page and ``GET /api/tables/{id}/``: the summary, every seat, and
+    ``user``'s place at it (their seat, the code of a seat kept for them, whether they
+    host it)."""
+    summary = table_summary(match=match, user=user)
+    seats = table_seats(match=match, user=user)
+    your_seat = next(
+        (
+            s.seat
+            for s in match.seats.all()
+            if user.is_authenticated and s.competitor.user_id == user.pk
+        ),
+        None,
+    )
+    invited = next(
+        (
+            i
+            for i in _pending(match.seat_invitations.all())
+            if user.is_authenticated and i.invitee_id == user.pk
+        ),
+        None,
+    )
+    return summary | {
+        "seat_list": seats,
+        "is_host": user.is_authenticated and user.pk == match.tournament.created_by_id,
+        "your_seat": your_seat,
+        "your_invitation": invited.code if invited is not None else None,
+        "cancelled": match.status == MatchStatus.ERROR and match.started_at is None,
+    }
+
+
+def seat_invitation_get(*, code: str) -> SeatInvitation:
+    """The invitation of a link, with its table (its match, tournament, club and host)."""
+    invitation = (
+        SeatInvitation.objects.select_related(
+            "match__tournament__club", "match__tournament__created_by", "invitee"
+        )
+        .filter(code=code)
+        .first()
+    )
+    if invitation is None:
+        raise NotFoundError("no such table invitation (the link may be mistyped)")
+    return invitation
+
+
+def seat_invitations_pending_for(*, user: User) -> list[SeatInvitation]:
+    """The seats kept for ``user`` at tables still waiting for their answer."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        SeatInvitation.objects.filter(
+            invitee_id=user.pk,
+            accepted_at=None,
+            declined_at=None,
+            cancelled_at=None,
+            match__status=MatchStatus.WAITING,
+        )
+        .select_related("match__tournament__created_by", "match__tournament__club")
+        .order_by("-created_at", "-id")
+    )
+
+
+def _visible(matches: QuerySet[Match], *, club: Club | None, club_ids: set[int]) -> Any:
+    """Tables of no club and of the clubs the person belongs to (``club``: that club's)."""
+    if club is not None:
+        return matches.filter(tournament__club=club)
+    return matches.filter(Q(tournament__club__isnull=True) | Q(tournament__club_id__in=club_ids))
+
+
+def _game_row(match: Match) -> dict[str, Any]:
+    tournament = match.tournament
+    result = getattr(match, "result", None) if match.status == MatchStatus.FINISHED else None
+    seats = list(match.seats.all())
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "game_name": load_game(match.game).display_name,
+        "tournament": tournament.pk,
+        "tournament_name": tournament.name,
+        "table": tournament.format == TournamentFormat.TABLE,
+        "club_name": tournament.club.name if tournament.club is not None else None,
+        "status": match.status,
+        "players": [s.competitor.name for s in seats],
+        "scores": list(result.scores) if result is not None else None,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+    }
+
+
+def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
+    """The lobby: ``open_tables`` (waiting, with a seat anyone may take), ``your_tables``
+    (waiting tables you host, sit at or are invited to), ``playing`` (games being played,
+    tables and league matches alike, to watch) and ``finished`` (the latest games), newest
+    first. ``club``: that club's lobby, for its members only (NotAllowedError otherwise);
+    the site-wide lobby lists the tables of no club and of the clubs you belong to."""
+    club_ids = _club_ids_of(user)
+    if club is not None and club.pk not in club_ids:
+        raise NotAllowedError(f"the lobby of {club.name!r} is for its members: join the club")
+    tables = _visible(_tables(), club=club, club_ids=club_ids)
+    waiting = tables.filter(status=MatchStatus.WAITING).order_by("-created_at", "-id")
+    open_tables = waiting.filter(
+        seat_invitations__invitee__isnull=True,
+        seat_invitations__accepted_at__isnull=True,
+        seat_invitations__declined_at__isnull=True,
+        seat_invitations__cancelled_at__isnull=True,
+    ).distinct()[:LOBBY_LIST_LENGTH]
+    yours: list[Match] = []
+    if user.is_authenticated:
+        involved = _tables() if club is None else tables  # invited to a club's table too
+        yours = list(
+            involved.filter(status=MatchStatus.WAITING)
+            .order_by("-created_at", "-id")
+            .filter(
+                Q(tournament__created_by_id=user.pk)
+                | Q(seats__competitor__user_id=user.pk)
+                | Q(
+                    seat_invitations__invitee_id=user.pk,
+                    seat_invitations__accepted_at__isnull=True,
+                    seat_invitations__declined_at__isnull=True,
+                    seat_invitations__cancelled_at__isnull=True,
+                )
+            )
+            .distinct()[:LOBBY_LIST_LENGTH]
+        )
+    seats = MatchSeat.objects.select_related("competitor").order_by("seat")
+    games = Match.objects.select_related("tournament__club", "result").prefetch_related(
+        Prefetch("seats", queryset=seats)
+    )
+    if club is not None:
+        games = games.filter(tournament__club=club)
+    else:  # a club's tables are its members'; leagues are public
+        games = games.exclude(
+            Q(tournament__format=TournamentFormat.TABLE)
+            & Q(tournament__club__isnull=False)
+            & ~Q(tournament__club_id__in=club_ids)
+        )
+    playing = games.filter(status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]).order_by(
+        "-started_at", "-id"
+    )[:LOBBY_LIST_LENGTH]
+    finished = games.filter(status=MatchStatus.FINISHED).order_by("-finished_at", "-id")[
+        :LOBBY_LIST_LENGTH
+    ]
+    return {
+        "club": club.pk if club is not None else None,
+        "club_name": club.name if club is not None else None,
+        "open_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in open_tables],
+        "your_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in yours],
+        "playing": [_game_row(m) for m in playing],
+        "finished": [_game_row(m) for m in finished],
+    }
+
+
+def clubs_with_lobby(*, user: User) -> list[Club]:
+    """The clubs whose lobbies ``user`` may open (their own clubs)."""
+    if not user.is_authenticated:
+        return []
+    return list(Club.objects.filter(memberships__user_id=user.pk).order_by("name"))
+
+
+def table_form_choices(*, user: User) -> dict[str, Any]:
+    """What the new-table form offers ``user``: their clubs (``(id, name)``), their active
+    uploaded bots (``("version:ID", label)``) and the usernames of their clubs' members
+    (to keep a seat for, picked from a list)."""
+    if not user.is_authenticated:
+        return {"clubs": [], "bots": [], "people": []}
+    clubs = [(c.pk, c.name) for c in clubs_with_lobby(user=user)]
+    versions = (
+        BotVersion.objects.filter(
+            bot__owner_id=user.pk,
+            status=BotVersion.Status.ACTIVE,
+            kind=BotVersion.Kind.UPLOADED,
+        )
+        .select_related("bot")
+        .order_by("bot__name", "-number")
+    )
+    people = (
+        Membership.objects.filter(club_id__in=[pk for pk, _ in clubs])
+        .exclude(user_id=user.pk)
+        .values_list("user__username", flat=True)
+        .distinct()
+        .order_by("user__username")
+    )
+    return {
+        "clubs": clubs,
+        "bots": [(f"version:{v.pk}", f"{v.bot.name} v{v.number}") for v in versions],
+        "people": list(people),
+    }

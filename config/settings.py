@@ -37,6 +37,7 @@ ALLOWED_HOSTS = list_from_env(
     os.environ, "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"]
 )
 CSRF_TRUSTED_ORIGINS = list_from_env(os.environ, "CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "web.views.errors.csrf_failure"  # the site's own page, not Django's
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `manage.py runserver` serves ASGI too

@@ -142,6 +142,32 @@ def club_role_of(*, user: User, club: Club) -> str | None:
     )
 
 
+def invitation_preview(
+    *, user: User, code: str, now: datetime | None = None
+) -> tuple[Invitation | None, str]:
+    """The invitation ``code`` (with its club) as a person sees it before answering it,
+    and why they could not use it (empty: they can); (None, why) for an unknown code.
+    Says what league.services.clubs.invitation_accept would, without writing anything."""
+    invitation = (
+        Invitation.objects.filter(code=code).select_related("club", "created_by").first()
+        if code
+        else None
+    )
+    if invitation is None:
+        return None, "no such invitation"
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        return invitation, "this invitation is for another person; only they may answer it"
+    if invitation.accepted_at is not None:
+        return invitation, "this invitation has been used already"
+    if invitation.declined_at is not None:
+        return invitation, "this invitation has been declined"
+    if invitation.expires_at <= (now or timezone.now()):
+        return invitation, "this invitation has expired"
+    if club_role_of(user=user, club=invitation.club) is not None:
+        return invitation, "you are a member of this club already"
+    return invitation, ""
+
+
 def invitations_pending_for(*, user: User, now: datetime | None = None) -> QuerySet[Invitation]:
     """The personal invitations waiting for ``user``'s answer, newest first."""
     if not user.is_authenticated:

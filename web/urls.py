@@ -14,6 +14,7 @@ from web.views import (
     samples,
     tables,
 )
+from web.views.errors import favicon
 from web.views.games import my_games_page
 from web.views.notifications import (
     notification_list,
@@ -118,6 +119,7 @@ urlpatterns = [
     ),
     path("ratings/", ratings.leaderboard, name="ratings"),
     path("rules/", rules.rules_list, name="rules"),
+    path("favicon.ico", favicon, name="favicon"),
     path("people/<str:username>/", people.person_detail, name="person"),
     path("rules/<slug:family>/", rules.rules_detail, name="rules-family"),
     path("bots/", bots.bot_index, name="bots"),

@@ -23,6 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from api.throttles import RateLimited, SignInThrottle, throttle_check
+from league.selectors import invitation_preview
 from league.services.sign_in import SignInLock, sign_in_lock_get
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import too_many_requests_page
@@ -118,4 +119,13 @@ def join_club(request: HttpRequest, code: str = "") -> HttpResponse:
         else:
             messages.success(request, f"You joined {club.name}.")
             return redirect(club.url)
-    return render(request, "web/join_club.html", {"form": form})
+    # A link names its club before anyone joins it: the person sees what they agree to.
+    code = code.strip()
+    invitation, problem = invitation_preview(user=request.user, code=code) if code else (None, "")
+    context = {
+        "form": form,
+        "code": code,
+        "invitation": invitation,
+        "problem": problem[:1].upper() + problem[1:] if problem else "",
+    }
+    return render(request, "web/join_club.html", context)

@@ -18,6 +18,7 @@ from league.models import Club, Membership, Tournament, TournamentFormat, Tourna
 from league.profiles import competitor_links
 from league.selectors import (
     club_get,
+    club_role_of,
     match_list,
     round_list,
     tournament_get,
@@ -41,7 +42,12 @@ from league.services.tournaments import (
 )
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
-from web.selectors import can_organise, head_to_head_table, tournament_rating_series
+from web.selectors import (
+    can_organise,
+    can_organise_club,
+    head_to_head_table,
+    tournament_rating_series,
+)
 
 STANDINGS_COLUMNS = (
     ("rank", "Rank"),
@@ -100,6 +106,15 @@ def league_index(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
     club = _club(club_id)
+    if not can_organise_club(user=request.user, club=club):
+        # Said before the form is filled in, not after: only organisers create leagues.
+        role = club_role_of(user=request.user, club=club)
+        return render(
+            request,
+            "web/league_new.html",
+            {"club": club, "refused": True, "role": role},
+            status=403,
+        )
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -292,9 +307,11 @@ def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if first is not None:
             return redirect("web:match", match_id=first.pk)
     organiser = can_organise(user=request.user, tournament=tournament)
+    club = tournament.club
     context = standings_context(tournament)
     context.update(
         organiser=organiser,
+        member=club is None or club_role_of(user=request.user, club=club) is not None,
         entries=tournament.entries.select_related("competitor").order_by("id"),
         builtin_form=BuiltinEntryForm(),
         entry_form=CompetitorEntryForm(choices=_entry_choices(request, tournament)),

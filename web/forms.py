@@ -94,8 +94,10 @@ class TournamentForm(forms.Form):
             ("live", "Live: seconds per move, everyone at the table at once"),
         ],
         initial="correspondence",
+        required=False,
         label="Time control",
         widget=forms.RadioSelect,
+        help_text="Not chosen: live if seconds per move are given, correspondence otherwise.",
     )
     move_hours = forms.FloatField(
         min_value=1,
@@ -115,8 +117,12 @@ class TournamentForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any] | None:
-        """``move_seconds`` becomes the move time of the chosen time control."""
+        """``move_seconds`` becomes the move time of the chosen time control (none chosen:
+        live when seconds per move are given, correspondence otherwise)."""
         data = super().clean() or {}
+        if not data.get("time_control"):
+            live = data.get("move_seconds") is not None and not data.get("move_hours")
+            data["time_control"] = "live" if live else "correspondence"
         if data.get("time_control") == "correspondence":
             hours = data.get("move_hours")
             if hours is None and "move_hours" not in self.errors:

@@ -398,4 +398,3 @@ def test_two_people_racing_for_the_last_open_seat_get_one_seat_between_them() ->
     assert loser == f"{ConflictError.__name__}: the table has started: every seat is taken"
     assert len(seated_people(match.pk)) == 2
     assert Match.objects.get(pk=match.pk).status == MatchStatus.QUEUED
-    assert run_match_tasks(match.pk) == 1

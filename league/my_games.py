@@ -181,7 +181,7 @@ def my_games(
             invited=True,
             invitation=invitation.code,
             invited_by=invitation.created_by.get_username(),
-            url=reverse("web:match", args=[invitation.match_id]),
+            url=reverse("web:table-invitation", args=[invitation.code]),
         )
         lists["waiting"].append(item)
     scores = dict(

@@ -113,7 +113,7 @@ class TableOpenForm(forms.Form):
         ],
         initial="live",
         widget=forms.RadioSelect,
-        label="Time control",
+        label="How you play",
     )
     move_seconds = forms.IntegerField(
         required=False,
@@ -139,7 +139,10 @@ class TableOpenForm(forms.Form):
         help_text="At least an hour, at most two weeks.",
     )
     correspondence_unit = forms.ChoiceField(
-        choices=[("days", "days"), ("hours", "hours")], initial="days", label="Unit"
+        choices=[("days", "days"), ("hours", "hours")],
+        initial="days",
+        required=False,
+        label="Unit",
     )
     club = forms.ChoiceField(required=False, label="Club")
 
@@ -160,8 +163,9 @@ class TableOpenForm(forms.Form):
         )
         bots = _bot_choices(own_bots)
         for row in range(MAX_PLAYERS):
-            self.fields[f"seat_{row}"] = forms.ChoiceField(
+            self.fields[f"seat_{row}"] = forms.ChoiceField(  # a hidden row sends nothing
                 choices=SEAT_KINDS,
+                required=False,
                 initial="me" if row == 0 else "bot",
                 label=f"Player {row + 1}",
             )
@@ -230,6 +234,8 @@ class TableOpenForm(forms.Form):
             players = len(load_game(cleaned["game_string"]).player_seats)
             for row in range(players):
                 kind = cleaned.get(f"seat_{row}")
+                if not kind:
+                    self.add_error(f"seat_{row}", "Choose who sits here.")
                 if kind == "invite" and not cleaned.get(f"seat_{row}_username", "").strip():
                     self.add_error(f"seat_{row}_username", "Name the person to keep it for.")
                 if kind == "bot" and not cleaned.get(f"seat_{row}_bot"):
@@ -260,7 +266,7 @@ class TableOpenForm(forms.Form):
         """(time control, seconds per move, time bank) as chosen."""
         data = self.cleaned_data
         if data["time_control"] == "correspondence":
-            unit = DAY if data["correspondence_unit"] == "days" else HOUR
+            unit = HOUR if data.get("correspondence_unit") == "hours" else DAY
             amount = data.get("correspondence_amount") or 1
             return "correspondence", float(amount * unit), 0.0
         move = data.get("move_seconds")

@@ -22,6 +22,7 @@ from engine.game import Game, State
 from engine.players import make_player
 from engine.record import record_from_state, redact_record
 from engine.variants import FAMILIES, load_game
+from league.table_views import action_labels
 
 
 def sample_games() -> tuple[str, ...]:
@@ -134,12 +135,17 @@ class SampleTable:
 
     def view_json(self) -> dict[str, Any]:
         view = self.state.view_for(HUMAN_SEAT).to_json()
-        your_turn = not self.state.is_terminal() and self.state.acting_seat() == HUMAN_SEAT
+        over = self.state.is_terminal()
+        your_turn = not over and self.state.acting_seat() == HUMAN_SEAT
         return {
             "view": view,
             "deadline": None,
             "your_turn": your_turn,
-            "status": "finished" if self.state.is_terminal() else "running",
+            "phase": "finished" if over else "your_move" if your_turn else "bots_to_move",
+            "position": len(self.state.log),
+            "to_act": None if over else self.state.acting_seat(),
+            "actions": action_labels(self.game, view["legal"]) if your_turn else [],
+            "status": "finished" if over else "running",
             "seats": [
                 {"seat": seat, "name": "You" if seat == HUMAN_SEAT else f"greedy {seat}"}
                 for seat in range(self.game.num_seats)

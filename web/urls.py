@@ -16,6 +16,7 @@ from web.views import (
 )
 from web.views.errors import favicon
 from web.views.games import my_games_page
+from web.views.home import play_now
 from web.views.notifications import (
     notification_list,
     notification_mark_read,
@@ -69,6 +70,7 @@ urlpatterns = [
         name="match-timeline",
     ),
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
+    path("play-now/", play_now, name="play-now"),
     path("play/", tables.table_new, name="table-new"),
     path("lobby/", tables.lobby_page, name="lobby"),
     path("tables/<int:match_id>/", tables.table_waiting, name="table-waiting"),

@@ -1,7 +1,45 @@
-"""The home page."""
+"""The home page, and "Play now": a newcomer's first table, with three of the demo's bots."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
+
+from api.throttles import TableThrottle
+from engine.variants import load_game
+from league.errors import LeagueError
+from league.services.demo import DEMO_TABLE_BOTS, demo_table_game, demo_table_open
+from web.throttling import rate_limited
 
 
 class HomeView(TemplateView):
     template_name = "home.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["play_now_game"] = load_game(demo_table_game()).display_name
+        return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@rate_limited(TableThrottle)  # the API's new-tables allowance
+def play_now(request: HttpRequest) -> HttpResponse:
+    """GET: what the table is (the sign-up page sends a newcomer here); POST: open it and
+    sit down at seat 0."""
+    if request.method == "POST":
+        try:
+            match = demo_table_open(actor=request.user)  # type: ignore[arg-type]
+        except LeagueError as exc:
+            messages.error(request, exc.detail)
+        else:
+            messages.success(request, "Your table is ready: you sit at seat 0. Good luck!")
+            return redirect("web:table", match_id=match.pk, seat=0)
+    context = {"game_name": load_game(demo_table_game()).display_name, "bots": DEMO_TABLE_BOTS}
+    return render(request, "web/play_now.html", context)

@@ -18,6 +18,7 @@ from league.selectors import (
     match_seat_of_viewer,
     seat_names,
 )
+from league.table_views import CHAT_MAX_CHARS
 from web.selectors import match_timeline
 from web.templatetags.games import game_name
 
@@ -51,6 +52,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "timeline_url": reverse("web:match-timeline", args=[match.pk]),
         "socket_url": f"/ws/matches/{match.pk}/",
         "table_url": reverse("web:table", args=[match.pk, my_seat]) if my_seat is not None else "",
+        "chat_url": reverse("api-match-chat", args=[match.pk]),
+        "chat_can_write": my_seat is not None,
+        "chat_max_chars": CHAT_MAX_CHARS,
+        "chat_socket_url": f"/ws/matches/{match.pk}/",
     }
     return render(request, "web/match.html", context)
 
@@ -68,6 +73,8 @@ def match_timeline_json(request: HttpRequest, match_id: int) -> JsonResponse:
 @login_required
 @require_GET
 def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    """The seat's table: everything on it comes from the seat's view (GET, the API) and the
+    match's socket, so the page itself holds no state of the game."""
     match = _match(match_id)
     try:
         match_seat_get_for_owner(match=match, seat=seat, user=request.user)
@@ -75,15 +82,17 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         raise Http404("No such seat.") from None
     except NotAllowedError as exc:
         return render(request, "403.html", {"reason": exc.detail}, status=403)
-    names = [s["name"] for s in seat_names(match.seats.order_by("seat"))]
     context = {
         "title": f"Table {match.pk}: {game_name(match.game)}",
         "match": match,
-        "seat_names": names,
         "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),
         "action_url": reverse("api-match-seat-actions", args=[match.pk, seat]),
         "socket_url": f"/ws/matches/{match.pk}/",
         "seat": seat,
         "record_url": reverse("web:match", args=[match.pk]),
+        "next_url": f"{reverse('api-my-next-game')}?after={match.pk}",
+        "chat_url": reverse("api-match-chat", args=[match.pk]),
+        "chat_can_write": True,
+        "chat_max_chars": CHAT_MAX_CHARS,
     }
     return render(request, "web/table.html", context)

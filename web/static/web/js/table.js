@@ -1,24 +1,39 @@
-// The table: one person's seat in a running match.
+// The table: one person's seat in a match.
 //
 // data attributes of #table:
-//   data-view-url    GET: {"view": PlayerView.to_json(), "deadline": ISO or null, "your_turn": bool}
+//   data-view-url    GET: the seat's view (docs/api.md, "Playing at a table"): {"view",
+//                    "phase", "position", "to_act", "your_turn", "deadline", "seats",
+//                    "missing", "actions", "moved_for_you", ...}
 //   data-action-url  POST {"action": "play QS"}: 200 with the new view, 4xx {"detail": "..."}
-//   data-socket-url  WebSocket path; each {"type": "update"} makes the page refetch its view
+//   data-socket-url  WebSocket path; {"type": "update"} makes the page refetch its view,
+//                    {"type": "chat"} is a line of the table's chat
+//   data-next-url    GET: the next game where it is this person's move (optional)
 //   data-seat        this person's seat
-// Everything shown comes from the server's view, so a reload or a reconnect resumes the game.
-// While the socket is down the page polls the view every few seconds.
+//
+// Everything shown comes from the server's view and is derived again from each answer:
+// whose turn it is, the phase, the deadline. A reload, or a reconnect after a network drop,
+// asks the server again and is back where it was. Answers can arrive out of order (a
+// refetch sent before a move may be answered after it): each request is numbered when it
+// is sent, and an answer older than the one shown, or about an earlier position of the
+// game, is dropped. While a move is being sent, socket updates only note that a refetch is
+// due; it is made when the move's answer is in. The socket reconnects with a growing pause;
+// meanwhile the page polls.
 
 import {
   boardAreas, cardImage, cardName, csrfToken, el, fetchJSON, liveSocket, prettyAction,
   seatAreas, suitSymbol,
 } from "./cards.js";
+import { tableChat } from "./chat.js";
 
 const root = document.getElementById("table");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
 const cardBase = root.dataset.cardUrl;
 const mySeat = Number.parseInt(root.dataset.seat ?? "0", 10);
+const matchId = Number.parseInt(root.dataset.match ?? "0", 10);
 const seatsElement = document.getElementById("table-seats");
 let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
+const chatElement = document.querySelector(".table-chat[data-chat-url]");
+const chat = chatElement ? tableChat(chatElement) : null;
 
 /** Names that say which seat they are when several seats have the same name. */
 function distinctNames(names) {
@@ -26,11 +41,15 @@ function distinctNames(names) {
     names.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name);
 }
 
-let current = null; // the last response of the view URL
-let sending = false;
+let current = null; // the answer shown
+let shownRequest = 0; // the number of the request whose answer is shown
+let requests = 0; // requests sent so far
+let sending = false; // a move is on its way
+let refetchDue = false; // an update came while a move was on its way
 let deadlineTimer = null;
 let socket = null;
 let pollTimer = null;
+let lastPhase = null; // the phase shown before the current one
 
 function nameOf(seat) {
   if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? `${seatNames[seat]} (you)` : "You";
@@ -41,6 +60,13 @@ function showError(message) {
   const box = part("error");
   box.textContent = message;
   box.hidden = !message;
+}
+
+/** The phase of an answer; the sample table's answers (web.samples) do not name it. */
+function phaseOf(data) {
+  if (data.phase) return data.phase;
+  if (data.status === "finished" || (data.view && data.view.to_act < 0)) return "finished";
+  return data.your_turn ? "your_move" : "bots_to_move";
 }
 
 // ---------------------------------------------------------------- rendering
@@ -64,12 +90,33 @@ function playOrder(view, leader) {
 }
 
 function render(data) {
+  const phase = phaseOf(data);
+  root.dataset.phase = phase;
+  root.dataset.position = String(data.position ?? "");
+  if (Array.isArray(data.seats)) seatNames = distinctNames(data.seats.map((s) => s.name));
+  renderMoved(data);
+  renderWaiting(data);
   const view = data.view;
+  if (!view) {
+    part("board").replaceChildren();
+    part("choices").replaceChildren();
+    part("facts").replaceChildren();
+    part("scores").replaceChildren();
+  } else {
+    renderBoard(data, view);
+    renderChoices(data, view);
+    renderFacts(view);
+  }
+  renderStatus(data, phase);
+  startDeadline(data.your_turn ? data.deadline : data.to_act_deadline, Boolean(data.your_turn));
+}
+
+function renderBoard(data, view) {
   const n = view.hand_sizes.length;
-  if (!seatNames && Array.isArray(data.seats)) seatNames = distinctNames(data.seats.map((s) => s.name));
   const where = seatAreas(n, mySeat);
   const legal = new Set(view.legal);
   const myTurn = Boolean(data.your_turn) && !sending;
+  const toAct = data.to_act ?? view.to_act;
   const board = part("board");
   board.replaceChildren();
   const areas = boardAreas(board, "area");
@@ -77,22 +124,24 @@ function render(data) {
   board.append(centre);
   const slots = boardAreas(centre, "slot");
   const trakarl = view.public && Array.isArray(view.public.trakarl) ? view.public.trakarl : null;
+  const replaced = new Set((data.seats ?? []).filter((s) => s.replaced).map((s) => s.seat));
 
   for (let seat = 0; seat < n; seat += 1) {
-    const toAct = view.to_act === seat;
+    const acting = toAct === seat;
     const box = el("section", {
-      class: `seat${toAct ? " to-act" : ""}`,
+      class: `seat${acting ? " to-act" : ""}${seat === mySeat ? " mine" : ""}`,
       "data-seat": seat,
-      "aria-label": `${nameOf(seat)}${toAct ? ", to act" : ""}`,
+      "aria-label": `${nameOf(seat)}${acting ? ", to act" : ""}`,
     });
     const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, nameOf(seat)));
     if (view.dealer === seat) label.append(el("span", { class: "badge" }, "dealer"));
     if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, view.public.ranks[seat]));
+    if (replaced.has(seat)) label.append(el("span", { class: "badge" }, "a bot plays"));
     const won = view.tricks_won[seat] ?? 0;
     label.append(el("span", { class: "badge" }, `${won} trick${won === 1 ? "" : "s"}`));
     box.append(label);
     if (seat === mySeat) {
-      const hand = el("ul", { class: "hand", "aria-label": "Your hand" });
+      const hand = el("ul", { class: "hand mine", "aria-label": "Your hand" });
       for (const card of [...view.hand].sort(cardOrder)) {
         const action = `play ${card}`;
         const playable = myTurn && legal.has(action);
@@ -109,7 +158,7 @@ function render(data) {
       box.append(hand);
     } else if (trakarl && seat === n - 1 && trakarl.length) {
       // Priffe's träkarl: its hand is public once the first card is led.
-      const hand = el("ul", { class: "hand compact", "aria-label": `Hand of ${nameOf(seat)}` });
+      const hand = el("ul", { class: "hand compact dummy", "aria-label": `Hand of ${nameOf(seat)}` });
       for (const card of [...trakarl].sort(cardOrder)) {
         const action = `play ${card}`;
         const playable = myTurn && legal.has(action);
@@ -121,6 +170,7 @@ function render(data) {
       box.append(hand);
     } else {
       const size = view.hand_sizes[seat] ?? 0;
+      label.append(el("span", { class: "badge cards-left" }, `${size} card${size === 1 ? "" : "s"}`));
       const hand = el("ul", { class: "hand compact", "aria-label": `${nameOf(seat)} holds ${size} card${size === 1 ? "" : "s"}` });
       for (let i = 0; i < size; i += 1) hand.append(el("li", { "aria-hidden": "true" }, cardImage(cardBase, null, { small: true })));
       box.append(hand);
@@ -148,21 +198,71 @@ function render(data) {
   if (winner !== null) {
     centre.append(el("p", { class: "trick-note" }, `${nameOf(winner)} won the trick`));
   }
+}
 
-  // Bids and choices: every legal action that is not a card.
+/** Bids and choices: every legal action that is not a card, under the game's plain label
+ * of its kind, with what it does (the game's explanation) on hover, focus and below. */
+function renderChoices(data, view) {
   const choices = part("choices");
+  const explanation = part("explanation");
   choices.replaceChildren();
-  if (myTurn) {
-    for (const action of view.legal.filter((a) => !a.startsWith("play "))) {
-      choices.append(el("button", {
-        type: "button", class: "primary", "data-action": action, onclick: () => send(action),
-      }, prettyAction(action)));
-    }
+  explanation.textContent = "";
+  if (!data.your_turn || sending) return;
+  const labelled = new Map((data.actions ?? []).map((a) => [a.action, a]));
+  const groups = new Map();
+  for (const action of view.legal.filter((a) => !a.startsWith("play "))) {
+    const info = labelled.get(action) ?? { action, label: "", explanation: "" };
+    if (!groups.has(info.label)) groups.set(info.label, []);
+    groups.get(info.label).push(info);
   }
+  for (const [label, actions] of groups) {
+    const group = el("div", { class: "choice-group", role: "group", "aria-label": label || "Choices" });
+    // The label of the kind ("Bid:", "Choose a contract:"), unless it only repeats the action.
+    if (label && actions.some((info) => info.action !== label)) {
+      group.append(el("span", { class: "choice-label" }, `${label[0].toUpperCase()}${label.slice(1)}:`));
+    }
+    for (const info of actions) {
+      const describe = () => { explanation.textContent = info.explanation || ""; };
+      group.append(el("button", {
+        type: "button",
+        class: "primary",
+        "data-action": info.action,
+        title: info.explanation || null,
+        "aria-description": info.explanation || null,
+        onclick: () => send(info.action),
+        onmouseenter: describe,
+        onfocus: describe,
+      }, prettyAction(info.action)));
+    }
+    choices.append(group);
+  }
+}
 
-  renderFacts(view);
-  renderStatus(data);
-  startDeadline(data.deadline);
+function renderMoved(data) {
+  const box = part("moved");
+  const moved = Array.isArray(data.moved_for_you) ? data.moved_for_you : [];
+  if (!moved.length) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const latest = moved[moved.length - 1];
+  const items = moved.map((m) => el("li", {}, prettyAction(m.text)));
+  box.replaceChildren(
+    el("strong", {}, prettyAction(latest.text)),
+    moved.length > 1 ? el("details", {}, el("summary", {}, `All ${moved.length} moves played for you`), el("ol", {}, items)) : null,
+  );
+  box.hidden = false;
+}
+
+function renderWaiting(data) {
+  const box = part("waiting");
+  const waiting = phaseOf(data) === "waiting_for_players";
+  box.hidden = !waiting;
+  if (!waiting) return;
+  const missing = Array.isArray(data.missing) ? data.missing : [];
+  part("missing").replaceChildren(...missing.map((m) => el("li", {},
+    `Seat ${m.seat}: `, m.invitee ? `waiting for ${m.invitee} to accept` : "an open seat, for whoever has the link")));
 }
 
 function renderFacts(view) {
@@ -198,59 +298,128 @@ function renderFacts(view) {
       ...view.scores.map((x) => el("td", { class: "num" }, el("strong", {}, x)))))));
 }
 
-function renderStatus(data) {
+function renderStatus(data, phase) {
   const view = data.view;
-  let text;
-  if (view.to_act < 0 || data.status === "finished") {
-    text = `The game is over. Scores: ${view.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ")}.`;
-    root.dataset.over = "true";
-    if (root.dataset.recordUrl) {
-      part("status").replaceChildren(text, " ", el("a", { href: root.dataset.recordUrl }, "See the replay"));
-      return;
-    }
-  } else if (data.your_turn) {
-    const cards = view.legal.filter((a) => a.startsWith("play ")).length;
-    text = cards ? "Your turn: play one of the marked cards." : "Your turn: choose below.";
-  } else {
-    text = `Waiting for ${nameOf(view.to_act)}…`;
+  const status = part("status");
+  root.dataset.yourTurn = data.your_turn && !sending ? "true" : "false";
+  root.dataset.over = phase === "finished" || phase === "error" ? "true" : "false";
+  const toAct = data.to_act ?? view?.to_act;
+  if (sending) {
+    status.textContent = "Sending your move…";
+    return;
   }
-  root.dataset.yourTurn = data.your_turn ? "true" : "false";
-  part("status").textContent = text;
+  switch (phase) {
+    case "waiting_for_players": {
+      const count = (data.missing ?? []).length;
+      status.textContent = `Waiting for ${count} more player${count === 1 ? "" : "s"} to sit down.`;
+      break;
+    }
+    case "your_move": {
+      const cards = view.legal.filter((a) => a.startsWith("play ")).length;
+      status.textContent = cards ? "Your move: play one of the marked cards." : "Your move: choose below.";
+      break;
+    }
+    case "player_to_move":
+      status.textContent = `Waiting for ${nameOf(toAct)} to move…`;
+      break;
+    case "bots_to_move":
+      status.textContent = toAct === mySeat && data.replaced
+        ? "A bot plays your seat for the rest of this game…"
+        : `${toAct === undefined || toAct === null ? "The bots are" : `${nameOf(toAct)} is`} thinking…`;
+      break;
+    case "finished": {
+      const text = view
+        ? `The game is over. Scores: ${view.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ")}.`
+        : "The game is over.";
+      status.replaceChildren(text, " ",
+        root.dataset.recordUrl ? el("a", { href: root.dataset.recordUrl }, "See the replay") : "");
+      break;
+    }
+    case "error":
+      status.textContent = `This game was stopped: ${data.error || "an error"}.`;
+      break;
+    default:
+      status.textContent = "";
+  }
+  // Once this person's move is done (or on arrival, or at the end): where else they are due.
+  if (phase === "your_move") part("next-game").hidden = true;
+  else if (lastPhase === null || lastPhase === "your_move" || (phase === "finished" && lastPhase !== phase)) lookForNextGame();
+  lastPhase = phase;
 }
 
-function startDeadline(deadline) {
+function startDeadline(deadline, mine) {
   window.clearInterval(deadlineTimer);
   const box = part("deadline");
   if (!deadline) {
     box.textContent = "";
+    box.classList.remove("urgent");
     return;
   }
   const end = Date.parse(deadline);
   const tick = () => {
     const left = Math.max(0, Math.round((end - Date.now()) / 1000));
-    const minutes = Math.floor(left / 60);
+    const days = Math.floor(left / 86400);
+    const hours = Math.floor((left % 86400) / 3600);
+    const minutes = Math.floor((left % 3600) / 60);
     const seconds = String(left % 60).padStart(2, "0");
-    box.textContent = `Time for this move: ${minutes}:${seconds}`;
-    box.classList.toggle("urgent", left <= 10);
+    const clock = days ? `${days} d ${hours} h` : hours ? `${hours} h ${minutes} min` : `${minutes}:${seconds}`;
+    box.textContent = mine ? `Time for this move: ${clock}` : `Time left for their move: ${clock}`;
+    box.classList.toggle("urgent", mine && left <= 10);
     if (left === 0) window.clearInterval(deadlineTimer);
   };
   tick();
   deadlineTimer = window.setInterval(tick, 1000);
 }
 
+/** A link to the next game where it is this person's move, if one awaits them. */
+async function lookForNextGame() {
+  const link = part("next-game");
+  const url = root.dataset.nextUrl;
+  if (!url) return;
+  try {
+    // {"match", "seat", "deadline", "game_name", "url"}, all null when no game awaits.
+    const next = await fetchJSON(url);
+    const href = next?.url ?? null;
+    link.hidden = !href || next.match === matchId;
+    if (href) {
+      link.href = href;
+      link.textContent = `Next game where it is your move${next.game_name ? `: ${next.game_name}` : ""}`;
+    }
+  } catch {
+    link.hidden = true; // no such game, or the read is not there: nothing to offer
+  }
+}
+
 // ---------------------------------------------------------------- talking to the server
 
+/** Show `fresh`, the answer to request number `request`, unless something newer is shown. */
+function accept(fresh, request) {
+  if (request < shownRequest) return false;
+  if (current && typeof fresh.position === "number" && typeof current.position === "number"
+      && fresh.position < current.position) return false;
+  shownRequest = request;
+  // Redraw only when something changed, so a card is never replaced under a finger.
+  if (!current || JSON.stringify(fresh) !== JSON.stringify(current)) {
+    current = fresh;
+    render(current);
+  }
+  return true;
+}
+
 async function refresh() {
+  if (sending) {
+    refetchDue = true;
+    return;
+  }
+  requests += 1;
+  const request = requests;
   try {
     const fresh = await fetchJSON(root.dataset.viewUrl);
-    // Redraw only when something changed, so a card is never replaced under a finger.
-    if (!current || JSON.stringify(fresh) !== JSON.stringify(current)) {
-      current = fresh;
-      render(current);
-    }
+    accept(fresh, request);
     root.dataset.ready = "true";
   } catch (error) {
-    part("status").textContent = `Could not load the table: ${error.message}`;
+    if (!current) part("status").textContent = `Could not load the table: ${error.message}`;
+    else part("connection").textContent = "offline";
   }
   poll(); // the next look, sooner while others are to play
 }
@@ -258,7 +427,11 @@ async function refresh() {
 async function send(action) {
   if (sending) return;
   sending = true;
+  refetchDue = false;
   showError("");
+  if (current) render(current); // no card is playable while the move is on its way
+  requests += 1;
+  const request = requests;
   try {
     const data = await fetchJSON(root.dataset.actionUrl, {
       method: "POST",
@@ -266,40 +439,51 @@ async function send(action) {
       body: JSON.stringify({ action }),
     });
     sending = false;
-    if (data && data.view) {
-      current = { ...current, ...data };
-      render(current);
-    }
-    await refresh(); // the bots may have played since the move was answered
+    if (data && (data.view || data.phase)) accept(data, request);
+    else if (current) render(current);
   } catch (error) {
     sending = false;
     showError(error.message);
-    await refresh();
+    if (current) render(current);
   }
+  // The bots may have played since the move was answered, or an update came meanwhile.
+  refetchDue = false;
+  await refresh();
 }
 
 function poll() {
-  // The socket makes updates instant where the channel layer reaches the workers; the
-  // poll is the safety net: often while others are to play, seldom on this seat's turn.
+  // The socket makes updates instant; the poll is the safety net: often while others are
+  // to play and the socket is down, seldom on this seat's turn or once the game is over.
   window.clearTimeout(pollTimer);
-  const waiting = !(current && current.your_turn);
+  const phase = current ? phaseOf(current) : "loading";
   const socketLive = socket && socket.isOpen && socket.isOpen();
-  const pause = waiting ? (socketLive ? 2500 : 1500) : 10000;
-  pollTimer = window.setTimeout(() => {
-    if (root.dataset.over !== "true") refresh();
-  }, pause);
+  let pause;
+  if (phase === "finished" || phase === "error") pause = socketLive ? null : 30000;
+  else if (phase === "your_move" || phase === "waiting_for_players") pause = socketLive ? 15000 : 5000;
+  else pause = socketLive ? 4000 : 1500;
+  if (pause !== null) pollTimer = window.setTimeout(refresh, pause);
 }
 
 function connectionState(state) {
   const badge = part("connection");
   badge.textContent = { live: "live", reconnecting: "reconnecting…", offline: "" }[state] ?? "";
+  badge.dataset.state = state;
 }
 
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {
     if (message.type === "update") refresh();
+    else if (message.type === "chat") chat?.receive(message.chat);
   },
   onState: connectionState,
-  onOpen: refresh, // catch up on whatever happened while disconnected
+  onOpen: () => {
+    // Catch up on whatever happened while disconnected.
+    refresh();
+    chat?.catchUp();
+  },
+});
+window.addEventListener("online", refresh);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refresh();
 });

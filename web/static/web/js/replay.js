@@ -7,6 +7,8 @@
 // A step is "deal d, event k": the state after the first k events of deal d. The URL's
 // hash names it (#deal=3&event=17), so any step can be linked and reloads to itself.
 // With data-socket-url, a running match refetches both documents on each "update".
+// Play/pause (or Space) steps forward by itself at the chosen speed and stops at the end;
+// a bid or a choice shows what it means under the game's rules (the timeline's "explain").
 
 import {
   boardAreas, cardImage, el, fetchJSON, liveSocket, prettyAction, seatAreas, suitSymbol,
@@ -266,8 +268,9 @@ function renderLog() {
     } else {
       text = describe(event);
     }
+    const explanation = deal.steps[i]?.explain;
     const item = el("li", { "data-event": count },
-      el("button", { type: "button", class: "link-button", onclick: () => go(position.deal, count) }, text));
+      el("button", { type: "button", class: "link-button", title: explanation || null, onclick: () => go(position.deal, count) }, text));
     if (count <= position.event) current = item;
     list.append(item);
   });
@@ -311,6 +314,10 @@ function render() {
   renderScores();
   const last = state.lastEvent ? describe(state.lastEvent) : "";
   part("step-label").textContent = `Deal ${deal.number} · event ${position.event} of ${deal.events.length}${last ? ` · ${last}` : ""}`;
+  const explanation = deal.steps[position.event - 1]?.explain ?? "";
+  const explained = part("explanation");
+  explained.hidden = !explanation;
+  explained.textContent = explanation ? `${last}: ${explanation}` : "";
   const select = part("deal-select");
   if (select.options.length !== deals.length) {
     select.replaceChildren(...deals.map((d, i) => el("option", { value: i }, d.number)));
@@ -325,6 +332,72 @@ function render() {
     const backwards = ["back", "trick-back", "deal-start", "deal-back"].includes(button.dataset.step);
     button.disabled = backwards ? atStart : atEnd;
   }
+}
+
+// ---------------------------------------------------------------- autoplay
+
+const STEP_MS = { card: 900, trick: 1500, other: 1600 };
+// At 1x: a card every 0.9 s, a little longer to look at a finished trick, and longer for a
+// bid or a choice, whose explanation is there to be read. The speed divides them.
+let playing = null; // the pending timer while playing
+
+function atEnd() {
+  return position.deal === deals.length - 1 && position.event >= deals[deals.length - 1].events.length;
+}
+
+function speed() {
+  const value = Number.parseFloat(part("speed").value);
+  return Number.isFinite(value) && value > 0 ? value : 1;
+}
+
+function delayAfter(dealIndex, event) {
+  const deal = deals[dealIndex];
+  const shown = deal.events[event - 1];
+  const kind = !shown?.action ? "other"
+    : !shown.action.startsWith("play ") ? "other"
+      : deal.trickEnds.includes(event) ? "trick" : "card";
+  return STEP_MS[kind] / speed();
+}
+
+function showPlaying(on) {
+  const button = part("play");
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+  button.textContent = on ? "❚❚ Pause" : "▶ Play";
+  root.dataset.playing = on ? "true" : "false";
+}
+
+function tick() {
+  if (atEnd()) {
+    stopPlaying();
+    return;
+  }
+  move("forward");
+  playing = window.setTimeout(tick, delayAfter(position.deal, position.event));
+}
+
+function startPlaying() {
+  if (playing !== null || !deals.length) return;
+  if (atEnd()) go(0, 1); // from the end, play the game again from its start
+  showPlaying(true);
+  playing = window.setTimeout(tick, delayAfter(position.deal, position.event));
+}
+
+function stopPlaying() {
+  if (playing !== null) window.clearTimeout(playing);
+  playing = null;
+  showPlaying(false);
+}
+
+function togglePlaying() {
+  if (playing === null) startPlaying();
+  else stopPlaying();
+}
+
+function restartTimer() {
+  // A new speed takes effect at once rather than after the step already waited for.
+  if (playing === null) return;
+  window.clearTimeout(playing);
+  playing = window.setTimeout(tick, delayAfter(position.deal, position.event));
 }
 
 // ---------------------------------------------------------------- navigation
@@ -440,6 +513,8 @@ async function start() {
     button.addEventListener("click", () => move(button.dataset.step));
   }
   part("deal-select").addEventListener("change", (event) => go(Number(event.target.value), 1));
+  part("play").addEventListener("click", togglePlaying);
+  part("speed").addEventListener("change", restartTimer);
   window.addEventListener("hashchange", () => {
     const target = positionFromHash();
     if (target && (target.deal !== position.deal || target.event !== position.event)) go(target.deal, target.event);
@@ -447,6 +522,14 @@ async function start() {
   document.addEventListener("keydown", (event) => {
     const tag = event.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === " ") {
+      // Space on a focused button or link presses it (the browser's own); elsewhere it
+      // plays or pauses, as in a video player.
+      if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return;
+      event.preventDefault();
+      togglePlaying();
+      return;
+    }
     const keys = {
       ArrowRight: event.shiftKey ? "trick-forward" : "forward",
       ArrowLeft: event.shiftKey ? "trick-back" : "back",

@@ -67,6 +67,7 @@ READS = (
     "league.notification_reads",
     "league.lobby",
     "league.profiles",
+    "league.table_views",
 )
 """The league's read side: the selectors and the modules of reads they use."""
 

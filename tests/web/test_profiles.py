@@ -258,3 +258,16 @@ def test_a_person_without_games_has_an_empty_profile(client: Client) -> None:
     html = client.get("/people/eve/").content.decode()
     assert "No game yet." in html
     assert "No rated game yet." in html
+
+
+def test_names_on_the_round_match_club_and_bots_pages_lead_to_profiles(
+    client: Client, played: dict[str, Any]
+) -> None:
+    match = played["partnership"][0]
+    round_page = client.get(f"/leagues/{match.tournament_id}/rounds/1/").content.decode()
+    match_page = client.get(f"/matches/{match.pk}/").content.decode()
+    for html in (round_page, match_page):
+        for name in NAMES:
+            assert f'href="/people/{name}/"' in html
+    bots_page = client.get("/bots/").content.decode()
+    assert 'href="/people/ann/"' in bots_page

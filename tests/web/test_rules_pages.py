@@ -86,3 +86,16 @@ def test_a_family_without_a_page_links_to_the_index(client: Client, toy_family: 
 @pytest.mark.parametrize("path", ["/leagues/", "/", "/clubs/"])
 def test_the_navigation_links_the_rules(client: Client, path: str) -> None:
     assert 'href="/rules/"' in client.get(path).content.decode()
+
+
+def test_the_table_page_links_the_games_rules(client: Client) -> None:
+    from django.contrib.auth.models import User
+
+    from league.services.tables import table_open
+
+    person = User.objects.create_user("ann")
+    match = table_open(actor=person, game="priffe", seats=["me", *["builtin:random"] * 3])
+    client.force_login(person)
+    html = client.get(f"/matches/{match.pk}/seats/0/").content.decode()
+    assert 'href="/rules/priffe/"' in html
+    assert 'href="/rules/priffe/"' in client.get(f"/matches/{match.pk}/").content.decode()

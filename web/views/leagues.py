@@ -408,5 +408,11 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     if round_ is None:
         raise Http404("No such round.")
     matches = match_list(tournament_id=tournament.pk, round_number=number)
-    context = {"tournament": tournament, "round": round_, "matches": matches}
+    seated = [seat.competitor_id for match in matches for seat in match.seats.all()]
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "matches": matches,
+        "links": competitor_links(competitor_ids=seated),
+    }
     return render(request, "web/round.html", context)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
+from league.profiles import competitor_links
 from league.selectors import (
     match_error_for,
     match_get,
@@ -45,6 +46,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "title": f"Match {match.pk}: {game_name(match.game)}",
         "match": match,
         "seats": seats,
+        "links": competitor_links(competitor_ids=[seat["competitor"] for seat in seats]),
         "my_seat": my_seat,
         "running": running,
         "error": match_error_for(match=match, user=request.user),

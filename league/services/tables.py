@@ -31,7 +31,6 @@ from django.utils import timezone
 from engine.variants import load_game
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
-    CORRESPONDENCE_MIN_SECONDS,
     Club,
     Competitor,
     Entry,
@@ -54,6 +53,7 @@ from league.services.competitors import (
 )
 from league.services.notifications import notify
 from league.services.task_outbox import task_enqueue
+from league.services.time_controls import time_control_choose
 from league.services.tournaments import match_game_string, matches_create, seed_draw
 from league.task_names import RUN_MATCH
 
@@ -67,12 +67,6 @@ SEAT_FORMS = "'me', 'open', 'invite:USERNAME', 'builtin:NAME' or a competitor id
 
 TABLE_MOVE_SECONDS = 120.0
 """A live table's seconds per move unless the host says otherwise."""
-LIVE_MOVE_SECONDS = (5.0, 3600.0)
-"""The least and the most seconds per move of a live table."""
-CORRESPONDENCE_MOVE_SECONDS = 86400.0
-"""A correspondence table's time per move unless the host says otherwise: a day."""
-CORRESPONDENCE_MAX_SECONDS = 14 * 86400.0
-"""The most time per move of a correspondence table: two weeks."""
 TIME_BANK_MAX_SECONDS = 14 * 86400.0
 
 
@@ -145,30 +139,22 @@ def _bot_or_self(*, actor: Account, competitor_id: int, club: Club | None) -> Co
 def table_time_control(
     *, time_control: str, move_seconds: float | None, time_bank_seconds: float | None
 ) -> tuple[str, float, float]:
-    """(time control, seconds per move, bank) of a new table, checked: live tables give
-    5 s to an hour per move, correspondence tables an hour (CORRESPONDENCE_MIN_SECONDS)
-    to two weeks. InvalidInputError naming the field otherwise."""
-    if time_control not in TimeControl.values:
-        message = f"unknown time control {time_control!r} (live or correspondence)"
-        raise InvalidInputError(f"time_control: {message}", errors={"time_control": [message]})
-    if time_control == TimeControl.CORRESPONDENCE:
-        least, most = CORRESPONDENCE_MIN_SECONDS, CORRESPONDENCE_MAX_SECONDS
-        default = CORRESPONDENCE_MOVE_SECONDS
-        words = "a correspondence table gives an hour to two weeks per move"
-    else:
-        (least, most), default = LIVE_MOVE_SECONDS, TABLE_MOVE_SECONDS
-        words = "a live table gives 5 seconds to an hour per move"
-    seconds = default if move_seconds is None else float(move_seconds)
-    if not least <= seconds <= most:
-        message = f"{words}; {seconds:g} seconds given"
-        raise InvalidInputError(f"move_seconds: {message}", errors={"move_seconds": [message]})
+    """(time control, seconds per move, bank) of a new table, by the leagues' one rule
+    (league.services.time_controls: live up to an hour a move, correspondence of an hour
+    or more), a live table giving TABLE_MOVE_SECONDS unless told, a correspondence table a
+    day. InvalidInputError naming the field otherwise."""
+    if move_seconds is None and time_control == TimeControl.LIVE:
+        move_seconds = TABLE_MOVE_SECONDS
+    time_control, seconds = time_control_choose(
+        time_control=time_control, move_seconds=move_seconds, people=True
+    )
     bank = 0.0 if time_bank_seconds is None else float(time_bank_seconds)
     if not 0 <= bank <= TIME_BANK_MAX_SECONDS:
         message = f"the time bank is 0 to two weeks; {bank:g} seconds given"
         raise InvalidInputError(
             f"time_bank_seconds: {message}", errors={"time_bank_seconds": [message]}
         )
-    return time_control, seconds, bank
+    return time_control, float(seconds), bank
 
 
 def _code_draw() -> str:

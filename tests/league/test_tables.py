@@ -298,12 +298,12 @@ def test_a_table_of_yourself_and_bots_starts_at_once() -> None:
                 "move_seconds": 1800,
             },
             400,
-            "move_seconds: a correspondence table gives an hour to two weeks per move",
+            "move_seconds: a correspondence game takes from an hour to",
         ),
         (
             {"seats": ["me", "open", "open", "open"], "move_seconds": 7200},
             400,
-            "move_seconds: a live table gives 5 seconds to an hour per move",
+            "move_seconds: a live game takes up to 3600 seconds per move",
         ),
         (
             {"seats": ["me", "open", "open", "open"], "time_control": "blitz"},

@@ -142,9 +142,9 @@ def test_a_bad_table_is_refused_on_the_form_naming_the_problem() -> None:
     assert response.status_code == 400
     assert "no person named &#x27;nobody&#x27; to invite" in response.content.decode()
     response = client.post(
-        "/play/", table_form(time_control="correspondence", correspondence_amount="20")
+        "/play/", table_form(time_control="correspondence", correspondence_amount="40")
     )
-    assert "two weeks" in response.content.decode()
+    assert "a correspondence game takes from an hour to" in response.content.decode()
     assert not Match.objects.exists()
 
 

@@ -271,3 +271,30 @@ def test_names_on_the_round_match_club_and_bots_pages_lead_to_profiles(
             assert f'href="/people/{name}/"' in html
     bots_page = client.get("/bots/").content.decode()
     assert 'href="/people/ann/"' in bots_page
+
+
+def test_ratings_are_one_number_and_its_uncertainty_everywhere(
+    client: Client, played: dict[str, Any]
+) -> None:
+    bob = played["people"]["bob"]
+    league = _tournament("priffe")  # a league of its own: its ratings, no results yet
+    Rating.objects.create(
+        competitor=bob,
+        family="priffe",
+        tournament=league,
+        mu=30.0,
+        sigma=2.0,
+        conservative=24.0,
+        games=2,
+    )
+    leaderboard = client.get("/ratings/?family=kingen").content.decode()
+    league_page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "27.5 ± 6.3" in leaderboard
+    assert 'href="/people/ann/"' in leaderboard
+    assert "30.0 ± 6.0" in league_page
+    assert 'href="/people/bob/"' in league_page
+    for html in (leaderboard, league_page):
+        assert 'data-role="rating-explained"' in html  # what the number means
+        assert ">mu<" not in html
+        assert ">sigma<" not in html
+        assert "mu - 3 sigma" not in html

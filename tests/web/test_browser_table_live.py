@@ -4,7 +4,8 @@
 A newcomer signs up from the home page's "Play now" and sits down with three demo bots;
 plays a few cards; reloads the page mid-game and is back at the same position; loses the
 socket (closed under the page's feet) and sees it come back and the view fetched again;
-writes in the table's chat, where what they typed is shown as text; and on a phone-sized
+writes in the table's chat, where what they typed is shown as text; misses a deadline and
+is told which card was played for them; and on a phone-sized
 window (390 x 844) has their hand and the trick on screen without scrolling, and nothing
 wider than the screen.
 """
@@ -13,10 +14,14 @@ from __future__ import annotations
 
 import functools
 import time
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
+
+from django.utils import timezone
 
 import pytest
 
+from league.services.matches import match_deadline_expire
 from tests.celery_workers import CeleryWorkerProcess
 from tests.web import test_browser_league as league_in_a_browser
 from tests.web.browser import screenshot
@@ -169,6 +174,16 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     assert css(driver, ".chat-log li .chat-text").text == typed
     assert not driver.find_elements("css selector", ".chat-log img")  # text, not HTML
 
+    # ------------------------------------------------------------ a move played for me
+    # The sweep's fallback for a missed deadline (called here as the sweep would, a long
+    # time from now): the page hears of it on the socket and says what was played.
+    match_id = int(table_attribute(driver, "match"))
+    assert match_deadline_expire(match_id=match_id, now=timezone.now() + timedelta(days=30))
+    wait_for(driver, lambda d: css(d, "[data-role=moved]").is_displayed(), timeout=30)
+    moved = str(css(driver, "[data-role=moved]").text)
+    assert "was played for you (strike 1 of 3)." in moved, moved
+    assert moved.startswith("No move within 2 min: play ")
+
     # ------------------------------------------------------------ on a phone
     driver.set_window_size(390, 844)
     driver.refresh()
@@ -180,7 +195,7 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     width = float(driver.execute_script("return window.innerWidth"))
     assert driver.execute_script("return window.scrollY") == 0
     cards = driver.find_elements("css selector", ".seat.mine button.card-button")
-    assert len(cards) == 8
+    assert len(cards) == 7  # 13, less 3 + 1 + 1 played, and 1 played for me
     for index in range(len(cards)):
         box = rect(driver, f".seat.mine li:nth-child({index + 1}) button.card-button")
         assert box["top"] >= 0, box

@@ -248,10 +248,10 @@ function renderMoved(data) {
   }
   const latest = moved[moved.length - 1];
   const items = moved.map((m) => el("li", {}, prettyAction(m.text)));
-  box.replaceChildren(
-    el("strong", {}, prettyAction(latest.text)),
-    moved.length > 1 ? el("details", {}, el("summary", {}, `All ${moved.length} moves played for you`), el("ol", {}, items)) : null,
-  );
+  const earlier = moved.length > 1
+    ? [el("details", {}, el("summary", {}, `All ${moved.length} moves played for you`), el("ol", {}, items))]
+    : [];
+  box.replaceChildren(el("strong", {}, prettyAction(latest.text)), ...earlier);
   box.hidden = false;
 }
 

@@ -176,7 +176,8 @@ def standings_column(number: int) -> Callable[[WebDriver], list[str]]:
 
 
 def ratings_games(driver: WebDriver) -> list[str]:
-    cells = driver.find_elements("css selector", "#ratings tbody tr > :nth-child(6)")
+    """The Games column of the league's ratings (Rank, Competitor, Rating, Games)."""
+    cells = driver.find_elements("css selector", "#ratings tbody tr > :nth-child(4)")
     return [str(cell.text) for cell in cells]
 
 

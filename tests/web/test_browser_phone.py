@@ -147,6 +147,9 @@ def test_no_page_overflows_sideways_on_a_phone(
             wide[name] = (scroll_width, out)
         if name in ("league", "profile"):
             screenshot(phone, f"phone-{name}")
+        if name == "league":  # sortable headings keep their explanations
+            explained = "#standings thead button abbr[title], #ratings thead button abbr[title]"
+            assert len(phone.find_elements("css selector", explained)) >= 2
     assert not wide, f"pages wider than the phone: {wide}"
 
 

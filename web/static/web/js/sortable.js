@@ -38,8 +38,11 @@ function setUp(table, index) {
     if (th.querySelector("button")) return;
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = th.textContent.trim();
-    button.title = `Sort by ${button.textContent}`;
+    const label = th.textContent.trim();
+    // The heading's own markup moves into the button: an <abbr title> explaining the
+    // column (Opposition, Lead) keeps its explanation.
+    button.append(...th.childNodes);
+    button.title = `Sort by ${label}`;
     button.addEventListener("click", () => {
       const previous = chosen.get(key);
       // Numbers sort best-first (descending) on the first click, names A to Z.

@@ -66,7 +66,7 @@ def test_opening_tables_through_the_page_is_limited(settings: Settings) -> None:
     rates_set(settings, tables="1/hour")
     page = Client()
     page.force_login(user_create("ann"))
-    form = {"game": "kingen", "opponents": "random"}
+    form = {"form": "quick", "quick-game": "kingen", "quick-opponents": "random"}
     assert page.post("/play/", form).status_code == 302
     assert_too_many_page(
         page.post("/play/", form), within=3600, says="Too many new tables: at most 1 in an hour."

@@ -2,6 +2,10 @@
 staff accounts and nobody else). A running match's dealt cards (its chance events) and its
 seed are shown to nobody until the match is over.
 
+The admin is a set of pages, so it lives with the pages: Django's autodiscovery finds it
+here as it finds any installed app's ``admin`` module, and the rows keep their addresses
+(/admin/league/...), which follow the models' app.
+
 Nobody is made a member or entered without agreeing (docs/api.md, "Who may see and do
 what"), and the admin keeps to that: memberships come from accepted invitations and
 entries from the league's services, so the admin shows them (and may remove one) but

@@ -30,8 +30,9 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
 from api.serializers import ErrorSerializer
+from league.domain.wording import wait_in_words
 from league.errors import InvalidInputError
-from league.services.sign_in import CACHE_ERRORS, SignInLock, duration_in_words, sign_in_lock_get
+from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_get
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class ScopedThrottle(SimpleRateThrottle):
         count, period = (self.rate or "").split("/")
         return (
             f"Too many {self.what}: at most {count} in {PERIOD_WORDS[period[0]]}. "
-            f"Try again in {duration_in_words(wait)}."
+            f"Try again in {wait_in_words(wait)}."
         )
 
 

@@ -19,6 +19,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from bots.models import BotVersion
 from engine.variants import load_game
+from league.domain.wording import time_control_words
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -66,23 +67,6 @@ def _club_ids_of(user: User) -> set[int]:
 
 def _pending(invitations: Iterable[SeatInvitation]) -> list[SeatInvitation]:
     return [i for i in invitations if i.pending]
-
-
-def _duration_words(seconds: float) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = int(seconds // size)
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds:g} seconds"
-
-
-def time_control_words(*, time_control: str, move_seconds: float, time_bank_seconds: float) -> str:
-    """A time control for people: ``live, 2 minutes a move + 1 minute bank``,
-    ``correspondence, 1 day a move``."""
-    words = f"{time_control}, {_duration_words(move_seconds)} a move"
-    if time_bank_seconds:
-        words += f" + {_duration_words(time_bank_seconds)} bank"
-    return words
 
 
 def table_summary(*, match: Match, user: User, club_ids: set[int] | None = None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.variants import load_game
+from league.domain.wording import duration_abbreviated
 from league.models import (
     PERSON_MAX_STRIKES,
     ChatMessage,
@@ -67,17 +68,6 @@ def action_labels(game: Game[Any], actions: Iterable[str]) -> list[dict[str, str
     return labelled
 
 
-def duration_in_words(seconds: float) -> str:
-    """A move time for people: ``30 s``, ``5 min``, ``12 h``, ``3 days``."""
-    if seconds < 120:
-        return f"{seconds:g} s"
-    if seconds < 2 * 3600:
-        return f"{round(seconds / 60)} min"
-    if seconds < 2 * 86400:
-        return f"{round(seconds / 3600)} h"
-    return f"{round(seconds / 86400)} days"
-
-
 def moves_played_for(
     *, game: Game[Any], row: MatchSeat, move_seconds: float
 ) -> list[dict[str, Any]]:
@@ -94,7 +84,7 @@ def moves_played_for(
         strike += 1
         (labelled,) = action_labels(game, [action])
         text = (
-            f"No move within {duration_in_words(move_seconds)}: {action} was played for you "
+            f"No move within {duration_abbreviated(move_seconds)}: {action} was played for you "
             f"(strike {strike} of {PERSON_MAX_STRIKES})"
         )
         if strike >= PERSON_MAX_STRIKES:

@@ -11,13 +11,14 @@ not mailed, apart from the first your-move notice of a match and a forfeit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
 from django.urls import reverse
 
 from engine.variants import load_game
+from league.domain.wording import moment_in_words, move_time_in_words, ordinal
 from league.live_updates import person_updated
 from league.models import (
     Match,
@@ -35,11 +36,6 @@ from league.task_names import NOTIFICATION_EMAIL_SEND
 
 DEADLINE_NEAR_FRACTION = 0.2
 """A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""
-
-
-def moment_in_words(moment: datetime) -> str:
-    """``Tue 25 Nov 2026, 20:00 UTC``: a deadline as people read it."""
-    return moment.astimezone(UTC).strftime("%a %d %b %Y, %H:%M UTC")
 
 
 def match_in_words(match: Match) -> str:
@@ -177,7 +173,7 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
     for row in seats.order_by("match_id", "seat"):
         by_match.setdefault(row.match_id, []).append(row)
     play_by = f" Play by {moment_in_words(round_.play_by)}." if round_.play_by else ""
-    per_move = move_time_in_words(tournament)
+    per_move = move_time_in_words(tournament.move_seconds)
     for match in matches:
         for row in by_match.get(match.pk, []):
             if row.competitor.user_id is None:
@@ -199,16 +195,6 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
                 is not None
             )
     return told
-
-
-def move_time_in_words(tournament: Tournament) -> str:
-    """``1 day per move``, ``12 hours per move``, ``30 seconds per move``."""
-    seconds = tournament.move_seconds
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = int(seconds // size)
-            return f"{count} {unit}{'s' if count != 1 else ''} per move"
-    return f"{seconds:g} seconds per move"
 
 
 def league_finished_notify(*, tournament: Tournament, rows: Sequence[dict[str, Any]]) -> int:
@@ -237,10 +223,3 @@ def league_finished_notify(*, tournament: Tournament, rows: Sequence[dict[str, A
             is not None
         )
     return told
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 22nd."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"

@@ -40,6 +40,8 @@ from rest_framework.authtoken.models import Token
 import redis
 from asgiref.sync import sync_to_async
 
+from league.domain.wording import wait_in_words
+
 logger = logging.getLogger(__name__)
 
 # The cache could not be reached: signing in goes on without locks rather than failing
@@ -64,16 +66,8 @@ class SignInLock:
         ends = datetime.fromtimestamp(self.until, tz=UTC).strftime("%H:%M:%S UTC")
         return (
             f"Too many wrong passwords for {self.username!r}: signing in as {self.username!r} "
-            f"is locked until {ends}. Try again in {duration_in_words(self.seconds_left(now))}."
+            f"is locked until {ends}. Try again in {wait_in_words(self.seconds_left(now))}."
         )
-
-
-def duration_in_words(seconds: int) -> str:
-    """45 -> "45 seconds", 60 -> "1 minute", 290 -> "5 minutes", 3600 -> "60 minutes"."""
-    if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def _key(kind: str, username: str) -> str:

@@ -21,6 +21,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from engine import load_game
+from league.domain.wording import duration_abbreviated
 from league.models import (
     PERSON_MAX_STRIKES,
     ChatMessage,
@@ -32,7 +33,7 @@ from league.models import (
 from league.replays import match_replay
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_deadline_expire, match_run
-from league.table_views import CHAT_MAX_CHARS, duration_in_words
+from league.table_views import CHAT_MAX_CHARS
 from tests.league.builders import user_create
 
 if TYPE_CHECKING:
@@ -234,7 +235,7 @@ def test_moves_played_for_a_person_are_in_the_view_with_their_labels() -> None:
     assert [m["strike"] for m in moved] == list(range(1, PERSON_MAX_STRIKES + 1))
     assert {m["label"] for m in moved} == {"play a card"}
     first = moved[0]
-    move = duration_in_words(Match.objects.get(pk=match_id).tournament.move_seconds)
+    move = duration_abbreviated(Match.objects.get(pk=match_id).tournament.move_seconds)
     assert first["text"] == (
         f"No move within {move}: {played[0]} was played for you (strike 1 of {PERSON_MAX_STRIKES})."
     )

@@ -9,8 +9,8 @@ from django import template
 
 from engine.errors import EngineError
 from engine.variants import load_game
+from league.domain.wording import move_time_in_words
 from league.models import Tournament
-from league.services.match_notices import move_time_in_words
 from web.rules_pages import rules_url_for_game
 
 register = template.Library()
@@ -27,7 +27,7 @@ def _display_name(game: str) -> str:
 @register.filter
 def move_time(tournament: Tournament) -> str:
     """``1 day per move``, ``30 seconds per move``: a league's time per move in words."""
-    return move_time_in_words(tournament)
+    return move_time_in_words(tournament.move_seconds)
 
 
 @register.filter

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from api.throttles import SettingsThrottle
+from league.domain.wording import moment_in_words
 from league.errors import LeagueError, NotFoundError
 from league.selectors import round_list, tournament_get
-from league.services.match_notices import moment_in_words
 from league.services.rounds import round_play_by_set
 from web.forms import PlayByForm
 from web.throttling import rate_limited

@@ -22,6 +22,7 @@ from django.db.models import Count
 from bots.models import Bot
 from engine.errors import EngineError
 from engine.variants import FAMILIES, load_game
+from league.domain.scored_results import UNITS_KEY
 from league.errors import NotFoundError
 from league.models import (
     Competitor,
@@ -32,7 +33,6 @@ from league.models import (
     RatingChange,
     TournamentFormat,
 )
-from league.standings_store import UNITS_KEY
 
 GAMES_PER_PAGE = 20
 TABLEMATES_SHOWN = 12

@@ -29,6 +29,7 @@ from django.utils import timezone
 from bots.models import Bot, BotFault, BotVersion
 from engine.record import record_from_state, redact_record
 from engine.variants import load_game
+from league.domain.scored_results import game_partnership_play, game_scoring_unit
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -48,7 +49,7 @@ from league.models import (
     Tournament,
 )
 from league.replays import match_replay
-from league.standings_store import game_partnership_play, game_scoring_unit, standings_current
+from league.standings_store import standings_current
 
 User = Account | AnonymousUser
 

@@ -71,6 +71,7 @@ from league.domain.ratings_maths import (
     new_version_prior,
     plackett_luce_update,
 )
+from league.domain.scored_results import StoredResult
 from league.garbage_collector import collector_paused
 from league.models import (
     Competitor,
@@ -83,7 +84,7 @@ from league.models import (
     Tournament,
 )
 from league.services.standings import result_rubbers
-from league.standings_store import StoredResult, tournament_entrants
+from league.standings_store import stored_result_of, tournament_entrants
 
 logger = logging.getLogger(__name__)
 
@@ -531,7 +532,7 @@ def _rate_batch(results: Sequence[MatchResult]) -> None:
         tournament_id = result.match.tournament_id
         game = rated_games[tournament_id]
         units = rating_units_of(
-            StoredResult.of(result), rated=game, entrants=entrants[tournament_id]
+            stored_result_of(result), rated=game, entrants=entrants[tournament_id]
         )
         competitors = {c for unit in units for team in unit.teams for c in team if c is not None}
         if not competitors:

@@ -34,7 +34,16 @@ from django.utils import timezone
 import orjson
 
 from engine.game import State
+from league.domain.scored_results import (
+    UNITS_KEY,
+    StoredResult,
+    game_partnership_play,
+    partnership_units,
+    result_seats,
+    standings_results_of,
+)
 from league.domain.standings_maths import StandingsAccumulator, StandingsRules
+from league.domain.standings_parts import STATE_VERSION, Accumulators, part_keys, rules_json
 from league.models import (
     Entry,
     MatchResult,
@@ -44,22 +53,13 @@ from league.models import (
 )
 from league.services.task_outbox import task_enqueue
 from league.standings_store import (
-    STATE_VERSION,
-    UNITS_KEY,
-    Accumulators,
-    StoredResult,
-    game_partnership_play,
-    part_keys,
-    partnership_units,
     parts_load,
     result_rubbers_read,
-    result_seats,
-    rules_json,
     snapshot_is_current,
     sql_table,
     standings_computed,
-    standings_results_of,
     standings_rules_of,
+    stored_result_of,
 )
 from league.task_names import STANDINGS_REBUILD
 
@@ -212,7 +212,7 @@ def _standings_apply(*, match_result: MatchResult) -> None:
     if not _snapshot_counted(tournament.pk, rules):
         _rebuilt(_snapshot_locked(tournament), tournament)  # reads this result too
         return
-    stored = StoredResult.of(match_result)
+    stored = stored_result_of(match_result)
     game = tournament.game
     competitors = sorted({s.competitor for s in result_seats(stored.standings_input)})
     # Which competitors are entrants is read with the parts: ask for the parts of both

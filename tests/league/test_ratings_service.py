@@ -18,6 +18,7 @@ import pytest
 from bench.synthetic import synthetic_results
 from bots.models import BotVersion
 from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA, skill_ratings
+from league.domain.scored_results import standings_results_of
 from league.models import (
     Competitor,
     MatchResult,
@@ -31,9 +32,9 @@ from league.services.competitors import competitor_builtin, competitor_for_bot_v
 from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
 from league.services.tournaments import tournament_create
 from league.standings_store import (
-    StoredResult,
-    standings_results_of,
+    result_rubbers_read,
     standings_rules_of,
+    stored_result_of,
     tournament_entrants,
 )
 from tests.celery_workers import CeleryWorkerProcess
@@ -68,7 +69,11 @@ def pure_ratings(tournament: Tournament) -> Any:
         .order_by("id")
         .select_related("result")
         for r in standings_results_of(
-            StoredResult.of(rated.result), game=tournament.game, entrants=entrants, rules=rules
+            stored_result_of(rated.result),
+            game=tournament.game,
+            entrants=entrants,
+            rules=rules,
+            rubbers_of=result_rubbers_read,
         )
     ]
     return skill_ratings(results, mode=rules.mode)

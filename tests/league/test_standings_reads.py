@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 
 import pytest
 
-from league import standings_store, task_names
+from league import task_names
+from league.domain.standings_parts import STATE_VERSION, Accumulators
 from league.models import (
     Competitor,
     MatchResult,
@@ -26,7 +27,7 @@ from league.models import (
 )
 from league.services.standings import standings_rebuild, standings_rebuild_stale
 from league.services.tournaments import tournament_create
-from league.standings_store import Accumulators, standings_current
+from league.standings_store import standings_current
 from league.tasks import standings_rebuild as standings_rebuild_task
 from tests.league.builders import bot_tournament
 from tests.league.test_standings_service import recomputed_table, rounds_played, stored_parts
@@ -43,9 +44,7 @@ def writes_of(queries: CaptureQueriesContext) -> list[str]:
 
 def made_stale(tournament: Tournament) -> dict[str, Any]:
     """The snapshot of another format (as after a new STATE_VERSION), its parts garbled."""
-    StandingsSnapshot.objects.filter(tournament=tournament).update(
-        version=standings_store.STATE_VERSION + 1
-    )
+    StandingsSnapshot.objects.filter(tournament=tournament).update(version=STATE_VERSION + 1)
     StandingsPart.objects.filter(tournament=tournament).update(data="unreadable")
     return stored_parts(tournament)
 
@@ -67,9 +66,7 @@ def test_a_get_of_stale_standings_writes_nothing_and_shows_the_right_table(game:
     assert (standings.status_code, ratings.status_code, page.status_code) == (200, 200, 200)
     assert writes_of(queries) == []  # the old read rebuilt: a lock, a DELETE, a COPY, ...
     assert stored_parts(tournament) == stale
-    assert StandingsSnapshot.objects.get(tournament=tournament).version != (
-        standings_store.STATE_VERSION
-    )
+    assert StandingsSnapshot.objects.get(tournament=tournament).version != (STATE_VERSION)
     assert (
         standings.json()["results"]
         == MatchResult.objects.filter(match__tournament=tournament).count()
@@ -109,7 +106,7 @@ def test_the_rebuild_task_makes_stale_standings_current_again() -> None:
     assert standings_rebuild_task(tournament.pk) == 2  # the task body, run in process
 
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-    assert (snapshot.version, snapshot.results) == (standings_store.STATE_VERSION, 2)
+    assert (snapshot.version, snapshot.results) == (STATE_VERSION, 2)
     assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
     parts = stored_parts(tournament)
     assert standings_rebuild(tournament_id=tournament.pk) == 2  # current: left alone
@@ -163,7 +160,7 @@ def test_migrate_rebuilds_standings_of_another_format_or_missing() -> None:
 
     for tournament in (stale, missing):
         snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-        assert (snapshot.version, snapshot.results) == (standings_store.STATE_VERSION, 1)
+        assert (snapshot.version, snapshot.results) == (STATE_VERSION, 1)
         assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
     assert not StandingsSnapshot.objects.filter(tournament=empty).exists()
     assert standings_rebuild_stale() == []

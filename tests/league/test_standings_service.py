@@ -17,9 +17,10 @@ import pytest
 
 from bench.synthetic import synthetic_results
 from engine.variants import load_game
-from league import standings_store
 from league.domain.scheduling.model import Mode, PlayerId
+from league.domain.scored_results import rubber_boards, standings_results_of
 from league.domain.standings_maths import RankBy, compute_standings
+from league.domain.standings_parts import STATE_VERSION, Accumulators, part_keys
 from league.models import (
     Match,
     MatchResult,
@@ -38,12 +39,10 @@ from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result, standings_recompute
 from league.services.tournaments import tournament_create, tournament_round_start
 from league.standings_store import (
-    Accumulators,
-    StoredResult,
-    rubber_boards,
+    result_rubbers_read,
     standings_current,
-    standings_results_of,
     standings_rules_of,
+    stored_result_of,
     tournament_entrants,
 )
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
@@ -64,7 +63,11 @@ def recomputed_table(tournament: Tournament) -> Any:
         r
         for stored in MatchResult.objects.filter(match__tournament=tournament).order_by("-id")
         for r in standings_results_of(
-            StoredResult.of(stored), game=tournament.game, entrants=entrants, rules=rules
+            stored_result_of(stored),
+            game=tournament.game,
+            entrants=entrants,
+            rules=rules,
+            rubbers_of=result_rubbers_read,
         )
     ]
     return compute_standings(results, rules)
@@ -197,15 +200,13 @@ def test_a_failing_update_still_stores_the_result_and_the_next_read_rebuilds(
 def test_a_snapshot_of_another_format_is_rebuilt_when_the_next_result_arrives() -> None:
     tournament, organiser = bot_tournament(entrants=4, rounds=2)
     rounds_played(tournament, organiser, 1)
-    StandingsSnapshot.objects.filter(tournament=tournament).update(
-        version=standings_store.STATE_VERSION + 1
-    )
+    StandingsSnapshot.objects.filter(tournament=tournament).update(version=STATE_VERSION + 1)
     StandingsPart.objects.filter(tournament=tournament).update(data="unreadable")
 
     rounds_played(tournament, organiser, 1)
 
     snapshot = snapshot_of(tournament)
-    assert (snapshot.version, snapshot.results) == (standings_store.STATE_VERSION, 2)
+    assert (snapshot.version, snapshot.results) == (STATE_VERSION, 2)
     assert standings_current(tournament=tournament).standings == recomputed_table(tournament)
 
 
@@ -418,9 +419,13 @@ def test_ten_thousand_matches_incremental_through_the_snapshot_equals_recomputat
     parts: dict[str, Any] = {}
     for index, result in enumerate(stored[:-20], start=1):
         results = standings_results_of(
-            StoredResult.of(result), game=game, entrants=entrants, rules=rules
+            stored_result_of(result),
+            game=game,
+            entrants=entrants,
+            rules=rules,
+            rubbers_of=result_rubbers_read,
         )
-        keys = standings_store.part_keys(results, rules)
+        keys = part_keys(results, rules)
         accumulators = Accumulators.from_parts(rules, {k: parts[k] for k in keys if k in parts})
         accumulators.apply(results)
         parts.update(accumulators.to_parts())

@@ -15,6 +15,7 @@ import pytest
 
 from bots.models import Bot, BotVersion
 from engine.record import replay_record
+from league.domain.scored_results import UNITS_KEY
 from league.models import (
     Club,
     Competitor,
@@ -30,7 +31,6 @@ from league.models import (
     TournamentFormat,
 )
 from league.profiles import GAMES_PER_PAGE
-from league.standings_store import UNITS_KEY
 from web.samples import sample_record
 
 pytestmark = pytest.mark.django_db

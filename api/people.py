@@ -16,8 +16,8 @@ from drf_spectacular.utils import extend_schema
 
 from api.fields import QueryIntegerField
 from api.operations import nested_serializers_named, responses, validated
+from league.domain.tablemates import Tablemate
 from league.profiles import (
-    Tablemate,
     person_bots,
     person_competitor,
     person_games,

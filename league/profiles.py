@@ -10,9 +10,8 @@ read here. Selectors' rules apply: nothing here writes, and no service is import
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User as Account
@@ -23,6 +22,7 @@ from bots.models import Bot
 from engine.errors import EngineError
 from engine.variants import FAMILIES, load_game
 from league.domain.scored_results import UNITS_KEY
+from league.domain.tablemates import FinishedGame, Met, Tablemates, tablemates_tally
 from league.errors import NotFoundError
 from league.models import (
     Competitor,
@@ -35,8 +35,6 @@ from league.models import (
 )
 
 GAMES_PER_PAGE = 20
-TABLEMATES_SHOWN = 12
-"""The people and bots met most often that a profile lists, per kind of play."""
 RESULTS_READ = 500
 """The latest finished games whose results the partners and opponents are counted from."""
 HIDDEN_STATUSES = (MatchStatus.WAITING,)
@@ -203,69 +201,11 @@ def _family_title(family: str) -> str:
 # ---------------------------------------------------------------- partners and opponents
 
 
-@dataclass
-class Tablemate:
-    """How the person fared with or against one other competitor."""
-
-    competitor: int
-    name: str
-    kind: str
-    username: str | None
-    bot: int | None
-    games: int = 0
-    """Games at one table."""
-    partner_units: int = 0
-    partner_points: int = 0
-    opponent_units: int = 0
-    opponent_points: int = 0
-    their_points_as_opponent: int = 0
-    tablemate_games: int = 0
-    tablemate_points: int = 0
-    their_tablemate_points: int = 0
-    ahead: int = 0
-    """Games (of individual play) the person finished above them."""
-    families: set[str] = field(default_factory=set)
-
-    @property
-    def partner_average(self) -> float | None:
-        return _average(self.partner_points, self.partner_units)
-
-    @property
-    def opponent_average(self) -> float | None:
-        return _average(self.opponent_points, self.opponent_units)
-
-    @property
-    def their_opponent_average(self) -> float | None:
-        return _average(self.their_points_as_opponent, self.opponent_units)
-
-    @property
-    def tablemate_average(self) -> float | None:
-        return _average(self.tablemate_points, self.tablemate_games)
-
-    @property
-    def their_tablemate_average(self) -> float | None:
-        return _average(self.their_tablemate_points, self.tablemate_games)
-
-
-def _average(points: int, count: int) -> float | None:
-    return round(points / count, 2) if count else None
-
-
-@dataclass(frozen=True)
-class Tablemates:
-    partnership: list[Tablemate]
-    """Met in partnership play, most units together first (with or against)."""
-    individual: list[Tablemate]
-    """Met in games of individual play, most games together first."""
-    unit: str
-    """What a unit of partnership play is called (``rubber``), for the headings."""
-
-
 def person_tablemates(*, competitor: Competitor | None) -> Tablemates:
     """The competitors the person met most, with the person's average score when partners
     and when opponents (partnership families, per unit as the game describes it:
     ``Game.partnership_units``), or as tablemates (individual families, per game), over
-    the latest ``RESULTS_READ`` finished games."""
+    the latest ``RESULTS_READ`` finished games (league.domain.tablemates counts them)."""
     if competitor is None:
         return Tablemates(partnership=[], individual=[], unit="rubber")
     match_ids = list(
@@ -275,7 +215,7 @@ def person_tablemates(*, competitor: Competitor | None) -> Tablemates:
         .distinct()[:RESULTS_READ]
     )
     seats_of: dict[int, dict[int, int]] = defaultdict(dict)
-    who: dict[int, tuple[str, str, str | None, int | None]] = {}
+    met: dict[int, Met] = {}
     for match_id, seat, other, name, username, bot in MatchSeat.objects.filter(
         match_id__in=match_ids
     ).values_list(
@@ -287,78 +227,26 @@ def person_tablemates(*, competitor: Competitor | None) -> Tablemates:
         "competitor__bot_version__bot_id",
     ):
         seats_of[match_id][seat] = other
-        who[other] = (name, "person" if username else "bot", username, bot)
-    mates: dict[int, Tablemate] = {}
-
-    def mate(other: int) -> Tablemate:
-        if other not in mates:
-            name, kind, username, bot = who[other]
-            mates[other] = Tablemate(
-                competitor=other, name=name, kind=kind, username=username, bot=bot
-            )
-        return mates[other]
-
-    unit = "rubber"
+        met[other] = Met(name, "person" if username else "bot", username, bot)
+    traits: dict[str, tuple[str, bool, str]] = {}  # each game asked once
+    games = []
     for match_id, game, scores, standings_input in MatchResult.objects.filter(
         match_id__in=match_ids
     ).values_list("match_id", "match__game", "scores", "standings_input"):
-        seats = seats_of[match_id]
-        mine = [seat for seat, other in seats.items() if other == competitor.pk]
-        if len(mine) != 1:
-            continue  # a person twice at one table (a test table): no partner or opponent
-        me = mine[0]
-        family = _family(game)
-        for other in {o for o in seats.values() if o != competitor.pk}:
-            mate(other).games += 1
-            mate(other).families.add(family)
-        units = (standings_input or {}).get(UNITS_KEY)
-        if _partnership_play(game) and isinstance(units, list):
-            unit = _unit_name(game)
-            for played in units:
-                _count_unit(played, me, seats, mate)
-            continue
-        for seat, other in seats.items():
-            if other == competitor.pk or seat >= len(scores) or me >= len(scores):
-                continue
-            record = mate(other)
-            record.tablemate_games += 1
-            record.tablemate_points += int(scores[me])
-            record.their_tablemate_points += int(scores[seat])
-            record.ahead += int(scores[me] > scores[seat])
-    partnership = sorted(
-        (m for m in mates.values() if m.partner_units or m.opponent_units),
-        key=lambda m: (-(m.partner_units + m.opponent_units), m.name),
-    )[:TABLEMATES_SHOWN]
-    individual = sorted(
-        (m for m in mates.values() if m.tablemate_games),
-        key=lambda m: (-m.tablemate_games, m.name),
-    )[:TABLEMATES_SHOWN]
-    return Tablemates(partnership=partnership, individual=individual, unit=unit)
-
-
-def _count_unit(played: Any, me: int, seats: dict[int, int], mate: Any) -> None:
-    """One unit of partnership play: the person's partner (opposite in its seating) and
-    the two opponents, with the person's and their points of it."""
-    if not isinstance(played, dict):
-        return
-    seating = list(played.get("seating") or [])
-    points = list(played.get("points") or [])
-    if me not in seating or len(seating) != 4 or me >= len(points):
-        return
-    at = seating.index(me)
-    partner = seating[(at + 2) % 4]
-    for seat in (partner, seating[(at + 1) % 4], seating[(at + 3) % 4]):
-        other = seats.get(seat)
-        if other is None:  # a dummy's seat (Priffe's träkarl): nobody sits there
-            continue
-        record = mate(other)
-        if seat == partner:
-            record.partner_units += 1
-            record.partner_points += int(points[me])
-        else:
-            record.opponent_units += 1
-            record.opponent_points += int(points[me])
-            record.their_points_as_opponent += int(points[seat]) if seat < len(points) else 0
+        if game not in traits:
+            traits[game] = (_family(game), _partnership_play(game), _unit_name(game))
+        family, partnership, unit_name = traits[game]
+        games.append(
+            FinishedGame(
+                seats=seats_of[match_id],
+                scores=scores,
+                family=family,
+                partnership=partnership,
+                units=(standings_input or {}).get(UNITS_KEY),
+                unit_name=unit_name,
+            )
+        )
+    return tablemates_tally(competitor=competitor.pk, games=games, met=met)
 
 
 def _partnership_play(game: str) -> bool:

@@ -10,13 +10,10 @@ that gets two answers out of order keeps the later game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from engine.errors import IllegalActionError
-from engine.game import Game
 from engine.variants import load_game
-from league.domain.wording import duration_abbreviated
+from league.domain.table_phase import TablePhase, action_labels, moves_played_for, seat_turn
 from league.models import (
     PERSON_MAX_STRIKES,
     ChatMessage,
@@ -32,74 +29,6 @@ CHAT_MAX_CHARS = ChatMessage._meta.get_field("text").max_length or 500
 """The longest line of a table's chat."""
 CHAT_PAGE = 200
 """The most chat lines one read returns (the latest)."""
-
-
-class TablePhase:
-    """What the table is doing, for the person at a seat (``seat_view()["phase"]``)."""
-
-    WAITING_FOR_PLAYERS = "waiting_for_players"
-    """A table whose seats are not all taken (``MatchStatus.WAITING``): no card is dealt."""
-    YOUR_MOVE = "your_move"
-    PLAYER_TO_MOVE = "player_to_move"
-    """Another person is to move, with a deadline."""
-    BOTS_TO_MOVE = "bots_to_move"
-    """A bot (or the bot that took over a seat) is to move: the workers play it."""
-    FINISHED = "finished"
-    ERROR = "error"
-
-
-def action_labels(game: Game[Any], actions: Iterable[str]) -> list[dict[str, str]]:
-    """Each action string with the game's plain label of its kind (``play a card``,
-    ``choose a contract``) and, where the game explains it, what it does."""
-    labelled = []
-    for action in actions:
-        try:
-            code = game.parse_action(action)
-        except IllegalActionError:
-            labelled.append({"action": action, "label": action, "explanation": ""})
-            continue
-        labelled.append(
-            {
-                "action": action,
-                "label": game.action_label(code),
-                "explanation": game.action_explanation(code),
-            }
-        )
-    return labelled
-
-
-def moves_played_for(
-    *, game: Game[Any], row: MatchSeat, move_seconds: float
-) -> list[dict[str, Any]]:
-    """The moves played for the person at ``row`` because a deadline passed, oldest first:
-    the action with its plain label, the strike it counted and a sentence for people."""
-    moved = []
-    strike = 0
-    for fault in row.faults or []:
-        if not isinstance(fault, dict) or fault.get("cause") != "timeout":
-            continue
-        action = fault.get("fallback")
-        if not isinstance(action, str) or not action:
-            continue
-        strike += 1
-        (labelled,) = action_labels(game, [action])
-        text = (
-            f"No move within {duration_abbreviated(move_seconds)}: {action} was played for you "
-            f"(strike {strike} of {PERSON_MAX_STRIKES})"
-        )
-        if strike >= PERSON_MAX_STRIKES:
-            text += "; a bot plays your seat for the rest of the game"
-        moved.append(
-            {
-                **labelled,
-                "deal": fault.get("deal"),
-                "decision": fault.get("decision"),
-                "strike": strike,
-                "strikes_allowed": PERSON_MAX_STRIKES,
-                "text": text + ".",
-            }
-        )
-    return moved
 
 
 def _seats(
@@ -165,7 +94,10 @@ def seat_view(*, match: Match, seat: int, user: User) -> dict[str, Any]:
         "seats": seats,
         "missing": missing,
         "moved_for_you": moves_played_for(
-            game=game, row=mine, move_seconds=match.tournament.move_seconds
+            game=game,
+            faults=mine.faults,
+            move_seconds=match.tournament.move_seconds,
+            strikes_allowed=PERSON_MAX_STRIKES,
         ),
         "replaced": mine.replaced,
         "error": "",
@@ -184,34 +116,30 @@ def seat_view(*, match: Match, seat: int, user: User) -> dict[str, Any]:
         }
     state = match_replay(match).state
     view = state.view_for(seat).to_json()
-    over = state.is_terminal() or match.status == MatchStatus.FINISHED
-    to_act = None if over else state.acting_seat()
-    running = match.status == MatchStatus.RUNNING
-    person_waited_for = running and match.waiting_seat is not None and not over
-    your_turn = person_waited_for and match.waiting_seat == seat and to_act == seat
-    if match.status == MatchStatus.ERROR:
-        phase = TablePhase.ERROR
-    elif over:
-        phase = TablePhase.FINISHED
-    elif your_turn:
-        phase = TablePhase.YOUR_MOVE
-    elif person_waited_for:
-        phase = TablePhase.PLAYER_TO_MOVE
-    else:
-        phase = TablePhase.BOTS_TO_MOVE
+    game_over = state.is_terminal()
+    turn = seat_turn(
+        seat=seat,
+        running=match.status == MatchStatus.RUNNING,
+        failed=match.status == MatchStatus.ERROR,
+        finished=match.status == MatchStatus.FINISHED,
+        game_over=game_over,
+        acting_seat=None if game_over else state.acting_seat(),
+        waiting_seat=match.waiting_seat,
+    )
+    your_turn = turn.your_turn
     if not your_turn:
         view["legal"] = []  # the engine's turn but not the league's yet: nothing to send
     return {
         **base,
-        "phase": phase,
+        "phase": turn.phase,
         "view": view,
         "position": len(state.log),
-        "to_act": to_act,
+        "to_act": turn.to_act,
         "your_turn": your_turn,
         "deadline": match.deadline if your_turn else None,
-        "to_act_deadline": match.deadline if person_waited_for else None,
+        "to_act_deadline": match.deadline if turn.person_waited_for else None,
         "actions": action_labels(state.game, view["legal"]) if your_turn else [],
-        "error": match_error_for(match=match, user=user) if phase == TablePhase.ERROR else "",
+        "error": match_error_for(match=match, user=user) if turn.phase == TablePhase.ERROR else "",
     }
 
 

@@ -22,7 +22,7 @@ from engine.game import Game, State
 from engine.players import make_player
 from engine.record import record_from_state, redact_record
 from engine.variants import FAMILIES, load_game
-from league.table_views import action_labels
+from league.domain.table_phase import TablePhase, action_labels
 
 
 def sample_games() -> tuple[str, ...]:
@@ -141,7 +141,13 @@ class SampleTable:
             "view": view,
             "deadline": None,
             "your_turn": your_turn,
-            "phase": "finished" if over else "your_move" if your_turn else "bots_to_move",
+            "phase": (
+                TablePhase.FINISHED
+                if over
+                else TablePhase.YOUR_MOVE
+                if your_turn
+                else TablePhase.BOTS_TO_MOVE
+            ),
             "position": len(self.state.log),
             "to_act": None if over else self.state.acting_seat(),
             "actions": action_labels(self.game, view["legal"]) if your_turn else [],

@@ -30,6 +30,7 @@ from bots.models import Bot, BotFault, BotVersion
 from engine.record import record_from_state, redact_record
 from engine.variants import load_game
 from league.domain.scored_results import game_partnership_play, game_scoring_unit
+from league.domain.standings_table import margin_json, standings_json
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -292,18 +293,6 @@ def seat_names(seats: Iterable[MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
-def _gap(gap: Any) -> dict[str, Any] | None:
-    if gap is None:
-        return None
-    return {
-        "difference": round(gap.difference, 3),
-        "low": None if gap.low is None else round(gap.low, 3),
-        "high": None if gap.high is None else round(gap.high, 3),
-        "p_value": None if gap.p_value is None else round(gap.p_value, 4),
-        "significant": gap.significant,
-    }
-
-
 def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
     """The standings of a tournament from its stored standings (league.services.standings,
     kept up to date as each result is stored; docs/api.md has the shape).
@@ -322,70 +311,7 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
         Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
     )
     current = standings_current(tournament=tournament)
-    standings = current.standings
     partnership = current.rules.mode.value == "partnership"
-
-    def name(player: int) -> str:
-        return names.get(int(player), "?")
-
-    rows: list[dict[str, Any]] = [
-        {
-            "rank": row.rank,
-            "competitor": int(row.player),
-            "name": name(row.player),
-            "games": row.games,
-            "total": row.total,
-            "average": round(row.average, 3),
-            "wins": row.wins,
-            "per_round": [{"round": r, "points": p} for r, p in row.per_round],
-            "opposition": round(row.opposition, 3),
-            "matchpoints": row.matchpoints,
-            "percentage": None if row.percentage is None else round(row.percentage, 2),
-            "next_gap": _gap(row.next_gap),
-        }
-        for row in standings.rows
-    ]
-    listed = {r["competitor"] for r in rows}
-    for competitor, entrant in sorted(names.items(), key=lambda item: (item[1], item[0])):
-        if competitor not in listed:
-            rows.append(
-                {
-                    "rank": None,
-                    "competitor": competitor,
-                    "name": entrant,
-                    "games": 0,
-                    "total": 0,
-                    "average": 0.0,
-                    "wins": 0,
-                    "per_round": [],
-                    "opposition": 0.0,
-                    "matchpoints": None,
-                    "percentage": None,
-                    "next_gap": None,
-                }
-            )
-    pairs = [
-        {
-            "players": [int(p) for p in pair.players],
-            "names": [name(p) for p in pair.players],
-            "games": pair.games,
-            "points": pair.points,
-            "average": round(pair.average, 3),
-            "wins": pair.wins,
-        }
-        for pair in standings.partner_pairs
-    ]
-    heads = [
-        {
-            "players": [int(p) for p in head.players],
-            "names": [name(p) for p in head.players],
-            "games": head.games,
-            "as_partners": head.as_partners,
-            "as_opponents": head.as_opponents,
-            "difference": head.difference,
-        }
-        for head in standings.head_to_head.values()
-    ]
     progress = tournament_progress(tournament_id=tournament.pk)
     return {
         "tournament": tournament.pk,
@@ -396,9 +322,7 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
         "min_games": current.rules.min_games,
         "confidence": current.rules.confidence,
         "results": current.results,
-        "rows": rows,
-        "partner_pairs": pairs,
-        "head_to_head": heads,
+        **standings_json(current.standings, names),
     }
 
 
@@ -512,24 +436,7 @@ def tournament_ratings(*, tournament: Tournament) -> dict[str, Any]:
             names = dict(
                 Competitor.objects.filter(entries__tournament=tournament).values_list("id", "name")
             )
-            margin = {
-                "ridge": solved.ridge,
-                "residual_sd": round(solved.residual_sd, 4),
-                "games": solved.games,
-                "rows": [
-                    {
-                        "rank": rank,
-                        "competitor": int(player),
-                        "name": names.get(int(player), "?"),
-                        "value": round(rating.value, 4),
-                        "standard_error": round(rating.standard_error, 4),
-                        "low": round(rating.interval()[0], 4),
-                        "high": round(rating.interval()[1], 4),
-                        "games": rating.games,
-                    }
-                    for rank, (player, rating) in enumerate(solved.ranked(), start=1)
-                ],
-            }
+            margin = margin_json(solved, names)
     return {
         "tournament": tournament.pk,
         "family": family,

@@ -33,7 +33,9 @@ from league.services.tables import table_open
 from league.services.tournaments import tournament_round_start
 from tests.league.builders import bot_tournament
 
-SCHEMATHESIS_DEADLINE_SECONDS = 110
+SCHEMATHESIS_DEADLINE_SECONDS = 420
+"""The whole run's bound: alone it takes about 2 min for the API's operations (issue 16 added
+about twenty); on a loaded 2-core CI machine one run passed 110 s, so the bound has room."""
 EXAMPLES_PER_OPERATION = 12
 CHECKS = (
     "not_a_server_error",

@@ -335,9 +335,9 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
 
     # ------------------------------------------------------------ a Kingen deal at a table
     go("/play/")
-    choose(driver, "id_game", "kingen")
-    choose(driver, "id_opponents", "greedy")
-    submit(driver)
+    choose(driver, "id_quick-game", "kingen")  # the one-step form: me and three bots
+    choose(driver, "id_quick-opponents", "greedy")
+    button(driver, "Play now").click()
     wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))
     table = css(driver, "#table")
     plays = 0  # cards played in the first deal

@@ -624,13 +624,33 @@ def _result_write(
 # ---------------------------------------------------------------- people
 
 
+def _move_answered(*, match: Match, mover: int | None, now: datetime) -> None:
+    """The mover's notices of the move they made are answered (their counts change)."""
+    if mover is None:
+        return
+    match_notices_done(
+        user_id=mover,
+        match_id=match.pk,
+        kinds=(NotificationKind.YOUR_MOVE, NotificationKind.DEADLINE_NEAR),
+        now=now,
+    )
+    person_updated(mover)
+
+
 def _person_moved(
-    *, match: Match, replay: Replay, rows: Sequence[MatchSeat], now: datetime
+    *,
+    match: Match,
+    replay: Replay,
+    rows: Sequence[MatchSeat],
+    now: datetime,
+    mover: int | None = None,
 ) -> None:
     """After a person's action (or its fallback) was applied to ``replay.state``, with the
-    row locked: store it and decide what comes next."""
+    row locked: store it and decide what comes next. ``mover``: the account that moved,
+    whose notices of this move are answered."""
     state = replay.state
     if state.is_terminal():
+        _move_answered(match=match, mover=mover, now=now)
         _result_write(
             match=match,
             state=state,
@@ -640,6 +660,10 @@ def _person_moved(
         )
         return
     events_insert(_event_rows(match.pk, state, replay.stored, replay.times))
+    # The match's watchers first: the commit's hooks run in the order they were added, and
+    # the pages at the table wait for this one; people's counts and notices can follow.
+    match_updated(match.pk, len(state.log) - 1)
+    _move_answered(match=match, mover=mover, now=now)  # before the next: it may be theirs
     match.events_stored = len(state.log)
     match.deals_done = len(state.deal_scores)
     seat = deciding_seat(state)
@@ -672,7 +696,6 @@ def _person_moved(
             "queued_at",
         ]
     )
-    match_updated(match.pk, len(state.log) - 1)
 
 
 def match_person_act(
@@ -712,15 +735,7 @@ def match_person_act(
             replay.times[index] = min(budget_ms, max(0.0, budget_ms - left_ms))
         rows = list(locked.seats.select_related("competitor__bot_version").order_by("seat"))
         mover = next(r for r in rows if r.seat == seat).competitor.user_id
-        if mover is not None:  # their notices of this move are answered (before the next)
-            match_notices_done(
-                user_id=mover,
-                match_id=locked.pk,
-                kinds=(NotificationKind.YOUR_MOVE, NotificationKind.DEADLINE_NEAR),
-                now=now,
-            )
-            person_updated(mover)
-        _person_moved(match=locked, replay=replay, rows=rows, now=now)
+        _person_moved(match=locked, replay=replay, rows=rows, now=now, mover=mover)
     return state.view_for(seat)
 
 

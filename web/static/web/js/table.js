@@ -46,6 +46,7 @@ let shownRequest = 0; // the number of the request whose answer is shown
 let requests = 0; // requests sent so far
 let sending = false; // a move is on its way
 let refetchDue = false; // an update came while a move was on its way
+let dueFrom = -1; // the latest event those updates announced (Infinity: one that did not say)
 let deadlineTimer = null;
 let socket = null;
 let pollTimer = null;
@@ -406,9 +407,11 @@ function accept(fresh, request) {
   return true;
 }
 
-async function refresh() {
+/** Fetch the view again; `eventIndex` is the event a socket update announced, if any. */
+async function refresh(eventIndex) {
   if (sending) {
     refetchDue = true;
+    dueFrom = Math.max(dueFrom, typeof eventIndex === "number" ? eventIndex : Infinity);
     return;
   }
   requests += 1;
@@ -428,6 +431,7 @@ async function send(action) {
   if (sending) return;
   sending = true;
   refetchDue = false;
+  dueFrom = -1;
   showError("");
   if (current) render(current); // no card is playable while the move is on its way
   requests += 1;
@@ -439,8 +443,20 @@ async function send(action) {
       body: JSON.stringify({ action }),
     });
     sending = false;
-    if (data && (data.view || data.phase)) accept(data, request);
-    else if (current) render(current);
+    if (data && (data.view || data.phase)) {
+      accept(data, request);
+      // The answer is the view read after the move. With the socket live, the page asks
+      // again only if an update meanwhile announced an event the answer does not hold (the
+      // bots played on); later ones come on the socket. A refetch here would be one more
+      // request on the server at the moment the other pages fetch the move.
+      const answered = typeof data.position === "number" ? data.position : -1;
+      const live = socket && socket.isOpen && socket.isOpen();
+      if (live && dueFrom < answered) {
+        refetchDue = false;
+        poll();
+        return;
+      }
+    } else if (current) render(current);
   } catch (error) {
     sending = false;
     showError(error.message);
@@ -473,7 +489,7 @@ function connectionState(state) {
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {
-    if (message.type === "update") refresh();
+    if (message.type === "update") refresh(message.event_index);
     else if (message.type === "chat") chat?.receive(message.chat);
   },
   onState: connectionState,

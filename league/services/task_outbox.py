@@ -117,8 +117,12 @@ def _send(rows: Sequence[OutboxTask], report: RelayReport, broker_url: str | Non
             max_retries=1, interval_start=0, interval_step=0, timeout=SEND_TIMEOUT_SECONDS
         )
         for row in rows:
-            options: dict[str, Any] = {"connection": connection, "retry": False}
-            current_app.tasks[row.task].apply_async(args=tuple(row.args), **options)
+            # By name, routed by CELERY_TASK_ROUTES: the sending process need not have
+            # imported the task's module (the web process has not: looking the task up in
+            # its registry failed there, and every task it wrote waited for a relay).
+            current_app.send_task(
+                row.task, args=tuple(row.args), connection=connection, retry=False
+            )
             report.sent.append(row.pk)
     except Exception as exc:  # kombu's and the transport's errors, whatever the broker
         report.error = broker_failure_text(exc)

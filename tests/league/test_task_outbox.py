@@ -21,6 +21,7 @@ from django.db import connections, transaction
 
 import pytest
 import redis
+from celery import current_app
 
 from league.models import OutboxTask
 from league.services.task_outbox import (
@@ -109,6 +110,19 @@ def test_a_committed_task_is_sent_on_commit_and_its_row_deleted(
 
     assert sent_match_ids(broker, queued_before) == [9_000_002]
     assert not OutboxTask.objects.exists()
+
+
+def test_a_process_that_never_imported_the_tasks_sends_them_on_commit(
+    broker: redis.Redis, queued_before: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The web process writes tasks by name and never imports league.tasks.
+    monkeypatch.delitem(current_app.tasks, "league.tasks.run_match")
+    with transaction.atomic():
+        task_enqueue("league.tasks.run_match", 9_000_006)
+
+    assert sent_match_ids(broker, queued_before) == [9_000_006]  # routed to its queue
+    assert not OutboxTask.objects.exists()
+    assert not broker_presumed_down()
 
 
 def waiting(match_id: int) -> OutboxTask:

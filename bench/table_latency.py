@@ -323,6 +323,7 @@ def seats_take(url: str, pages: Sequence[Page], match_id: int) -> None:
     seats = {
         seat.competitor.user.get_username(): seat.seat
         for seat in Match.objects.get(pk=match_id).seats.select_related("competitor__user")
+        if seat.competitor.user is not None  # every seat is a person's at this table
     }
     for page in pages:
         page.seat = seats[page.username]

@@ -1,6 +1,11 @@
 """Move latency at a table of four people: from a click on a card in one browser to the
 moment the other three browsers' pages show that card on the table.
 
+Why this module is long: one measurement end to end, read top to bottom: the processes it
+starts, the probe each page runs, the moves it plays, the load beside them, and the
+matching of clicks to cards that makes the figures; split up, each part would only make
+sense with the others.
+
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.table_latency
     python -m bench.table_latency --moves 300 --seconds 600 --load-tables 8
 

@@ -465,9 +465,9 @@ class Latencies:
 
 def latencies(run: Run) -> Latencies:
     """Each click matched with the same card's appearance in each other page (the n-th time
-    the first time the card appears there after the click, within SHOWN_WAIT_SECONDS). The
-    last card of a deal is never drawn (the pages go on to the next deal's empty table):
-    those are counted apart."""
+    the first time the card appears there after the click and before the next click: the
+    bench clicks once every page shows the move). The last card of a deal is never drawn
+    (the pages go on to the next deal's empty table): those are counted apart."""
     found = Latencies()
     clicks = sorted(
         (at, seat, card) for seat, record in run.records.items() for card, at in record["clicks"]
@@ -483,7 +483,9 @@ def latencies(run: Run) -> Latencies:
         views = [e for e in record["entries"] if "/view/" in e["name"]]
         found.views += len(views)
         found.views_failed += sum(1 for e in views if e["status"] not in (0, 200))
-    for at, seat, card in clicks:
+    for number, (at, seat, card) in enumerate(clicks):
+        until = clicks[number + 1][0] if number + 1 < len(clicks) else math.inf
+        until = min(until, at + SHOWN_WAIT_SECONDS * 1000)
         actions = [
             e for e in run.records[seat]["entries"] if "/actions/" in e["name"] and e["start"] >= at
         ]
@@ -494,7 +496,7 @@ def latencies(run: Run) -> Latencies:
         for watcher, per_card in appearances.items():
             if watcher == seat:
                 continue
-            times = [t for t in per_card.get(card, []) if at <= t <= at + SHOWN_WAIT_SECONDS * 1000]
+            times = [t for t in per_card.get(card, []) if at <= t < until]
             if not times:
                 found.unmatched += 1
                 complete = False

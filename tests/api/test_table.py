@@ -34,30 +34,11 @@ from league.replays import match_replay
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_deadline_expire, match_run
 from league.table_views import CHAT_MAX_CHARS
+from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
-
-
-def client_for(user: User | None = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def refused(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert isinstance(body["detail"], str), body
-    assert body["detail"], body
-    return str(body["detail"])
 
 
 def table_open(user: User, *, seed: int | None = None) -> int:

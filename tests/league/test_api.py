@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db.models import Model
 from rest_framework.test import APIClient
 
@@ -32,29 +31,10 @@ from league.models import (
 )
 from league.services.competitors import competitor_builtin
 from league.services.matches import match_run
+from tests.api_answers import client_for, ok, refused
 from tests.league.builders import builtin_competitors, user_create
 
 PASSWORD = "a long password 1"
-
-
-def client_for(user: User | None = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def refused(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert isinstance(body["detail"], str), body
-    assert body["detail"], body
-    return str(body["detail"])
 
 
 def play_queued() -> None:

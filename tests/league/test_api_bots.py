@@ -4,7 +4,6 @@ competitor, and plays a league match in its sandbox; a bad upload is a 400."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
@@ -18,14 +17,10 @@ from league.models import MatchResult
 from league.services.competitors import competitor_builtin
 from league.services.matches import match_run
 from league.services.tables import table_open
+from tests.api_answers import ok
 from tests.league.builders import user_create
 
 EXAMPLE_BOT = Path(__file__).resolve().parents[2] / "bots" / "examples" / "random_bot.py"
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
 
 
 @pytest.mark.django_db

@@ -30,8 +30,8 @@ from league.models import (
 )
 from league.services.matches import PERSON_MAX_STRIKES, match_run, matches_sweep
 from league.services.notification_emails import notification_emails_send_due
+from tests.api_answers import client_for, ok
 from tests.league.clock import Clock, clock_fixture  # noqa: F401 - the fixture
-from tests.league.test_api import client_for, ok
 
 GAME = "priffe(exit1_threshold=10,exit2_increment=0)"
 """Priffe with short rubbers (a side exits at 10 trick points, then at any more): with one

@@ -15,7 +15,7 @@ from engine import load_game
 from league.models import Match, MatchStatus
 from league.services.matches import PERSON_MAX_STRIKES, match_deadline_expire, match_run
 from league.services.tables import table_open
-from tests.league.test_api import client_for, ok, refused
+from tests.api_answers import client_for, ok, refused
 
 BOTS = ["builtin:greedy", "builtin:greedy", "builtin:random"]
 

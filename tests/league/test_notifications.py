@@ -25,7 +25,7 @@ from league.services.notification_emails import (
 )
 from league.services.notifications import notification_preferences_set, notify
 from league.services.time_controls import time_control_choose
-from tests.league.test_api import client_for, ok, refused
+from tests.api_answers import client_for, ok, refused
 
 
 class BrokenBackend(BaseEmailBackend):

@@ -10,7 +10,6 @@ consent, and built-in bots need none.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Model
@@ -35,6 +34,7 @@ from league.models import (
 from league.services.clubs import club_create
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.tournaments import tournament_create
+from tests.api_answers import client_for, ok, refused
 from tests.league.builders import builtin_competitors, user_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -42,26 +42,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 SECRET_MESSAGE = "request 3: not JSON: 'my secret plan: lead the queen of hearts'"
 SECRET_LOG = 'Traceback (most recent call last):\n  File "main.py", line 9, in plan_secretly\n'
 SECRET_REPORT_LOG = "stderr of the validation game: plan_secretly() at main.py:9"
-
-
-def client_for(user: User | None = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def refused(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    detail = response.json()["detail"]
-    assert isinstance(detail, str)
-    assert detail
-    return detail
 
 
 def uploaded_version(owner: User, name: str = "Secretive") -> BotVersion:

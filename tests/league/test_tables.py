@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import close_old_connections, connection, transaction
-from rest_framework.test import APIClient
 
 import pytest
 
@@ -33,29 +32,10 @@ from league.services.competitors import competitor_for_bot_version
 from league.services.matches import match_claim
 from league.services.tables import table_join, table_open
 from league.task_names import RUN_MATCH
+from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
 
 pytestmark = [pytest.mark.postgres]
-
-
-def client_for(user: User | None = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def refused(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert isinstance(body["detail"], str)
-    assert body["detail"]
-    return str(body["detail"])
 
 
 def run_match_tasks(match_id: int) -> int:

@@ -12,8 +12,8 @@ from league.models import MatchSeat, Tournament
 from league.services.matches import match_run
 from league.services.tournaments import tournament_round_start
 from league.standings_store import standings_current, tournament_entrants
+from tests.api_answers import client_for, ok, refused
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
-from tests.league.test_api import client_for, ok, refused
 
 
 def tables_of(tournament: Tournament) -> dict[int, list[list[int]]]:

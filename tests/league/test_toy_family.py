@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
-from typing import Any
 
 from django.test import Client
 from rest_framework.test import APIClient
@@ -22,6 +21,7 @@ from league.selectors import tournament_standings
 from league.services.matches import match_run
 from league.services.ratings import ratings_update
 from league.services.tournaments import tournament_create
+from tests.api_answers import ok
 from tests.engine.toy_family import FAMILY, register_toy_family, unregister_toy_family
 from tests.league.builders import builtin_competitors, club_with_organiser, user_create
 from tests.league.test_standings_service import rounds_played
@@ -114,11 +114,6 @@ def test_a_match_length_is_set_and_checked_through_the_games_length_option() -> 
             deals=0,
             entrants=builtin_competitors(4),
         )
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
 
 
 @pytest.mark.django_db

@@ -32,6 +32,7 @@ from league.models import Match, MatchEvent, MatchStatus
 from league.services.matches import MATCH_LEASE_SECONDS, matches_sweep
 from league.services.tournaments import tournament_round_start
 from league.tasks import run_match as run_match_task
+from tests.api_answers import ok
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league import worker_runs
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
@@ -146,11 +147,6 @@ def test_a_match_whose_lease_expired_is_rerun_and_finishes(
     assert_one_verified_result(match.pk)
     match.refresh_from_db()
     assert (match.attempts, match.lease_expiries) == (2, 1)
-
-
-def ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
 
 
 def test_a_tournament_from_creation_to_final_standings_through_the_api(

@@ -133,6 +133,10 @@ def test_no_page_overflows_sideways_on_a_phone(
         "rules": "/rules/",
         "rules-king": "/rules/king/",
         "notifications": "/notifications/",
+        "notification-settings": "/settings/notifications/",
+        "my-games": "/games/",
+        "lobby": "/lobby/",
+        "new-table": "/play/",
     }
     _sign_in(phone, live_server, league_played["person"])
     wide = {}
@@ -145,7 +149,7 @@ def test_no_page_overflows_sideways_on_a_phone(
         assert inner_width == PHONE[0]
         if scroll_width > inner_width:
             wide[name] = (scroll_width, out)
-        if name in ("league", "profile"):
+        if name in ("league", "profile", "my-games", "lobby"):
             screenshot(phone, f"phone-{name}")
         if name == "league":  # sortable headings keep their explanations
             explained = "#standings thead button abbr[title], #ratings thead button abbr[title]"

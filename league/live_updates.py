@@ -4,7 +4,10 @@ commits (a person's notices, kept in the database and mailed, are league.service
 Groups and messages (the web side's consumers forward them to the browser):
 
 - ``match-{id}``: ``{"type": "league.update", "event": "update", "match": id,
-  "event_index": n}`` whenever events of the match are stored or it finishes;
+  "event_index": n, "events": [...]}`` whenever events of the match are stored or it
+  finishes; ``events`` (when the sender has them, at most
+  league.domain.public_events.EVENTS_MAX) are the new events as anyone may see them (no
+  dealt card, no private action's card), so that a table's pages draw a card at once;
 - ``tournament-{id}``: ``{"type": "league.update", "event": "progress", "tournament": id,
   "finished": n, "total": m}`` whenever a match of the tournament finishes;
 - ``person-{user_id}``: ``{"type": "league.update", "event": "counts"}`` whenever what the
@@ -43,14 +46,19 @@ def group_send(group: str, message: dict[str, Any]) -> None:
         logger.warning("could not notify %s", group, exc_info=True)
 
 
-def match_updated(match_id: int, event_index: int) -> None:
-    """Tell the match's watchers, once the transaction commits."""
-    message = {
+def match_updated(
+    match_id: int, event_index: int, events: list[dict[str, Any]] | None = None
+) -> None:
+    """Tell the match's watchers, once the transaction commits; ``events``: the public
+    events up to ``event_index`` (league.domain.public_events), when the sender has them."""
+    message: dict[str, Any] = {
         "type": "league.update",
         "event": "update",
         "match": match_id,
         "event_index": event_index,
     }
+    if events is not None:
+        message["events"] = events
     transaction.on_commit(lambda: group_send(f"match-{match_id}", message))
 
 

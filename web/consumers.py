@@ -7,8 +7,10 @@ tournament finishes. These consumers join those groups and forward each message 
 browser as JSON: the message's own fields, its ``event`` ("update", "progress") becoming
 the browser-side ``type`` (see ``browser_message``).
 
-Messages carry no hidden information (ids and counts only), so anyone may listen; the
-page then refetches what it may see through the HTTP API.
+Messages carry no hidden information, so anyone may listen: ids and counts, and a match's
+new events as anyone may see them (league.domain.public_events: the cards played, no dealt
+card, no private action's card); the page then refetches what it may see through the HTTP
+API.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ def browser_message(event: dict[str, Any], default_type: str) -> dict[str, Any]:
 
 
 class MatchConsumer(LeagueGroupConsumer):
-    """/ws/matches/{id}/: {"type": "update", "match": id, "event_index": n}."""
+    """/ws/matches/{id}/: {"type": "update", "match": id, "event_index": n, "events": [...]}
+    (``events`` when the league has them: league/live_updates.py)."""
 
     group_prefix = "match"
     browser_type = "update"

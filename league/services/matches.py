@@ -67,6 +67,7 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import State
 from engine.view import PlayerView
+from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError
 from league.live_updates import match_updated, person_updated, tournament_progressed
 from league.models import PERSON_MAX_STRIKES as PERSON_MAX_STRIKES
@@ -330,6 +331,11 @@ class EventWriter:
     stored: int
     stats: PlayStats
     last_flush: float = field(default_factory=time.perf_counter)
+    public: PublicEvents = field(init=False)
+    """The stored events as the match's watchers are told them (league.live_updates)."""
+
+    def __post_init__(self) -> None:
+        self.public = PublicEvents(self.state)
 
     def flush_due(self) -> bool:
         return time.perf_counter() - self.last_flush >= FLUSH_SECONDS
@@ -352,7 +358,7 @@ class EventWriter:
                     raise LeaseLostError(f"match {self.match.pk}: claim {self.attempt} is over")
                 if rows:
                     events_insert(rows)
-                    match_updated(self.match.pk, len(state.log) - 1)
+                    match_updated(self.match.pk, len(state.log) - 1, self.public.since(state))
         except IntegrityError as exc:
             raise LeaseLostError(f"match {self.match.pk}: another worker wrote first") from exc
         self.stored = len(state.log)
@@ -444,6 +450,7 @@ def _match_play(*, match_id: int, attempt: int) -> PlayStats:
         stored=writer.stored,
         reports=played.reports,
         stats=stats,
+        events=writer.public.since(state),
     )
     stats.finish_seconds += time.perf_counter() - began
     stats.events += len(state.log) - writer.stored
@@ -532,12 +539,13 @@ def match_finish(
     stored: int,
     reports: Sequence[SeatReport | None],
     stats: PlayStats | None = None,
+    events: list[dict[str, Any]] | None = None,
 ) -> bool:
     """Write the result, the seats' outcomes and the standings input in one transaction.
 
     Returns False (and writes nothing) when the match is finished already: a second
     completion is a no-op. ``attempt`` None means the caller holds the row lock already
-    (a person's last move)."""
+    (a person's last move). ``events``: the last events as the watchers are told them."""
     with transaction.atomic():
         match = (
             Match.objects.select_for_update().select_related("tournament", "round").get(pk=match_id)
@@ -552,7 +560,7 @@ def match_finish(
         ):
             raise LeaseLostError(f"match {match_id}: claim {attempt} is over")
         seconds = _result_write(
-            match=match, state=state, times=times, stored=stored, reports=reports
+            match=match, state=state, times=times, stored=stored, reports=reports, events=events
         )
     if stats is not None:
         stats.store_seconds += seconds
@@ -566,10 +574,12 @@ def _result_write(
     times: dict[int, float],
     stored: int,
     reports: Sequence[SeatReport | None],
+    events: list[dict[str, Any]] | None = None,
 ) -> float:
     """Store a finished match: its last events, what ``match_result_assemble`` makes of
     it, the match's end; then hand the result to the standings, the ratings and the
-    notifications. Returns the seconds spent writing the last events."""
+    notifications (``events``: the last events as the match's watchers are told them,
+    league.domain.public_events). Returns the seconds spent writing the last events."""
     now = timezone.now()
     began = time.perf_counter()
     events_insert(_event_rows(match.pk, state, stored, times))
@@ -616,7 +626,7 @@ def _result_write(
             "deals_done",
         ]
     )
-    match_updated(match.pk, len(state.log) - 1)
+    match_updated(match.pk, len(state.log) - 1, events)
     tournament_progressed(match.tournament_id)
     return events_seconds
 
@@ -643,12 +653,15 @@ def _person_moved(
     replay: Replay,
     rows: Sequence[MatchSeat],
     now: datetime,
+    public: PublicEvents,
     mover: int | None = None,
 ) -> None:
     """After a person's action (or its fallback) was applied to ``replay.state``, with the
-    row locked: store it and decide what comes next. ``mover``: the account that moved,
-    whose notices of this move are answered."""
+    row locked: store it and decide what comes next. ``public`` follows the state as it
+    was before the action (the watchers are told the new events); ``mover``: the account
+    that moved, whose notices of this move are answered."""
     state = replay.state
+    events = public.since(state)
     if state.is_terminal():
         _move_answered(match=match, mover=mover, now=now)
         _result_write(
@@ -657,12 +670,13 @@ def _person_moved(
             times=replay.times,
             stored=replay.stored,
             reports=[None] * len(rows),
+            events=events,
         )
         return
     events_insert(_event_rows(match.pk, state, replay.stored, replay.times))
     # The match's watchers first: the commit's hooks run in the order they were added, and
     # the pages at the table wait for this one; people's counts and notices can follow.
-    match_updated(match.pk, len(state.log) - 1)
+    match_updated(match.pk, len(state.log) - 1, events)
     _move_answered(match=match, mover=mover, now=now)  # before the next: it may be theirs
     match.events_stored = len(state.log)
     match.deals_done = len(state.deal_scores)
@@ -723,6 +737,7 @@ def match_person_act(
         to_act = deciding_seat(state)
         if locked.waiting_seat != seat or to_act != seat:
             raise InvalidInputError(f"not your turn: seat {to_act} is to act")
+        public = PublicEvents(state)
         try:
             code = state.parse_action(action)
             index = len(state.log)
@@ -735,7 +750,7 @@ def match_person_act(
             replay.times[index] = min(budget_ms, max(0.0, budget_ms - left_ms))
         rows = list(locked.seats.select_related("competitor__bot_version").order_by("seat"))
         mover = next(r for r in rows if r.seat == seat).competitor.user_id
-        _person_moved(match=locked, replay=replay, rows=rows, now=now, mover=mover)
+        _person_moved(match=locked, replay=replay, rows=rows, now=now, public=public, mover=mover)
     return state.view_for(seat)
 
 
@@ -761,6 +776,7 @@ def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
         row = next(r for r in rows if r.seat == seat)
         fallback = state.view_for(seat).legal[0]
         index = len(state.log)
+        public = PublicEvents(state)
         state.apply_action(fallback, seat=seat)
         replay.times[index] = match.tournament.move_seconds * 1000
         row.strikes += 1
@@ -789,7 +805,7 @@ def match_deadline_expire(*, match_id: int, now: datetime) -> bool:
                 max_strikes=PERSON_MAX_STRIKES,
                 forfeit=row.replaced,
             )
-        _person_moved(match=match, replay=replay, rows=rows, now=now)
+        _person_moved(match=match, replay=replay, rows=rows, now=now, public=public)
     return True
 
 

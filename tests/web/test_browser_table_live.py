@@ -139,7 +139,10 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     css(driver, "main form button[type=submit]").click()
     wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
     assert "/seats/0/" in driver.current_url
-    names = [str(e.text) for e in driver.find_elements("css selector", ".seat .seat-name")]
+    # Read in one go: the board is redrawn as the bots' cards come on the socket.
+    names = driver.execute_script(
+        "return [...document.querySelectorAll('.seat .seat-name')].map((e) => e.textContent)"
+    )
     assert "Greedy Gus" in names
 
     # ------------------------------------------------------------ a few moves, then reload

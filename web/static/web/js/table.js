@@ -5,7 +5,9 @@
 //                    "phase", "position", "to_act", "your_turn", "deadline", "seats",
 //                    "missing", "actions", "moved_for_you", ...}
 //   data-action-url  POST {"action": "play QS"}: 200 with the new view, 4xx {"detail": "..."}
-//   data-socket-url  WebSocket path; {"type": "update"} makes the page refetch its view,
+//   data-socket-url  WebSocket path; {"type": "update", "event_index", "events"} carries the
+//                    new events as anyone may see them (league.domain.public_events): the
+//                    cards played are drawn at once, then the view is refetched;
 //                    {"type": "chat"} is a line of the table's chat
 //   data-next-url    GET: the next game where it is this person's move (optional)
 //   data-seat        this person's seat
@@ -18,6 +20,12 @@
 // game, is dropped. While a move is being sent, socket updates only note that a refetch is
 // due; it is made when the move's answer is in. The socket reconnects with a growing pause;
 // meanwhile the page polls.
+//
+// A card played at the table is drawn from the socket's update as soon as it arrives (into
+// the trick, out of that seat's hand), before the view is asked again: one refetch at a time,
+// and one more if updates came meanwhile (the latest wins). The trick that ends a deal stays
+// on the table with its winner for LAST_TRICK_MS (or until the next update) before the next
+// deal is shown.
 
 import {
   boardAreas, cardImage, cardName, csrfToken, el, fetchJSON, liveSocket, prettyAction,
@@ -51,6 +59,10 @@ let deadlineTimer = null;
 let socket = null;
 let pollTimer = null;
 let lastPhase = null; // the phase shown before the current one
+let fetching = false; // a refetch is on its way
+let fetchAgain = false; // an update came meanwhile: one more refetch once it is answered
+let hold = null; // {deal, pending, timer}: a deal's last trick shown, the next deal waiting
+const LAST_TRICK_MS = 1300;
 
 function nameOf(seat) {
   if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? `${seatNames[seat]} (you)` : "You";
@@ -321,8 +333,13 @@ function renderStatus(data, phase) {
       break;
     }
     case "player_to_move":
-      status.textContent = `Waiting for ${nameOf(toAct)} to move…`;
+      status.textContent = toAct === mySeat ? "Your move…" : `Waiting for ${nameOf(toAct)} to move…`;
       break;
+    case "trick_won": { // drawn from a socket update: a deal's last trick, or the game's
+      const last = view?.tricks?.[view.tricks.length - 1];
+      status.textContent = last ? `${nameOf(last.winner)} won the last trick.` : "";
+      break;
+    }
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
         ? "A bot plays your seat for the rest of this game…"
@@ -398,6 +415,11 @@ function accept(fresh, request) {
   if (request < shownRequest) return false;
   if (current && typeof fresh.position === "number" && typeof current.position === "number"
       && fresh.position < current.position) return false;
+  if (hold && fresh.view && fresh.view.deal !== hold.deal) {
+    // The next deal: shown once the last trick of this one has been seen.
+    if (!hold.pending || request >= hold.pending[1]) hold.pending = [fresh, request];
+    return true;
+  }
   shownRequest = request;
   // Redraw only when something changed, so a card is never replaced under a finger.
   if (!current || JSON.stringify(fresh) !== JSON.stringify(current)) {
@@ -407,24 +429,119 @@ function accept(fresh, request) {
   return true;
 }
 
-/** Fetch the view again; `eventIndex` is the event a socket update announced, if any. */
+/** Fetch the view again; `eventIndex` is the event a socket update announced, if any.
+ * One request at a time: a call while one is on its way asks for one more after it. */
 async function refresh(eventIndex) {
   if (sending) {
     refetchDue = true;
     dueFrom = Math.max(dueFrom, typeof eventIndex === "number" ? eventIndex : Infinity);
     return;
   }
-  requests += 1;
-  const request = requests;
+  if (fetching) {
+    fetchAgain = true;
+    return;
+  }
+  fetching = true;
   try {
-    const fresh = await fetchJSON(root.dataset.viewUrl);
-    accept(fresh, request);
-    root.dataset.ready = "true";
+    do {
+      fetchAgain = false;
+      requests += 1;
+      const request = requests;
+      const fresh = await fetchJSON(root.dataset.viewUrl);
+      accept(fresh, request);
+      root.dataset.ready = "true";
+    } while (fetchAgain && !sending);
   } catch (error) {
     if (!current) part("status").textContent = `Could not load the table: ${error.message}`;
     else part("connection").textContent = "offline";
+  } finally {
+    fetching = false;
   }
   poll(); // the next look, sooner while others are to play
+}
+
+/** `base` (an answer) with the cards of `events` (a socket update's public events) played:
+ * {data, dealOver}, or null when the events do not follow `base` or hold no card. It draws
+ * card play only, up to the first event it cannot draw (a deal, a bid): the refetch brings
+ * the rest. The position it gives is that of the last card drawn, so a refetch that was
+ * sent before the move and answered after it is dropped. */
+function withCardsPlayed(base, events) {
+  if (!base?.view || typeof base.position !== "number" || !Array.isArray(events)) return null;
+  const fresh = events.filter((e) => typeof e.index === "number" && e.index >= base.position);
+  if (!fresh.length || fresh[0].index !== base.position) return null;
+  const data = JSON.parse(JSON.stringify(base));
+  const view = data.view;
+  let drew = false;
+  let wonLast = false;
+  let dealOver = false;
+  for (const event of fresh) {
+    if (event.chance) {
+      dealOver = wonLast;
+      break;
+    }
+    if (typeof event.action !== "string" || !event.action.startsWith("play ")) break;
+    const card = event.action.slice(5);
+    const seat = event.seat;
+    if (!view.trick.length) view.leader = seat;
+    view.trick.push(card);
+    view.hand_sizes[seat] = Math.max(0, (view.hand_sizes[seat] ?? 1) - 1);
+    view.hand = view.hand.filter((c) => c !== card);
+    if (Array.isArray(view.public?.trakarl)) view.public.trakarl = view.public.trakarl.filter((c) => c !== card);
+    wonLast = typeof event.won === "number";
+    if (wonLast) {
+      view.tricks.push({ leader: view.leader, cards: view.trick, winner: event.won });
+      view.tricks_won[event.won] = (view.tricks_won[event.won] ?? 0) + 1;
+      view.trick = [];
+      view.leader = event.won;
+      data.to_act = event.won;
+    } else {
+      const order = playOrder(view, view.leader);
+      data.to_act = order[(order.indexOf(seat) + 1) % order.length];
+    }
+    data.position = event.index + 1;
+    drew = true;
+  }
+  if (!drew) return null;
+  // Nothing to send until the refetch says so; who is next, as far as the cards tell.
+  view.legal = [];
+  data.your_turn = false;
+  data.actions = [];
+  data.deadline = null;
+  data.to_act_deadline = null;
+  const emptied = wonLast && view.hand_sizes.every((size) => size === 0);
+  if (dealOver || emptied) {
+    data.phase = "trick_won";
+    data.to_act = null;
+  } else {
+    const next = (data.seats ?? [])[data.to_act];
+    data.phase = next && next.kind === "person" && !next.replaced ? "player_to_move" : "bots_to_move";
+  }
+  view.to_act = data.to_act ?? -1;
+  return { data, dealOver };
+}
+
+/** A socket update: draw its cards now, keep a deal's last trick in view, then refetch. */
+function updated(message) {
+  // A card played since (or more than an update carries): the next deal is under way.
+  const events = Array.isArray(message.events) ? message.events : null;
+  if (hold && (!events || events.some((e) => typeof e.action === "string" && e.action.startsWith("play ")))) releaseHold();
+  const drawn = withCardsPlayed(current, message.events);
+  if (drawn) {
+    current = drawn.data;
+    render(current);
+    if (drawn.dealOver) {
+      hold = { deal: current.view.deal, pending: null, timer: window.setTimeout(releaseHold, LAST_TRICK_MS) };
+    }
+  }
+  refresh(message.event_index);
+}
+
+function releaseHold() {
+  if (!hold) return;
+  const pending = hold.pending;
+  window.clearTimeout(hold.timer);
+  hold = null;
+  if (pending) accept(pending[0], pending[1]);
 }
 
 async function send(action) {
@@ -489,7 +606,7 @@ function connectionState(state) {
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {
-    if (message.type === "update") refresh(message.event_index);
+    if (message.type === "update") updated(message);
     else if (message.type === "chat") chat?.receive(message.chat);
   },
   onState: connectionState,

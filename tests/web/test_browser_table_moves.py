@@ -1,0 +1,137 @@
+"""At the table in a real browser (daphne, a real worker, PostgreSQL, Redis): the cards the
+other seats play are drawn from the socket's update itself, and the trick that ends a deal
+is shown with its winner before the next deal.
+
+A newcomer sits down with three demo bots ("Play now"). The page's view requests are held
+back (a wrapper of ``fetch`` installed before the page's scripts); the person plays a card
+and the bots' answer reaches the page: their cards are on the table although no view was
+answered meanwhile. The views are let through again and the person plays the deal to its
+end: the page showed the deal's last trick, its four cards with the winner marked and every
+hand empty, before the next deal's cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.celery_workers import CeleryWorkerProcess
+from tests.web import test_browser_league as league_in_a_browser
+from tests.web.conftest import wait_for
+from tests.web.test_browser_league import Site
+from tests.web.test_browser_table_live import css, my_cards, my_turn, play_cards, table_attribute
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.worker,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+PASSWORD = "a long pass phrase 42"
+
+# The site (daphne) and the worker of the league's browser test, as fixtures of this module.
+environment = league_in_a_browser.environment
+site = league_in_a_browser.site
+worker = league_in_a_browser.worker
+
+PROBE = """
+window.__views = { held: false, waiting: [], answered: 0 };
+const nativeFetch = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  const url = typeof input === "string" ? input : input.url;
+  if (!url.includes("/view/")) return nativeFetch(input, init);
+  const go = () => nativeFetch(input, init).then((response) => {
+    window.__views.answered += 1;
+    return response;
+  });
+  if (!window.__views.held) return go();
+  return new Promise((resolve, reject) => {
+    window.__views.waiting.push(() => go().then(resolve, reject));
+  });
+};
+window.__releaseViews = () => {
+  window.__views.held = false;
+  window.__views.waiting.splice(0).forEach((start) => start());
+};
+window.__lastTricks = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const table = document.getElementById("table");
+  if (!table) return;
+  new MutationObserver(() => {
+    const played = [...table.querySelectorAll(".centre .played")];
+    const winner = table.querySelector(".centre .played.winner");
+    const counts = [...table.querySelectorAll(".seat:not(.mine) .cards-left")]
+      .map((badge) => badge.textContent.trim());
+    const mine = table.querySelectorAll(".seat.mine button.card-button").length;
+    if (played.length === 4 && winner && mine === 0 && counts.every((c) => c === "0 cards")) {
+      window.__lastTricks.push({
+        cards: played.map((p) => p.querySelector("[data-card]").dataset.card).sort(),
+        winner: Number(winner.dataset.seat),
+        note: table.querySelector(".centre .trick-note")?.textContent ?? "",
+      });
+    }
+  }).observe(table, { childList: true, subtree: true });
+});
+"""
+"""Run before the page's scripts: view requests can be held back (``__views.held``), and
+every moment the table shows a deal's last trick (four cards, a winner, no card in any
+hand) is written down."""
+
+
+def others_played(driver: WebDriver) -> list[str]:
+    return [
+        str(card)
+        for card in driver.execute_script(
+            'return [...document.querySelectorAll(\'.centre .played:not([data-seat="0"]) '
+            "[data-card]')].map((e) => e.dataset.card)"
+        )
+    ]
+
+
+def test_the_bots_cards_come_on_the_socket_and_a_deals_last_trick_is_shown(
+    site: Site, worker: CeleryWorkerProcess, browser: WebDriver
+) -> None:
+    driver = browser
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE})
+    driver.get(f"{site.url}/")
+    css(driver, ".play-now a.button").click()
+    wait_for(driver, lambda d: d.find_elements("id", "id_password2"))
+    css(driver, "#id_username").send_keys("newcomer")
+    css(driver, "#id_password1").send_keys(PASSWORD)
+    css(driver, "#id_password2").send_keys(PASSWORD)
+    css(driver, "main form button[type=submit]").click()
+    wait_for(driver, lambda d: "/play-now/" in d.current_url)
+    css(driver, "main form button[type=submit]").click()
+    wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
+    assert "/seats/0/" in driver.current_url
+    wait_for(driver, lambda d: css(d, "[data-role=connection]").text == "live", timeout=20)
+    wait_for(driver, my_turn, timeout=60)
+
+    # ------------------------------------------------------------ the views held back
+    driver.execute_script("window.__views.held = true")
+    answered: Any = driver.execute_script("return window.__views.answered")
+    before = set(others_played(driver))
+    play_cards(driver, 1)
+    wait_for(
+        driver, lambda d: len(set(others_played(d)) - before) >= 1, timeout=60
+    )  # a bot's card, drawn from the update
+    assert driver.execute_script("return window.__views.answered") == answered
+    assert table_attribute(driver, "yourTurn") == "false"  # nothing to play until the view
+    driver.execute_script("window.__releaseViews()")
+
+    # ------------------------------------------------------------ the deal to its end
+    wait_for(driver, my_turn, timeout=60)
+    play_cards(driver, len(my_cards(driver)))
+    wait_for(driver, lambda d: len(my_cards(d)) == 13, timeout=60)  # the next deal
+    last_tricks = driver.execute_script("return window.__lastTricks")
+    assert last_tricks, "the deal's last trick was never on the table"
+    shown = last_tricks[0]
+    assert len(set(shown["cards"])) == 4
+    assert shown["note"].endswith("won the trick")

@@ -6,6 +6,8 @@ the API show an unfinished game from it (league/selectors.py, web/selectors.py).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +16,12 @@ from engine.errors import IllegalActionError
 from engine.game import State
 from engine.variants import load_game
 from league.models import Match, MatchEvent
+
+STATES_KEPT = 64
+"""Running matches whose last replayed state a process keeps for its reads
+(``match_state_read``)."""
+_states: OrderedDict[tuple[int, str, int | None, int], State[Any]] = OrderedDict()
+_states_lock = threading.Lock()
 
 
 class MatchLogError(Exception):
@@ -58,3 +66,27 @@ def match_replay(match: Match) -> Replay:
         if ms is not None:
             times[index] = ms
     return Replay(state=state, times=times, stored=stored)
+
+
+def match_state_read(match: Match) -> State[Any]:
+    """The engine state of ``match`` for reading only: the caller never changes it (a
+    service that plays on replays its own, ``match_replay``).
+
+    Each of the pages at a table reads the position a move just made; the first read replays
+    the match, the others get the same state. A state is kept per process under the match,
+    its game, its seed and its ``events_stored`` (the stored events only grow, each count
+    always the same events), the STATES_KEPT latest."""
+    key = (match.pk, match.game, match.seed, match.events_stored)
+    with _states_lock:
+        state = _states.get(key)
+        if state is not None:
+            _states.move_to_end(key)
+            return state
+    replay = match_replay(match)
+    if replay.stored != match.events_stored:
+        return replay.state  # read while a writer stored more: not kept under this count
+    with _states_lock:
+        _states[key] = replay.state
+        while len(_states) > STATES_KEPT:
+            _states.popitem(last=False)
+    return replay.state

@@ -22,7 +22,7 @@ from league.models import (
     MatchStatus,
     SeatInvitation,
 )
-from league.replays import match_replay
+from league.replays import match_state_read
 from league.selectors import User, match_error_for
 
 CHAT_MAX_CHARS = ChatMessage._meta.get_field("text").max_length or 500
@@ -114,7 +114,7 @@ def seat_view(*, match: Match, seat: int, user: User) -> dict[str, Any]:
             "to_act_deadline": None,
             "actions": [],
         }
-    state = match_replay(match).state
+    state = match_state_read(match)
     view = state.view_for(seat).to_json()
     game_over = state.is_terminal()
     turn = seat_turn(

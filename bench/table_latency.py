@@ -456,6 +456,7 @@ class Latencies:
     update_to_fetch: list[float] = field(default_factory=list)  # update -> refetch sent
     fetch: list[float] = field(default_factory=list)  # refetch sent -> answered
     drawing: list[float] = field(default_factory=list)  # answered -> card in the page
+    socket_drawing: list[float] = field(default_factory=list)  # update -> card, no view between
     action_post: list[float] = field(default_factory=list)  # the mover's POST
     unmatched: int = 0
     socket_closes: int = 0
@@ -466,8 +467,10 @@ class Latencies:
 def latencies(run: Run) -> Latencies:
     """Each click matched with the same card's appearance in each other page (the n-th time
     the first time the card appears there after the click and before the next click: the
-    bench clicks once every page shows the move). The last card of a deal is never drawn
-    (the pages go on to the next deal's empty table): those are counted apart."""
+    bench clicks once every page shows the move). A card that is not drawn on a page
+    (before the pages drew cards from the socket's update, the last card of a deal) is
+    counted apart. A card drawn from the socket's update has no view answered between the
+    update and its appearance; one drawn after a view's answer is timed through the view."""
     found = Latencies()
     clicks = sorted(
         (at, seat, card) for seat, record in run.records.items() for card, at in record["clicks"]
@@ -511,12 +514,15 @@ def latencies(run: Run) -> Latencies:
                 for e in record["entries"]
                 if "/view/" in e["name"] and e["start"] >= at and e["end"] <= shown
             ]
-            if updates and views:
-                view = views[-1]
+            if updates:
                 found.to_update.append(updates[0] - at)
+            if updates and views and views[-1]["start"] >= updates[0]:
+                view = views[-1]
                 found.update_to_fetch.append(view["start"] - updates[0])
                 found.fetch.append(view["end"] - view["start"])
                 found.drawing.append(shown - view["end"])
+            elif updates:
+                found.socket_drawing.append(shown - updates[0])
         if complete:
             found.everywhere.append(slowest)
     return found
@@ -545,8 +551,7 @@ def report(name: str, run: Run, found: Latencies) -> None:
     if run.not_shown or found.unmatched:
         say(
             f"  moves not on the other pages within {SHOWN_WAIT_SECONDS:g} s: {run.not_shown}; "
-            f"page samples without the card drawn: {found.unmatched} (a deal's last card "
-            "is not drawn: the pages go on to the next deal)"
+            f"page samples without the card drawn: {found.unmatched}"
         )
     say(
         f"  view fetches {found.views} ({found.views_failed} failed), "
@@ -558,6 +563,7 @@ def report(name: str, run: Run, found: Latencies) -> None:
     say(f"    update -> view refetch sent      {figures(found.update_to_fetch)}")
     say(f"    view refetch (request, answer)   {figures(found.fetch)}")
     say(f"    answer -> card drawn             {figures(found.drawing)}")
+    say(f"    update -> card drawn, no view    {figures(found.socket_drawing)}")
     say(f"  the mover's action POST            {figures(found.action_post)}")
 
 

@@ -83,7 +83,7 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
-from league.replays import MatchLogError, Replay, match_replay
+from league.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.services.match_notices import (
     deadline_near,
     deadline_near_notify,
@@ -730,7 +730,11 @@ def match_person_act(
             raise InvalidInputError("the match is over")
         if locked.status == MatchStatus.ERROR:
             raise InvalidInputError("the match was stopped by an error")
-        replay = match_replay(locked)
+        # A copy of the position the pages have just read (kept per process), not a replay
+        # of every stored event: the move's time is the only one this write needs.
+        replay = Replay(
+            state=match_state_read(locked).clone(), times={}, stored=locked.events_stored
+        )
         state = replay.state
         if state.is_terminal():
             raise InvalidInputError("the match is over")
@@ -744,6 +748,10 @@ def match_person_act(
             state.apply_action(code, seat=seat)
         except IllegalActionError as exc:
             raise InvalidInputError(str(exc)) from None
+        if state.is_terminal():  # the record is written now and needs every move's time
+            replay = match_replay(locked)
+            state = replay.state
+            state.apply_action(code, seat=seat)
         if locked.deadline is not None:
             budget_ms = locked.tournament.move_seconds * 1000
             left_ms = (locked.deadline - now).total_seconds() * 1000

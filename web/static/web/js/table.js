@@ -63,6 +63,10 @@ let fetching = false; // a refetch is on its way
 let fetchAgain = false; // an update came meanwhile: one more refetch once it is answered
 let hold = null; // {deal, pending, timer}: a deal's last trick shown, the next deal waiting
 const LAST_TRICK_MS = 1300;
+// A page whose person is not next asks for its view this much later, so that the one
+// server's first answers after a move go to the person to act next (docs/web.md).
+const NOT_NEXT_REFETCH_MS = 700;
+let laterTimer = null;
 
 function nameOf(seat) {
   if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? `${seatNames[seat]} (you)` : "You";
@@ -533,7 +537,10 @@ function updated(message) {
       hold = { deal: current.view.deal, pending: null, timer: window.setTimeout(releaseHold, LAST_TRICK_MS) };
     }
   }
-  refresh(message.event_index);
+  window.clearTimeout(laterTimer);
+  const notNext = drawn && !drawn.dealOver && drawn.data.to_act !== Number(root.dataset.seat);
+  if (notNext) laterTimer = window.setTimeout(() => refresh(message.event_index), NOT_NEXT_REFETCH_MS);
+  else refresh(message.event_index);
 }
 
 function releaseHold() {

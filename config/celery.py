@@ -2,7 +2,9 @@
 
 A worker also sweeps: when it is ready it starts a thread that re-queues matches whose
 lease expired and relays the task outbox every few seconds (config/worker_sweeper.py), so
-recovering lost matches does not depend on beat alone.
+recovering lost matches does not depend on beat alone. Before its pool starts it lowers its
+own CPU priority to settings.WORKER_NICENESS: bots' matches yield to the web process, which
+answers people waiting for the table to move.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from django.conf import settings
+
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_init, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,6 +24,15 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 _sweepers: list[Any] = []
+
+
+@worker_init.connect
+def worker_priority_lower(**_kwargs: Any) -> None:
+    """Lower the worker's CPU priority to settings.WORKER_NICENESS before its pool starts
+    (the pool's processes and the bots they start inherit it). Never raises it: a worker
+    started under `nice` keeps the lower priority it was given."""
+    if os.getpriority(os.PRIO_PROCESS, 0) < settings.WORKER_NICENESS:
+        os.setpriority(os.PRIO_PROCESS, 0, settings.WORKER_NICENESS)
 
 
 @worker_ready.connect

@@ -491,6 +491,14 @@ def count_from_env(environ: Mapping[str, str], variable: str, *, default: int, l
     return int(raw)
 
 
+def niceness_from_env(environ: Mapping[str, str], variable: str, *, default: int) -> int:
+    """A scheduling niceness, 0 (as the web process) to 19 (only what nothing else wants)."""
+    niceness = count_from_env(environ, variable, default=default, least=0)
+    if niceness > 19:
+        raise ConfigurationError(variable, f"expected a niceness from 0 to 19, got {niceness}")
+    return niceness
+
+
 def durations_from_env(
     environ: Mapping[str, str], variable: str, *, default: tuple[int, ...]
 ) -> tuple[int, ...]:

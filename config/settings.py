@@ -19,6 +19,7 @@ from config.configuration import (
     list_from_env,
     log_level_from_env,
     messaging_from_env,
+    niceness_from_env,
     path_from_env,
     rate_limits_from_env,
     secret_key_from_env,
@@ -211,6 +212,11 @@ SPECTACULAR_SETTINGS = {
 # when the worker process dies, take one message at a time, and keep the broker's
 # redelivery timeout well above the longest task's hard time limit.
 CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
+# A worker plays bots' matches, which take every cycle they get; the web process answers
+# people, who wait for each answer. The worker lowers its own CPU priority to this niceness
+# when it starts (config/celery.py), so on a shared machine a person's move is not queued
+# behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
+WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
 CELERY_TASK_TIME_LIMIT = 10 * 60
 CELERY_BROKER_VISIBILITY_TIMEOUT = 6 * CELERY_TASK_TIME_LIMIT  # one hour
 

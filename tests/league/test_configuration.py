@@ -56,6 +56,8 @@ def assert_one_line(result: subprocess.CompletedProcess[str], *, starts_with: st
         ("DATABASE_URL", "postgres://127.0.0.1:5432/", "DATABASE_URL: no database name"),
         ("DEBUG", "maybe", "DEBUG: expected true or false"),
         ("LOG_LEVEL", "chatty", "LOG_LEVEL: expected one of"),
+        ("WORKER_NICENESS", "20", "WORKER_NICENESS: expected a niceness from 0 to 19, got 20"),
+        ("WORKER_NICENESS", "-5", "WORKER_NICENESS: expected a whole number of 0 or more"),
     ],
 )
 def test_a_malformed_variable_gives_one_line_naming_it(

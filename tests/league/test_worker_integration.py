@@ -5,6 +5,7 @@ that needs no server (a fresh machine's shape). Both poll the test database for 
 worker writes.
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from django.db import connection
 
+import psutil
 import pytest
 
 from league.models import Heartbeat
@@ -93,3 +95,39 @@ def test_worker_records_a_heartbeat_through_the_embedded_broker(
     heartbeat = heartbeat_wait(token, worker=worker)
     assert heartbeat.token == token
     assert "filesystem://" in worker.log()
+
+
+def process_tree_niceness(pid: int) -> dict[int, int]:
+    """The niceness of a process and of every process below it, by pid."""
+    root = psutil.Process(pid)
+    return {process.pid: process.nice() for process in [root, *root.children(recursive=True)]}
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("configured", "expected"), [(None, 10), ("15", 15), ("0", 0)])
+def test_a_worker_and_its_pool_run_below_the_web_process_priority(
+    celery_worker_factory: WorkerFactory,
+    subprocess_environment: dict[str, str],
+    tmp_path: Path,
+    configured: str | None,
+    expected: int,
+) -> None:
+    # settings.WORKER_NICENESS (default 10): bots' matches yield the CPU to the web process.
+    environment = {
+        key: value
+        for key, value in subprocess_environment.items()
+        if key not in ("REDIS_URL", "WORKER_NICENESS")
+    } | {
+        "VAR_DIR": str(tmp_path / "var"),
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+    }
+    if configured is not None:
+        environment["WORKER_NICENESS"] = configured
+    worker = celery_worker_factory(environment)
+
+    niceness = process_tree_niceness(worker.process.pid)
+
+    assert len(niceness) >= 2, "the worker and its pool's process"
+    assert set(niceness.values()) == {expected}, niceness
+    assert os.getpriority(os.PRIO_PROCESS, 0) == 0  # the test process itself is untouched

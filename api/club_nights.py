@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -123,6 +124,7 @@ class RoundCardsApi(APIView):
 
 
 class ClubTableApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
     throttle_classes = (TableJoinThrottle,)
 
     @extend_schema(responses=responses(OpenApiTypes.OBJECT))
@@ -131,6 +133,7 @@ class ClubTableApi(APIView):
 
 
 class ClubTableScoresApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
     throttle_classes = (TableJoinThrottle,)
 
     class InputSerializer(ScoresInput):
@@ -146,6 +149,7 @@ class ClubTableScoresApi(APIView):
 
 
 class ClubTableConfirmApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
     throttle_classes = (TableJoinThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):

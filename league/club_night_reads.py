@@ -14,11 +14,13 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 
+from engine.errors import ScoreEntryError
 from engine.variants import load_game
 from league.domain.club_night import hand_records, seat_positions, seating_list, table_card
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Match,
+    MatchResult,
     MatchStatus,
     Round,
     RoundAttendance,
@@ -59,6 +61,18 @@ def table_entry_view(*, sheet: TableSheet) -> dict[str, Any]:
     names and compass positions, the score sheet to fill in and what was entered."""
     match = sheet.match
     names = {s.seat: s.competitor.name for s in match.seats.select_related("competitor")}
+    game = load_game(match.game)
+    scores = None
+    if sheet.entry is not None or sheet.totals is not None:
+        try:
+            scored = (
+                game.table_totals(sheet.totals)
+                if sheet.totals is not None
+                else game.table_scores(sheet.entry)
+            )
+            scores = list(scored.scores)
+        except ScoreEntryError:  # entered under rules checked the same way: cannot happen
+            scores = None
     seats = seat_positions(match.game)
     for seat in seats:
         seat["name"] = names.get(seat["seat"], "")
@@ -70,14 +84,15 @@ def table_entry_view(*, sheet: TableSheet) -> dict[str, Any]:
         "round": match.round.number,
         "table": match.table,
         "game": match.game,
-        "game_name": load_game(match.game).display_name,
+        "game_name": game.display_name,
         "seats": seats,
-        "sheet": load_game(match.game).score_sheet().to_json(),
+        "sheet": game.score_sheet().to_json(),
         "totals_allowed": match.tournament.totals_allowed,
         "status": sheet.status,
         "entry": sheet.entry,
         "totals": sheet.totals,
         "entered_seat": sheet.entered_seat,
+        "scores": scores,
     }
 
 
@@ -171,6 +186,24 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
         }
         for c in ScoreCorrection.objects.filter(match=match).select_related("corrected_by")
     ]
+
+
+def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
+    """A club match's score sheet for its page (where a replay would be): its status, each
+    deal's entry and scores (once confirmed), the corrections; None for an online match."""
+    sheet = TableSheet.objects.filter(match=match).first()
+    if sheet is None:
+        return None
+    record = MatchResult.objects.filter(match=match).values_list("record", flat=True).first()
+    deals = [
+        {
+            "deal": deal["deal"],
+            "entry_text": ", ".join(f"{k}: {v}" for k, v in deal["entry"].items()),
+            "scores": deal["scores"],
+        }
+        for deal in (record or {}).get("deals", [])
+    ]
+    return {"status": sheet.status, "deals": deals, "corrections": match_corrections(match=match)}
 
 
 def club_tables_waiting(*, tournament: Tournament) -> int:

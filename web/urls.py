@@ -5,6 +5,7 @@ from django.urls import path
 from web.views import (
     accounts,
     bots,
+    club_nights,
     clubs,
     leagues,
     matches,
@@ -53,6 +54,22 @@ urlpatterns = [
         leagues.round_detail,
         name="league-round",
     ),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/cards/",
+        club_nights.round_cards_page,
+        name="club-cards",
+    ),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/cards.pdf",
+        club_nights.round_cards_pdf,
+        name="club-cards-pdf",
+    ),
+    path(
+        "leagues/<int:tournament_id>/projector/",
+        club_nights.league_projector,
+        name="league-projector",
+    ),
+    path("club/table/<str:code>/", club_nights.table_entry_page, name="club-table"),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/play-by/",
         round_play_by,

@@ -617,7 +617,7 @@ class PriffeGame(Game[PriffeRules]):
             else:
                 declarer = one_seat(deal, "declarer", where=where, seats=players)
             if contract == MISERE:
-                if any(k in deal for k in ("tricks", "honours", "one_hand")):
+                if "tricks" in deal or "honours" in deal or _flag(deal, "one_hand", where):
                     raise ScoreEntryError(
                         f"{where}: a misère writes only its declarer and whether it was 'made'"
                     )
@@ -626,7 +626,7 @@ class PriffeGame(Game[PriffeRules]):
                 individual = [-lose if made else lose] * 4
                 individual[declarer] = win if made else -win
             else:
-                if "made" in deal:
+                if _flag(deal, "made", where):
                     raise ScoreEntryError(f"{where}: 'made' is for a misère only")
                 tricks = _sides(deal, "tricks", where, total=13, what="tricks")
                 honours = _sides(deal, "honours", where, total=4, what="honours held")

@@ -111,7 +111,11 @@ def table_card(
         "game": game_string,
         "game_name": game.display_name,
         "seats": seats,
-        "first_dealer": {"seat": first_dealer, "name": seats[first_dealer]["name"]},
+        "first_dealer": {
+            "seat": first_dealer,
+            "name": seats[first_dealer]["name"],
+            "compass": seats[first_dealer]["compass"],
+        },
         "order": [
             {"deal": line.deal, "title": line.title, "dealer": line.dealer} for line in sheet.lines
         ],

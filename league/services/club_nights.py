@@ -339,8 +339,9 @@ def _confirmed(sheet: TableSheet) -> MatchResult:
     sheet.save(update_fields=["status", "confirmed_at", "confirmed_seat", "confirmed_by"])
     match.status = MatchStatus.FINISHED
     match.finished_at = now
+    match.attempts = 1  # the table's confirmed sheet is the match's one play
     match.deals_done = len(scored.deal_scores)
-    match.save(update_fields=["status", "finished_at", "deals_done"])
+    match.save(update_fields=["status", "finished_at", "attempts", "deals_done"])
     match_updated(match.pk, 0)
     tournament_progressed(match.tournament_id)
     return result

@@ -414,5 +414,6 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "round": round_,
         "matches": matches,
         "links": competitor_links(competitor_ids=seated),
+        "organiser": can_organise(user=request.user, tournament=tournament),
     }
     return render(request, "web/round.html", context)

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from league.club_night_reads import match_club_sheet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.profiles import competitor_links
@@ -58,6 +59,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "chat_can_write": my_seat is not None,
         "chat_max_chars": CHAT_MAX_CHARS,
         "chat_socket_url": f"/ws/matches/{match.pk}/",
+        "club_sheet": match_club_sheet(match=match) if match.tournament.at_club else None,
     }
     return render(request, "web/match.html", context)
 

@@ -51,6 +51,7 @@ from engine.table_sheet import (
     SheetLine,
     TableScores,
     deal_totals,
+    entered,
     entry_deals,
     seat_numbers,
     totals_checked,
@@ -321,9 +322,7 @@ class Game(ABC, Generic[RulesT]):
         deals = entry_deals(entry)
         sheet = self.score_sheet()
         if not sheet.open_ended and len(deals) != len(sheet.lines):
-            raise ScoreEntryError(
-                f"{len(deals)} deals entered; a game of {self} has {len(sheet.lines)}"
-            )
+            raise ScoreEntryError(f"{entered(len(deals))}; a game of {self} has {len(sheet.lines)}")
         scores = []
         for number, deal in enumerate(deals, start=1):
             where = f"deal {number}"

@@ -231,6 +231,11 @@ def totals_checked(sheet: ScoreSheet, totals: Any) -> TableScores:
     return TableScores(deal_scores=(), scores=tuple(values), complete=True)
 
 
+def entered(count: int, what: str = "deal") -> str:
+    """``1 deal entered``, ``9 deals entered``."""
+    return f"{count} {what}{'' if count == 1 else 's'} entered"
+
+
 def deal_totals(deal_scores: Sequence[Sequence[int]], seats: int) -> tuple[int, ...]:
     """The totals of ``deal_scores``."""
     return tuple(sum(deal[s] for deal in deal_scores) for s in range(seats))

@@ -9,6 +9,7 @@ the standings and a match's corrections are as public as the league.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -203,7 +204,12 @@ def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
         }
         for deal in (record or {}).get("deals", [])
     ]
-    return {"status": sheet.status, "deals": deals, "corrections": match_corrections(match=match)}
+    return {
+        "status": sheet.status,
+        "deals": deals,
+        "entry_json": json.dumps(sheet.entry) if sheet.entry is not None else "",
+        "corrections": match_corrections(match=match),
+    }
 
 
 def club_tables_waiting(*, tournament: Tournament) -> int:

@@ -15,6 +15,11 @@ from web.views import (
     samples,
     tables,
 )
+from web.views.club_organise import (
+    club_attendance_post,
+    match_correction_post,
+    match_scores_confirm_post,
+)
 from web.views.errors import favicon
 from web.views.games import my_games_page
 from web.views.home import play_now
@@ -70,6 +75,17 @@ urlpatterns = [
         name="league-projector",
     ),
     path("club/table/<str:code>/", club_nights.table_entry_page, name="club-table"),
+    path(
+        "leagues/<int:tournament_id>/attendance/",
+        club_attendance_post,
+        name="club-attendance",
+    ),
+    path(
+        "matches/<int:match_id>/confirm-scores/",
+        match_scores_confirm_post,
+        name="club-confirm",
+    ),
+    path("matches/<int:match_id>/correct/", match_correction_post, name="club-correct"),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/play-by/",
         round_play_by,

@@ -125,6 +125,7 @@ from engine.table_sheet import (
     SheetLine,
     TableScores,
     deal_totals,
+    entered,
     entry_deals,
     seat_numbers,
     unknown_keys,
@@ -514,7 +515,8 @@ class KingGame(Game[KingRules]):
         sheet = self.score_sheet()
         if len(deals) != len(sheet.lines):
             raise ScoreEntryError(
-                f"{len(deals)} hands entered; a game of {self.display_name} has {len(sheet.lines)}"
+                f"{entered(len(deals), 'hand')}; a game of {self.display_name} has "
+                f"{len(sheet.lines)}"
             )
         plan = self.rules.negative_plan()
         scored: list[tuple[int, ...]] = []

@@ -102,6 +102,7 @@ from engine.table_sheet import (
     SheetLine,
     TableScores,
     deal_totals,
+    entered,
     entry_deals,
     one_choice,
     one_seat,
@@ -450,7 +451,7 @@ class KingenGame(Game[KingenRules]):
         deals = entry_deals(entry)
         if len(deals) != self.deal_count:
             raise ScoreEntryError(
-                f"{len(deals)} deals entered; a game of {self.display_name} has {self.deal_count}"
+                f"{entered(len(deals))}; a game of {self.display_name} has {self.deal_count}"
             )
         n = self.num_seats
         rules = self.rules

@@ -107,6 +107,7 @@ from engine.table_sheet import (
     SheetLine,
     TableScores,
     deal_totals,
+    entered,
     entry_deals,
     seat_numbers,
     unknown_keys,
@@ -369,7 +370,7 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
         deals = entry_deals(entry)
         if len(deals) != self.deal_count:
             raise ScoreEntryError(
-                f"{len(deals)} deals entered; a game of {self.display_name} has {self.deal_count}"
+                f"{entered(len(deals))}; a game of {self.display_name} has {self.deal_count}"
             )
         points = self.rules.rank_points
         before: list[int] | None = None

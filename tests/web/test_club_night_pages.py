@@ -4,6 +4,7 @@ the projector's standings and a club match's page with its corrections."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -119,3 +120,41 @@ def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     projector = phone.get(f"/leagues/{league['id']}/projector/")
     assert projector.status_code == 200
     assert 'class="projector"' in projector.content.decode()
+
+
+def test_the_organiser_says_who_is_present_confirms_and_corrects_on_the_pages() -> None:
+    league, organiser, users, _ = _league(
+        game="kingen(players=3)", format="round_robin", rounds=2, players=6
+    )
+    tid = league["id"]
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/leagues/{tid}/").content.decode()
+    assert 'data-role="attendance"' in page
+    ids = [competitor_for_user(user=u).pk for u in users]
+    said = client.post(f"/leagues/{tid}/attendance/", {"present": [str(c) for c in ids[:3]]})
+    assert said.status_code == 302
+    assert client.post(f"/leagues/{tid}/start-round/").status_code == 302
+    matches = list(Match.objects.filter(tournament_id=tid))
+    assert len(matches) == 1  # three present: one table of three
+    seated = set(matches[0].seats.values_list("competitor_id", flat=True))
+    assert seated == set(ids[:3])
+    code = TableSheet.objects.get(match=matches[0]).code
+    Client().post(f"/club/table/{code}/", kingen_form(1))
+    round_page = client.get(f"/leagues/{tid}/rounds/1/").content.decode()
+    assert 'data-role="organiser-confirm"' in round_page
+    client.post(f"/matches/{matches[0].pk}/confirm-scores/")
+    assert TableSheet.objects.get(match=matches[0]).status == "confirmed"
+    match_page = client.get(f"/matches/{matches[0].pk}/").content.decode()
+    assert 'data-role="correct"' in match_page
+    entry = TableSheet.objects.get(match=matches[0]).entry
+    assert entry is not None
+    entry[0] = {"taken": [5, 6, 6]}
+    client.post(
+        f"/matches/{matches[0].pk}/correct/",
+        {"entry": json.dumps(entry), "reason": "deal 1 misread"},
+    )
+    shown = client.get(f"/matches/{matches[0].pk}/").content.decode()
+    assert "deal 1 misread" in shown
+    refused = client.post(f"/matches/{matches[0].pk}/correct/", {"entry": "[{}]"}, follow=True)
+    assert "1 deal entered; a game of Kingen, 3 players has 9" in refused.content.decode()

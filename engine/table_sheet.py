@@ -99,6 +99,9 @@ class ScoreSheet:
     totals_allowed: bool = True
     totals_sum: int | None = 0
     notes: tuple[str, ...] = ()
+    dealer_rule: str = ""
+    """Who deals, where the lines' ``dealer`` is -1 because the play decides it (Kung och
+    Adel: the fool)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +114,7 @@ class ScoreSheet:
             "totals_allowed": self.totals_allowed,
             "totals_sum": self.totals_sum,
             "notes": list(self.notes),
+            "dealer_rule": self.dealer_rule,
         }
 
 

@@ -358,6 +358,7 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
             players=self.player_seats,
             lines=lines,
             totals_sum=sum(points) * self.deal_count,
+            dealer_rule="the fool (the lowest card of the draw before the first deal)",
             notes=(
                 "The fool deals; the monarch names trumps.",
                 "Each deal scores the rank earned by it: "

@@ -104,18 +104,18 @@ def table_card(
     seats = seat_positions(game_string)
     for seat, name in zip(seats, names, strict=True):
         seat["name"] = name if seat["role"] == "player" else game.dummy_name
-    first_dealer = sheet.lines[0].dealer if sheet.lines and sheet.lines[0].dealer >= 0 else 0
+    first = sheet.lines[0].dealer if sheet.lines else 0
     return {
         "round": round_number,
         "table": table,
         "game": game_string,
         "game_name": game.display_name,
         "seats": seats,
-        "first_dealer": {
-            "seat": first_dealer,
-            "name": seats[first_dealer]["name"],
-            "compass": seats[first_dealer]["compass"],
-        },
+        "first_dealer": (
+            {"seat": first, "name": seats[first]["name"], "compass": seats[first]["compass"]}
+            if first >= 0
+            else {"seat": None, "name": sheet.dealer_rule, "compass": ""}
+        ),
         "order": [
             {"deal": line.deal, "title": line.title, "dealer": line.dealer} for line in sheet.lines
         ],

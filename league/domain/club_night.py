@@ -10,9 +10,11 @@ whole tables, the substitute rule applies, in this order:
 
 1. reserves: club members the organiser named as reserves (no entrants: their scores
    never count in the standings) join the round, as many as fill the short table;
-2. the format's bye: what is still short is the scheduler's filler seat, and at a club a
-   table with a filler seat cannot be played, so its players sit the round out (a bye:
-   no match, no score) and are listed as such on the seating list.
+2. the format's bye: the schedulers plan the round with byes instead of filler bots
+   (``Fill.BYES``: the players who do not fit sit out, the byes spread evenly over the
+   rounds); where a plan still has a filler seat (the simple rotation of duplicate play,
+   tables of three or five), that table cannot be played at a club and its players sit
+   the round out too. A bye is no match and no score, and the seating list says so.
 """
 
 from __future__ import annotations
@@ -50,17 +52,6 @@ def round_players(
     short = -len(present) % table_size
     used = tuple(r for r in reserves if r not in set(present))[:short]
     return RoundPlayers(tuple(present) + used, used)
-
-
-def byes_of(tables: Sequence[Sequence[int | None]], *, dummy: int = -1) -> list[int]:
-    """The substitute rule's step 2: the players of the tables with a filler seat (the
-    dummy's seat, Priffe's träkarl, is no filler)."""
-    out: list[int] = []
-    for table in tables:
-        fillers = [s for s, who in enumerate(table) if who is None and s != dummy]
-        if fillers:
-            out += [who for who in table if who is not None]
-    return out
 
 
 def playable_tables(

@@ -34,7 +34,6 @@ from engine.variants import load_game
 from league.domain.club_night import (
     ENTRY_CODE_ALPHABET,
     ENTRY_CODE_LENGTH,
-    byes_of,
     playable_tables,
     round_players,
 )
@@ -132,32 +131,41 @@ def club_round_players(
 ) -> list[int]:
     """Who is seated in round ``number`` of a league at the club: the entrants present
     (as said for this round, or else for the latest round said; everyone before anything
-    was said) and the reserves that fill a short table (league.domain.club_night)."""
+    was said) and the reserves that fill a short table (league.domain.club_night). What
+    was used is written as the round's attendance, so the next round starts from it."""
     attendance = (
         RoundAttendance.objects.filter(tournament=tournament, number__lte=number)
         .order_by("-number")
         .first()
     )
-    if attendance is None:
-        return list(entrants)
-    present = [c for c in entrants if c in set(attendance.present)]
-    reserves = attendance.reserves if attendance.number == number else []
+    said = set(attendance.present) if attendance is not None else set(entrants)
+    present = [c for c in entrants if c in said]
+    reserves = attendance.reserves if attendance is not None and attendance.number == number else []
     table_size = len(load_game(tournament.game).player_seats)
-    return list(round_players(present, reserves, table_size=table_size).players)
+    seated = round_players(present, reserves, table_size=table_size)
+    RoundAttendance.objects.update_or_create(
+        tournament=tournament,
+        number=number,
+        defaults={"present": present, "reserves": list(reserves), "byes": []},
+    )
+    return list(seated.players)
 
 
 def club_tables_seat(
-    *, tournament: Tournament, number: int, tables: Sequence[Sequence[int | None]]
+    *,
+    tournament: Tournament,
+    number: int,
+    tables: Sequence[Sequence[int | None]],
+    players: Sequence[int],
 ) -> list[list[int | None]]:
     """The tables of the plan that the club can play (none with a filler seat); the
-    players of the others have a bye, written on the round's attendance."""
+    ``players`` seated at none of them (the format's byes, or a table with a filler seat)
+    have a bye, written on the round's attendance."""
     dummy = load_game(tournament.game).dummy_seat
-    byes = byes_of(tables, dummy=dummy)
-    if byes:
-        RoundAttendance.objects.update_or_create(
-            tournament=tournament, number=number, defaults={"byes": byes}
-        )
     playable = playable_tables(tables, dummy=dummy)
+    seated = {who for table in playable for who in table if who is not None}
+    byes = [p for p in players if p not in seated]
+    RoundAttendance.objects.filter(tournament=tournament, number=number).update(byes=byes)
     if not playable:
         raise ConflictError("too few players present to fill a table")
     return playable

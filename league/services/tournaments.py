@@ -253,7 +253,12 @@ def round_tables(
     ):
         return rotation_tables(entrants, round_number=number, seats=seats)
     try:
-        planned = _scheduled_round(tournament=tournament, number=number, entrants=entrants)
+        planned = _scheduled_round(
+            tournament=tournament,
+            number=number,
+            entrants=entrants,
+            fill=Fill.BYES if tournament.at_club else Fill.BOTS,  # no bot sits at a club
+        )
     except ValueError as exc:  # a field the schedulers have no design or search for
         logger.warning("tournament %s: %s; simple rotation instead", tournament.pk, exc)
         return rotation_tables(entrants, round_number=number, seats=seats)
@@ -264,20 +269,20 @@ def round_tables(
 
 
 def _scheduled_round(
-    *, tournament: Tournament, number: int, entrants: Sequence[int]
+    *, tournament: Tournament, number: int, entrants: Sequence[int], fill: Fill = Fill.BOTS
 ) -> ScheduledRound:
     players = [PlayerId(e) for e in entrants]
     history = _schedule_history(tournament=tournament, entrants=set(entrants))
     seed = (tournament.seed + number) % 2**31
     if tournament.format == TournamentFormat.ROUND_ROBIN:
-        return round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+        return round_robin(players, 1, fill=fill, seed=seed, history=history).rounds[0]
     if tournament.format == TournamentFormat.ROTATING_PARTNERS:
-        return rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+        return rotating_partners(players, 1, fill=fill, seed=seed, history=history).rounds[0]
     ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
     order = [PlayerId(c) for c in ranked if c in set(entrants)]
     order += [p for p in players if p not in set(order)]
     try:
-        return swiss_round(order, mode=Mode.SOLO, fill=Fill.BOTS, history=history)
+        return swiss_round(order, mode=Mode.SOLO, fill=fill, history=history)
     except ValueError:  # too many fillers for the tables: byes instead
         return swiss_round(order, mode=Mode.SOLO, fill=Fill.BYES, history=history)
 
@@ -406,13 +411,20 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
         raise ConflictError(f"a round needs at least 2 entrants; there are {len(entrants)}")
     if tournament.at_club:  # those present, and the reserves (league.services.club_nights)
         entrants = club_round_players(tournament=tournament, number=played + 1, entrants=entrants)
+        needed, _ = table_players(tournament.game)
+        if len(entrants) < needed:
+            raise ConflictError(
+                f"{len(entrants)} present: a table of {tournament.game} needs {needed} players"
+            )
     seats = load_game(tournament.game).num_seats
     round_ = Round.objects.create(tournament=tournament, number=played + 1)
     tables = round_tables(
         tournament=tournament, number=round_.number, entrants=entrants, seats=seats
     )
     if tournament.at_club:
-        tables = club_tables_seat(tournament=tournament, number=round_.number, tables=tables)
+        tables = club_tables_seat(
+            tournament=tournament, number=round_.number, tables=tables, players=entrants
+        )
     matches = matches_create(
         tournament=tournament, round_=round_, tables=tables, at_club=tournament.at_club
     )

@@ -276,3 +276,32 @@ def test_a_duplicate_king_night_prints_the_engines_deals() -> None:
     assert [r["cards"] for r in records] == dealt
     assert len(records) == 10
     assert set(records[0]["hands"][0]) == {"S", "H", "D", "C"}
+
+
+def test_without_reserves_a_short_table_sits_out_and_the_next_round_keeps_who_was_said() -> None:
+    league, organiser, users, _ = _league(game="kingen", format="round_robin", rounds=2, players=7)
+    tid = league["id"]
+    ids = [competitor_for_user(user=u).pk for u in users]
+    cards = _start(organiser, tid, ids[:6])
+    assert len(cards["tables"]) == 1
+    byes = [row for row in cards["seating"] if row["table"] is None]
+    assert len(byes) == 2
+    assert {row["compass"] for row in byes} == {"sits out (bye)"}
+    seated = {s["name"] for s in cards["tables"][0]["seats"]}
+    assert "player06" not in seated
+    attendance = ok(client_for(None).get(f"/api/tournaments/{tid}/attendance/"))
+    assert attendance["round"] == 1
+    assert len(attendance["byes"]) == 2
+    assert "not confirmed" in refused(
+        client_for(organiser).post(f"/api/tournaments/{tid}/start-round/"), 409
+    )
+    sheet = [{"taken": [4, 3, 3, 3]}] * 1
+    message = refused(
+        client_for(None).post(
+            f"/api/club-tables/{cards['tables'][0]['code']}/scores/",
+            {"seat": 0, "entry": sheet},
+            format="json",
+        ),
+        400,
+    )
+    assert message == "entry: 1 deal entered; a game of Kingen has 10"

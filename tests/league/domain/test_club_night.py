@@ -6,7 +6,6 @@ from __future__ import annotations
 from engine import Chance, load_game
 from league.domain.club_night import (
     ENTRY_CODE_ALPHABET,
-    byes_of,
     hand_records,
     playable_tables,
     round_players,
@@ -30,12 +29,10 @@ def test_reserves_fill_a_short_table_and_only_as_many_as_needed() -> None:
     assert round_players([1, 2, 3, 4, 5], [20, 1], table_size=3).reserves_used == (20,)
 
 
-def test_a_table_with_a_filler_seat_is_a_bye_but_the_dummy_is_no_filler() -> None:
+def test_a_table_with_a_filler_seat_is_not_played_but_one_with_the_dummy_is() -> None:
     tables: list[list[int | None]] = [[1, 2, 3, 4], [5, None, 6, 7]]
-    assert byes_of(tables) == [5, 6, 7]
     assert playable_tables(tables) == [[1, 2, 3, 4]]
     with_dummy: list[list[int | None]] = [[1, 2, 3, None], [4, None, 5, None]]
-    assert byes_of(with_dummy, dummy=3) == [4, 5]
     assert playable_tables(with_dummy, dummy=3) == [[1, 2, 3, None]]
 
 

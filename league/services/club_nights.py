@@ -217,7 +217,8 @@ def _scored(match: Match, entry: Any, totals: Any) -> TableScores:
         return game.table_scores(entry)
     except ScoreEntryError as exc:
         key = "totals" if totals is not None else "entry"
-        raise InvalidInputError(f"{key}: {exc}", errors={key: [str(exc)]}) from None
+        detail = str(exc) if str(exc).startswith(f"{key}:") else f"{key}: {exc}"
+        raise InvalidInputError(detail, errors={key: [str(exc)]}) from None
 
 
 def _seat_require(match: Match, seat: int) -> None:

@@ -15,6 +15,7 @@ import pytest
 from engine import Chance, load_game
 from league.models import Club, Match, MatchStatus, Membership, OutboxTask, Role, Tournament
 from league.services.competitors import competitor_for_user
+from league.services.ratings import ratings_update
 from league.services.tournaments import tournament_enter
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import club_with_organiser, user_create
@@ -215,6 +216,10 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
     standings = ok(anyone.get(f"/api/tournaments/{tid}/standings/"))
     totals = {row["competitor"]: row["total"] for row in standings["rows"]}
     assert reserve_id not in totals
+    ratings_update()  # the ratings queue's worker: every confirmed table is rated
+    rated = ok(anyone.get(f"/api/tournaments/{tid}/ratings/"))
+    assert {row["competitor"] for row in rated["ratings"]} == set(everyone)
+    assert rated["pending"] == 0
     assert totals == {c: expected[c] for c in everyone}
     assert standings["mode"] == "partnership"
     assert standings["partner_pairs"]
@@ -305,3 +310,47 @@ def test_without_reserves_a_short_table_sits_out_and_the_next_round_keeps_who_wa
         400,
     )
     assert message == "entry: 1 deal entered; a game of Kingen has 10"
+
+
+def test_game_totals_where_the_organiser_allows_them() -> None:
+    club, organiser = club_with_organiser()
+    client = client_for(organiser)
+    body: dict[str, Any] = {"name": "Totals", "club": club.pk, "game": "priffe", "at_club": True}
+    message = refused(
+        client.post("/api/tournaments/", {**body, "totals_allowed": True}, format="json"), 400
+    )
+    assert "game totals alone are not enough" in message
+    users = _members(club, ["ann", "bo", "cai", "dag"])
+    created = ok(
+        client.post(
+            "/api/tournaments/",
+            {**body, "game": "kingen", "totals_allowed": True},
+            format="json",
+        ),
+        201,
+    )
+    tournament = Tournament.objects.get(pk=created["id"])
+    for user in users:
+        tournament_enter(
+            actor=user, tournament=tournament, competitor=competitor_for_user(user=user)
+        )
+    cards = _start(organiser, created["id"], [competitor_for_user(user=u).pk for u in users])
+    code = cards["tables"][0]["code"]
+    anyone = client_for(None)
+    message = refused(
+        anyone.post(
+            f"/api/club-tables/{code}/scores/", {"seat": 0, "totals": [3, -3, 1, 0]}, format="json"
+        ),
+        400,
+    )
+    assert message == "totals: the totals add up to 1; the game's totals always add up to 0"
+    ok(
+        anyone.post(
+            f"/api/club-tables/{code}/scores/", {"seat": 0, "totals": [3, -3, 1, -1]}, format="json"
+        )
+    )
+    assert ok(anyone.post(f"/api/club-tables/{code}/confirm/", {"seat": 2}, format="json"))[
+        "scores"
+    ] == [3, -3, 1, -1]
+    record = ok(anyone.get(f"/api/matches/{cards['tables'][0]['match']}/record/"))
+    assert record["totals_only"] is True

@@ -200,6 +200,8 @@ def _sheet_by_code(code: str) -> TableSheet:
         raise NotFoundError("no table has this code: check the code on the table card")
     if sheet.status == TableSheetStatus.CONFIRMED:
         raise ConflictError("this table's scores are confirmed: the code is no longer valid")
+    if sheet.match.status != MatchStatus.WAITING:
+        raise ConflictError("this table's match was cancelled: the code is no longer valid")
     return sheet
 
 
@@ -334,6 +336,8 @@ def _confirmed(sheet: TableSheet) -> MatchResult:
     )
     if MatchResult.objects.filter(match=match).exists():
         raise ConflictError("this match has a result already")
+    if match.status != MatchStatus.WAITING:
+        raise ConflictError(f"this table's match is {match.status}: nothing to confirm")
     scored = _scored(match, sheet.entry, sheet.totals)
     rows = list(match.seats.select_related("competitor").order_by("seat"))
     now = timezone.now()

@@ -473,7 +473,8 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
         raise ConflictError("the tournament is finished already")
-    Match.objects.filter(tournament=tournament, status=MatchStatus.QUEUED).update(
+    unplayed = [MatchStatus.QUEUED, *([MatchStatus.WAITING] if tournament.at_club else [])]
+    Match.objects.filter(tournament=tournament, status__in=unplayed).update(
         status=MatchStatus.ERROR, error="cancelled: the tournament was finished before it started"
     )
     tournament.status = TournamentStatus.FINISHED

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -19,6 +20,9 @@ PAPER_SIZES = {"a4": "A4", "letter": "Letter"}
 """The paper sizes of the PDF download (``?paper=``)."""
 BLANK_ROWS = 16
 """Rows of the grid of a game whose length the play decides (Priffe's rubbers)."""
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+"""Debian's fonts-dejavu-core (Chromium's dependency here): a font for every name. Without
+it the PDF's core fonts write Latin-1 only (anything else as ``?``)."""
 
 
 def qr_svg(url: str) -> str:
@@ -54,106 +58,144 @@ def grid_rows(card: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _text(value: Any) -> str:
-    """Text the PDF's core fonts can write (Latin-1; anything else as ``?``)."""
-    return str(value).encode("latin-1", "replace").decode("latin-1")
+class _Fonts:
+    """The PDF's fonts: DejaVu where installed (any script, the suit symbols), else the
+    core fonts, whose text is Latin-1."""
+
+    def __init__(self, pdf: FPDF) -> None:
+        self.unicode = (
+            (DEJAVU / "DejaVuSans.ttf").is_file()
+            and (DEJAVU / "DejaVuSans-Bold.ttf").is_file()
+            and (DEJAVU / "DejaVuSansMono.ttf").is_file()
+        )
+        if self.unicode:
+            pdf.add_font("DejaVu", "", str(DEJAVU / "DejaVuSans.ttf"))
+            pdf.add_font("DejaVu", "B", str(DEJAVU / "DejaVuSans-Bold.ttf"))
+            pdf.add_font("DejaVuMono", "", str(DEJAVU / "DejaVuSansMono.ttf"))
+        self.sans = "DejaVu" if self.unicode else "Helvetica"
+        self.mono = "DejaVuMono" if self.unicode else "Courier"
+
+    def text(self, value: Any) -> str:
+        text = str(value)
+        return text if self.unicode else text.encode("latin-1", "replace").decode("latin-1")
 
 
 def cards_pdf(round_cards: Mapping[str, Any], *, paper: str = "a4") -> bytes:
     """The round's table cards, its seating list and (duplicate) its hand records as a PDF
     on ``paper`` (``a4`` or ``letter``)."""
     pdf = FPDF(format=PAPER_SIZES.get(paper, "A4"))
+    fonts = _Fonts(pdf)
     pdf.set_auto_page_break(auto=True, margin=12)
     pdf.set_margins(12, 12, 12)
     for card in round_cards["tables"]:
-        _card_page(pdf, round_cards, card)
-    _seating_page(pdf, round_cards)
+        _card_page(pdf, fonts, round_cards, card)
+    _seating_page(pdf, fonts, round_cards)
     for record in round_cards.get("hand_records", []):
-        _hand_record(pdf, round_cards, record)
+        _hand_record(pdf, fonts, round_cards, record)
     return bytes(pdf.output())
 
 
-def _card_page(pdf: FPDF, round_cards: Mapping[str, Any], card: Mapping[str, Any]) -> None:
+def _card_page(
+    pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any], card: Mapping[str, Any]
+) -> None:
     pdf.add_page()
     width = pdf.w - pdf.l_margin - pdf.r_margin
-    pdf.set_font("Helvetica", "B", 18)
-    pdf.cell(width - 42, 10, _text(f"Table {card['table']}"), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 11)
+    pdf.set_font(fonts.sans, "B", 18)
+    pdf.cell(width - 42, 10, fonts.text(f"Table {card['table']}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(fonts.sans, "", 11)
     pdf.cell(
         width - 42,
         6,
-        _text(f"{round_cards['league']}, round {card['round']}: {card['game_name']}"),
+        fonts.text(f"{round_cards['league']}, round {card['round']}: {card['game_name']}"),
         new_x="LMARGIN",
         new_y="NEXT",
     )
     pdf.image(io.BytesIO(qr_png(card["entry_url"])), x=pdf.w - pdf.r_margin - 38, y=12, w=38)
-    pdf.set_font("Helvetica", "B", 14)
-    pdf.cell(width - 42, 8, _text(f"Entry code: {card['code']}"), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 9)
-    pdf.cell(width - 42, 5, _text(card["entry_url"]), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(fonts.sans, "B", 14)
+    pdf.cell(
+        width - 42, 8, fonts.text(f"Entry code: {card['code']}"), new_x="LMARGIN", new_y="NEXT"
+    )
+    pdf.set_font(fonts.sans, "", 9)
+    pdf.cell(width - 42, 5, fonts.text(card["entry_url"]), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)
-    pdf.set_font("Helvetica", "B", 10)
+    pdf.set_font(fonts.sans, "B", 10)
     for seat in card["seats"]:
-        pdf.cell(22, 6, _text(seat["compass"]), border=1)
-        pdf.set_font("Helvetica", "", 10)
-        pdf.cell(60, 6, _text(f"seat {seat['seat']}: {seat['name']}"), border=1)
-        pdf.set_font("Helvetica", "B", 10)
+        pdf.cell(22, 6, fonts.text(seat["compass"]), border=1)
+        pdf.set_font(fonts.sans, "", 10)
+        pdf.cell(60, 6, fonts.text(f"seat {seat['seat']}: {seat['name']}"), border=1)
+        pdf.set_font(fonts.sans, "B", 10)
         pdf.ln(6)
-    pdf.set_font("Helvetica", "", 10)
+    pdf.set_font(fonts.sans, "", 10)
     first = card["first_dealer"]
-    pdf.cell(width, 7, _text(f"First dealer: {first['name']}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(width, 7, fonts.text(f"First dealer: {first['name']}"), new_x="LMARGIN", new_y="NEXT")
     for note in card["sheet"]["notes"]:
-        pdf.multi_cell(width, 5, _text(note), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, 5, fonts.text(note), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     players = [s for s in card["seats"] if s["role"] == "player"]
     fixed = 12 + 58 + 20
     column = (width - fixed) / max(len(players), 1)
-    pdf.set_font("Helvetica", "B", 9)
+    pdf.set_font(fonts.sans, "B", 9)
     pdf.cell(12, 6, "Deal", border=1)
     pdf.cell(58, 6, "Contract", border=1)
     pdf.cell(20, 6, "Dealer", border=1)
     for seat in players:
-        pdf.cell(column, 6, _text(seat["name"])[:18], border=1)
+        pdf.cell(column, 6, _fit(pdf, fonts.text(seat["name"]), column - 1), border=1)
     pdf.ln(6)
-    pdf.set_font("Helvetica", "", 9)
+    pdf.set_font(fonts.sans, "", 9)
     for row in grid_rows(card):
         pdf.cell(12, 6.5, str(row["deal"]), border=1)
-        pdf.cell(58, 6.5, _text(row["title"])[:36], border=1)
-        pdf.cell(20, 6.5, _text(row["dealer"]), border=1)
+        pdf.cell(58, 6.5, _fit(pdf, fonts.text(row["title"]), 57), border=1)
+        pdf.cell(20, 6.5, fonts.text(row["dealer"]), border=1)
         for _ in players:
             pdf.cell(column, 6.5, "", border=1)
         pdf.ln(6.5)
-    pdf.set_font("Helvetica", "B", 9)
+    pdf.set_font(fonts.sans, "B", 9)
     pdf.cell(90, 6.5, "Total", border=1)
     for _ in players:
         pdf.cell(column, 6.5, "", border=1)
     pdf.ln(6.5)
 
 
-def _seating_page(pdf: FPDF, round_cards: Mapping[str, Any]) -> None:
+def _fit(pdf: FPDF, text: str, width: float) -> str:
+    """``text`` cut (with an ellipsis) to fit ``width`` mm in the current font."""
+    if pdf.get_string_width(text) <= width - 1:
+        return text
+    while text and pdf.get_string_width(text + "...") > width - 1:
+        text = text[:-1]
+    return text + "..."
+
+
+def _seating_page(pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any]) -> None:
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 18)
-    pdf.cell(0, 10, _text(f"Seating, round {round_cards['round']}"), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 12)
+    pdf.set_font(fonts.sans, "B", 18)
+    pdf.cell(
+        0, 10, fonts.text(f"Seating, round {round_cards['round']}"), new_x="LMARGIN", new_y="NEXT"
+    )
+    pdf.set_font(fonts.sans, "", 12)
     for row in round_cards["seating"]:
         table = f"table {row['table']}" if row["table"] is not None else ""
-        pdf.cell(80, 7, _text(row["name"]), border="B")
+        pdf.cell(80, 7, fonts.text(row["name"]), border="B")
         pdf.cell(30, 7, table, border="B")
-        pdf.cell(50, 7, _text(row["compass"]), border="B", new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(50, 7, fonts.text(row["compass"]), border="B", new_x="LMARGIN", new_y="NEXT")
 
 
-def _hand_record(pdf: FPDF, round_cards: Mapping[str, Any], record: Mapping[str, Any]) -> None:
+def _hand_record(
+    pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any], record: Mapping[str, Any]
+) -> None:
     if record["deal"] % 4 == 1:
         pdf.add_page()
-        pdf.set_font("Helvetica", "B", 14)
+        pdf.set_font(fonts.sans, "B", 14)
         title = f"Hand records, round {round_cards['round']} (seed {round_cards.get('seed')})"
-        pdf.cell(0, 9, _text(title), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 9, fonts.text(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(fonts.sans, "B", 11)
     pdf.cell(0, 7, f"Deal {record['deal']}", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Courier", "", 10)
+    pdf.set_font(fonts.mono, "", 10)
     compass = [s["compass"] for s in round_cards["tables"][0]["seats"]]
     hands: Sequence[Mapping[str, str]] = record["hands"]
     for seat, hand in enumerate(hands):
-        suits = "  ".join(f"{suit} {hand[suit]}" for suit in ("S", "H", "D", "C"))
-        pdf.cell(0, 5.5, _text(f"{compass[seat]:<11}{suits}"), new_x="LMARGIN", new_y="NEXT")
+        symbols = "♠♥♦♣" if fonts.unicode else "SHDC"
+        suits = "  ".join(
+            f"{symbol} {hand[suit]}" for symbol, suit in zip(symbols, "SHDC", strict=True)
+        )
+        pdf.cell(0, 5.5, fonts.text(f"{compass[seat]:<11}{suits}"), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)

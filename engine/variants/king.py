@@ -496,7 +496,7 @@ class KingGame(Game[KingRules]):
                         total=-sum(_TAKEN[c][1] * _TAKEN[c][2] for c in contracts),
                     )
             else:
-                title = "positive hand: the dealer is the Beneficiary"
+                title = "positive hand"
                 field = SheetField("points", "points", "seats", total=POSITIVE_TOTAL)
             lines.append(SheetLine(deal, title, dealer, (field,)))
         return ScoreSheet(
@@ -506,7 +506,8 @@ class KingGame(Game[KingRules]):
             lines=tuple(lines),
             notes=(
                 "Seat 0 deals the first hand; the deal passes to the left.",
-                "A positive hand's points are written after the auction's payment.",
+                "In a positive hand the dealer is the Beneficiary; its points are written "
+                "after the auction's payment.",
             ),
         )
 

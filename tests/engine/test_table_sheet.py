@@ -215,8 +215,7 @@ def test_king_kung_och_adel_and_priffe_refusals() -> None:
     ]
     king_entry += [{"points": [100, 75, 75, 75]}] * 3 + [{"points": [100, 75, 75, 50]}]
     assert _refused("king", king_entry) == (
-        "deal 10 (positive hand: the dealer is the Beneficiary): the points add up to 300; "
-        "a deal has 325"
+        "deal 10 (positive hand): the points add up to 300; a deal has 325"
     )
     ranks = ["monarch", "noble", "peasant", "fool"]
     assert _refused(

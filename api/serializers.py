@@ -140,6 +140,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "time_bank_seconds",
             "time_control",
             "status",
+            "at_club",
+            "totals_allowed",
             "entrant_count",
             "rounds_started",
             "created_at",

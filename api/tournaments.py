@@ -19,6 +19,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from api.fields import (
+    StrictBooleanField,
     StrictCharField,
     StrictFloatField,
     StrictIntegerField,
@@ -113,6 +114,16 @@ class TournamentListApi(APIView):
         )
         time_bank_seconds = StrictFloatField(min_value=0, max_value=36000, default=60.0)
         entrants = serializers.ListField(child=id_field(), required=False, default=list)
+        at_club = StrictBooleanField(
+            default=False,
+            help_text="Played with real cards at the club's tables: no worker plays the "
+            "matches; each table enters its scores by its code (docs/league.md, A club night).",
+        )
+        totals_allowed = StrictBooleanField(
+            default=False,
+            help_text="At the club: a table may enter the game's totals instead of each deal "
+            "(not for a game ranked per rubber, such as Priffe).",
+        )
 
     class QuerySerializer(serializers.Serializer[Any]):
         club = query_id_field()

@@ -5,6 +5,7 @@ from django.urls import path
 from api import (
     accounts,
     bots,
+    club_nights,
     clubs,
     competitors,
     matches,
@@ -132,6 +133,37 @@ urlpatterns = [
     path("my-games/next/", my_games.MyNextGameApi.as_view(), name="api-my-next-game"),
     path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),
+    path(
+        "matches/<int:match_id>/confirm-scores/",
+        club_nights.MatchScoresConfirmApi.as_view(),
+        name="api-match-confirm-scores",
+    ),
+    path(
+        "matches/<int:match_id>/corrections/",
+        club_nights.MatchCorrectionsApi.as_view(),
+        name="api-match-corrections",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/attendance/",
+        club_nights.AttendanceApi.as_view(),
+        name="api-tournament-attendance",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/cards/",
+        club_nights.RoundCardsApi.as_view(),
+        name="api-round-cards",
+    ),
+    path("club-tables/<str:code>/", club_nights.ClubTableApi.as_view(), name="api-club-table"),
+    path(
+        "club-tables/<str:code>/scores/",
+        club_nights.ClubTableScoresApi.as_view(),
+        name="api-club-table-scores",
+    ),
+    path(
+        "club-tables/<str:code>/confirm/",
+        club_nights.ClubTableConfirmApi.as_view(),
+        name="api-club-table-confirm",
+    ),
     path(
         "matches/<int:match_id>/record/", matches.MatchRecordApi.as_view(), name="api-match-record"
     ),

@@ -23,6 +23,7 @@ from engine.errors import (
     InvalidChanceError,
     InvalidGameError,
     RecordError,
+    ScoreEntryError,
 )
 from engine.game import CHANCE, TERMINAL, Game, ScoringUnit, SeatRole, State
 from engine.variants import FAMILIES, load_game, register_family, unregister_family
@@ -41,6 +42,7 @@ __all__ = [
     "InvalidGameError",
     "PlayerView",
     "RecordError",
+    "ScoreEntryError",
     "ScoringUnit",
     "SeatRole",
     "State",

@@ -30,3 +30,9 @@ class InvalidChanceError(EngineError, ValueError):
 
 class RecordError(EngineError, ValueError):
     """A game record that is not a valid record (bad JSON, missing fields, unknown game)."""
+
+
+class ScoreEntryError(EngineError, ValueError):
+    """Scores written at a physical table that do not add up under the rules (a deal's
+    tricks or penalty cards, a zero-sum game, the order of the contracts); the message
+    names the deal and what is wrong."""

@@ -42,9 +42,21 @@ from engine.cards import (
     winning_card,
 )
 from engine.chance import Chance
-from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError
+from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError, ScoreEntryError
 from engine.inference import CardInference
 from engine.options import Rules, format_game_string
+from engine.table_sheet import (
+    ScoreSheet,
+    SheetField,
+    SheetLine,
+    TableScores,
+    deal_totals,
+    entered,
+    entry_deals,
+    seat_numbers,
+    totals_checked,
+    unknown_keys,
+)
 from engine.view import PlayerView, TrickView
 
 CHANCE = -1
@@ -283,6 +295,47 @@ class Game(ABC, Generic[RulesT]):
         """The family's own explanation of ``action`` (a non-card action code), or None
         to use the common one of a shared action (trumps, pass, accept, reject)."""
         return None
+
+    # --- play at a physical table (engine/table_sheet.py) -----------------------------
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score sheet of one game played with real cards at a table: what is
+        written for each deal. A family whose deals score in its own units overrides
+        it with ``table_scores``; by default each deal's points are written per seat."""
+        fields = (SheetField("points", "points", "seats"),)
+        lines = tuple(
+            SheetLine(deal, f"deal {deal}", (deal - 1) % len(self.player_seats), fields)
+            for deal in range(1, max(self.deal_count, 1) + 1)
+        )
+        return ScoreSheet(
+            game=str(self),
+            seats=self.num_seats,
+            players=self.player_seats,
+            lines=lines,
+            open_ended=self.deal_count == 0,
+            totals_sum=None,
+        )
+
+    def table_scores(self, entry: Any) -> TableScores:
+        """What an entry of the whole game (one object per deal, as ``score_sheet``
+        describes) scores; ScoreEntryError naming what does not add up."""
+        deals = entry_deals(entry)
+        sheet = self.score_sheet()
+        if not sheet.open_ended and len(deals) != len(sheet.lines):
+            raise ScoreEntryError(f"{entered(len(deals))}; a game of {self} has {len(sheet.lines)}")
+        scores = []
+        for number, deal in enumerate(deals, start=1):
+            where = f"deal {number}"
+            unknown_keys(deal, ("points",), where=where)
+            points = seat_numbers(
+                deal, "points", where=where, seats=self.num_seats, what="points", minimum=None
+            )
+            scores.append(tuple(points))
+        return TableScores(tuple(scores), deal_totals(scores, self.num_seats), complete=True)
+
+    def table_totals(self, totals: Any) -> TableScores:
+        """Game totals alone (where ``score_sheet().totals_allowed``), checked."""
+        return totals_checked(self.score_sheet(), totals)
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:

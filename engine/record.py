@@ -27,11 +27,15 @@ from engine.errors import (
     InvalidChanceError,
     InvalidGameError,
     RecordError,
+    ScoreEntryError,
 )
 from engine.game import CHANCE, Game, State
+from engine.table_sheet import TableScores
 from engine.variants import load_game
 
 RECORD_FORMAT = "king-league-record"
+TABLE_KIND = "table"
+"""The ``kind`` of a record entered at a physical table: scores without moves."""
 RECORD_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """The largest record a reader accepts, in bytes (characters for text already decoded).
@@ -89,6 +93,44 @@ def record_from_state(
     record["deals"] = deals
     record["complete"] = state.is_terminal()
     record["scores"] = state.scores()
+    return record
+
+
+def table_record(
+    game: Game[Any],
+    *,
+    entry: Sequence[Mapping[str, Any]] | None,
+    scored: TableScores,
+    seats: Sequence[Mapping[str, Any]] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The record of a game played with real cards and entered at the table (``kind``
+    ``table``: what the score sheet says for each deal, with the deal's scores, and no
+    move); ``entry`` None: the game's totals alone were entered."""
+    n = game.num_seats
+    if seats is None:
+        seats = [{"name": f"seat {i}"} for i in range(n)]
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "kind": TABLE_KIND,
+        "game": str(game),
+        "seats": [dict(seat) for seat in seats],
+    }
+    if meta:
+        record["meta"] = dict(meta)
+    if entry is None:
+        record["totals_only"] = True
+        record["deals"] = []
+    else:
+        record["deals"] = [
+            {"deal": number, "entry": dict(deal), "scores": list(scores)}
+            for number, (deal, scores) in enumerate(
+                zip(entry, scored.deal_scores, strict=True), start=1
+            )
+        ]
+    record["complete"] = scored.complete
+    record["scores"] = list(scored.scores)
     return record
 
 
@@ -293,6 +335,12 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
                 raise RecordError(f"seat {i}: '{key}' must be a string")
     if not isinstance(data.get("prelude", []), list):
         raise RecordError("'prelude' must be a list")
+    kind = data.get("kind", "play")
+    if kind not in ("play", TABLE_KIND):
+        raise RecordError(f"'kind' must be 'play' or '{TABLE_KIND}', not {_brief(kind)}")
+    if kind == TABLE_KIND:
+        _parse_table_deals(data)
+        return data
     for i, deal in enumerate(data["deals"], start=1):
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise RecordError(f"deal {i}: must be an object with an 'actions' list")
@@ -305,6 +353,57 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(data.get("complete", True), bool):
         raise RecordError("'complete' must be true or false")
     return data
+
+
+def _parse_table_deals(data: dict[str, Any]) -> None:
+    """The structure of a table record: each deal an object with an ``entry`` object and
+    its ``scores``; final ``scores``; totals alone when ``totals_only``."""
+    if not isinstance(data.get("totals_only", False), bool):
+        raise RecordError("'totals_only' must be true or false")
+    if data.get("totals_only") and data["deals"]:
+        raise RecordError("a record of totals alone has no deals")
+    for i, deal in enumerate(data["deals"], start=1):
+        if not isinstance(deal, dict) or not isinstance(deal.get("entry"), dict):
+            raise RecordError(f"deal {i}: must be an object with an 'entry' object")
+        if deal.get("deal", i) != i:
+            raise RecordError(f"deal {i}: numbered {_brief(deal.get('deal'))}")
+        if not _is_int_list(deal.get("scores")):
+            raise RecordError(f"deal {i}: 'scores' must be a list of whole numbers")
+    if not _is_int_list(data.get("scores")):
+        raise RecordError("a table record needs its final 'scores', a list of whole numbers")
+    if not isinstance(data.get("complete", True), bool):
+        raise RecordError("'complete' must be true or false")
+
+
+def _verify_table(game: Game[Any], data: dict[str, Any]) -> Verification:
+    """A table record checked as the score sheet is: the entry of every deal against the
+    family's rules, the scores recorded against what the entry scores."""
+    deals = data["deals"]
+    try:
+        if data.get("totals_only"):
+            scored = game.table_totals(data["scores"])
+        else:
+            scored = game.table_scores([deal["entry"] for deal in deals])
+    except ScoreEntryError as exc:
+        return Verification(False, list(data["scores"]), len(deals), False, str(exc))
+    for number, (deal, scores) in enumerate(zip(deals, scored.deal_scores, strict=True), 1):
+        if deal["scores"] != list(scores):
+            return Verification(
+                False,
+                list(scored.scores),
+                len(deals),
+                scored.complete,
+                f"deal {number}: recorded scores {deal['scores']}, the entry gives {list(scores)}",
+            )
+    if data["scores"] != list(scored.scores):
+        return Verification(
+            False,
+            list(scored.scores),
+            len(deals),
+            scored.complete,
+            f"final scores {data['scores']} recorded, the entry gives {list(scored.scores)}",
+        )
+    return Verification(True, list(scored.scores), len(deals), scored.complete)
 
 
 def _is_int_list(value: Any) -> bool:
@@ -328,6 +427,8 @@ def verify_record(source: str | bytes | Mapping[str, Any]) -> Verification:
         raise RecordError(f"game: {exc}") from None
     if len(data["seats"]) != game.num_seats:
         raise RecordError(f"'seats' lists {len(data['seats'])} seats, {game} has {game.num_seats}")
+    if data.get("kind") == TABLE_KIND:
+        return _verify_table(game, data)
     state = game.new_initial_state(seed=None)
     try:
         _replay_events(game, state, data.get("prelude", []), "prelude")
@@ -369,7 +470,8 @@ def replay_record(source: str | bytes | Mapping[str, Any]) -> State[Any]:
     result = verify_record(source)
     if not result.ok:
         raise RecordError(result.problem)
-    assert result.state is not None
+    if result.state is None:
+        raise RecordError("a record entered at a table has scores but no moves to replay")
     return result.state
 
 

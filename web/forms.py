@@ -115,6 +115,16 @@ class TournamentForm(forms.Form):
         required=False,
         label="Seconds per move (live)",
     )
+    at_club = forms.BooleanField(
+        required=False,
+        label="Played at the club, with real cards",
+        help_text="Each table gets a printed card with a code; the scores are entered at the "
+        "table from a phone. No move is played online.",
+    )
+    totals_allowed = forms.BooleanField(
+        required=False,
+        label="At the club: tables may enter game totals instead of every deal",
+    )
 
     def clean(self) -> dict[str, Any] | None:
         """``move_seconds`` becomes the move time of the chosen time control (none chosen:

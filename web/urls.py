@@ -5,6 +5,7 @@ from django.urls import path
 from web.views import (
     accounts,
     bots,
+    club_nights,
     clubs,
     leagues,
     matches,
@@ -13,6 +14,11 @@ from web.views import (
     rules,
     samples,
     tables,
+)
+from web.views.club_organise import (
+    club_attendance_post,
+    match_correction_post,
+    match_scores_confirm_post,
 )
 from web.views.errors import favicon
 from web.views.games import my_games_page
@@ -53,6 +59,33 @@ urlpatterns = [
         leagues.round_detail,
         name="league-round",
     ),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/cards/",
+        club_nights.round_cards_page,
+        name="club-cards",
+    ),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/cards.pdf",
+        club_nights.round_cards_pdf,
+        name="club-cards-pdf",
+    ),
+    path(
+        "leagues/<int:tournament_id>/projector/",
+        club_nights.league_projector,
+        name="league-projector",
+    ),
+    path("club/table/<str:code>/", club_nights.table_entry_page, name="club-table"),
+    path(
+        "leagues/<int:tournament_id>/attendance/",
+        club_attendance_post,
+        name="club-attendance",
+    ),
+    path(
+        "matches/<int:match_id>/confirm-scores/",
+        match_scores_confirm_post,
+        name="club-confirm",
+    ),
+    path("matches/<int:match_id>/correct/", match_correction_post, name="club-correct"),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/play-by/",
         round_play_by,

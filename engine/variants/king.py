@@ -106,7 +106,7 @@ from engine.cards import (
     rank_mask,
 )
 from engine.chance import DEAL, DRAW, Chance
-from engine.errors import InvalidChanceError, InvalidGameError
+from engine.errors import InvalidChanceError, InvalidGameError, ScoreEntryError
 from engine.game import (
     ACCEPT,
     CHANCE,
@@ -119,6 +119,17 @@ from engine.game import (
 )
 from engine.inference import CardInference
 from engine.options import Rules, option
+from engine.table_sheet import (
+    ScoreSheet,
+    SheetField,
+    SheetLine,
+    TableScores,
+    deal_totals,
+    entered,
+    entry_deals,
+    seat_numbers,
+    unknown_keys,
+)
 from engine.view import PlayerView
 
 SEATS = 4
@@ -142,6 +153,8 @@ LAST_TRICK_POINTS = 90
 UP_TRICK_POINTS = 25
 DOWN_START_POINTS = 325
 DOWN_TRICK_POINTS = 75
+POSITIVE_TOTAL = 325
+"""What the four scores of a positive hand add up to (13 tricks of 25)."""
 FOIL_SCORES = (100, 75)  # the Beneficiary's, everyone else's
 FOIL_THRESHOLD = 3
 """A foiled auction needs a best bid worth at most 3 up (3 tricks)."""
@@ -171,6 +184,17 @@ FOIL = FAMILY_ACTIONS + 45
 DECLINE = FAMILY_ACTIONS + 46
 NOMINATE_ACTIONS = FAMILY_ACTIONS + 48
 """176 + seat: ``nominate {seat}`` (the K♥ receiver names the first dealer)."""
+
+_TAKEN = (
+    ("tricks taken", 13, TRICK_POINTS),
+    ("hearts taken", 13, CARD_POINTS[1]),
+    ("queens taken", 4, CARD_POINTS[2]),
+    ("kings and jacks taken", 8, CARD_POINTS[3]),
+    ("king of hearts taken (1 for the seat that took it)", 1, CARD_POINTS[4]),
+    ("of the last two tricks taken", 2, LAST_TRICK_POINTS),
+)
+"""Per negative contract: what a table writes per seat, what a hand holds of it, and
+what each costs."""
 
 _WORD_ACTIONS = {
     MATCH: "match",
@@ -446,6 +470,85 @@ class KingGame(Game[KingRules]):
                 f"loses {DOWN_TRICK_POINTS} for every trick taken."
             )
         return _WORD_EXPLANATIONS.get(action)
+
+    # --- play at a physical table (engine/table_sheet.py) -----------------------------
+
+    def score_sheet(self) -> ScoreSheet:
+        """One line a hand: a negative hand of one contract writes what each seat took of
+        what it counts (tricks, hearts, queens, kings and jacks, the king of hearts, of
+        the last two tricks); a combined hand (the quick game) and a positive hand write
+        each seat's points (a positive hand's add up to 325)."""
+        lines = []
+        plan = self.rules.negative_plan()
+        for deal in range(1, self.deal_count + 1):
+            dealer = (deal - 1) % SEATS
+            if deal <= len(plan):
+                contracts = plan[deal - 1]
+                title = " + ".join(NEGATIVE_CONTRACTS[c].replace("_", " ") for c in contracts)
+                if len(contracts) == 1:
+                    what, total, _ = _TAKEN[contracts[0]]
+                    field = SheetField("taken", what, "seats", total=total)
+                else:
+                    field = SheetField(
+                        "points",
+                        "points",
+                        "seats",
+                        total=-sum(_TAKEN[c][1] * _TAKEN[c][2] for c in contracts),
+                    )
+            else:
+                title = "positive hand"
+                field = SheetField("points", "points", "seats", total=POSITIVE_TOTAL)
+            lines.append(SheetLine(deal, title, dealer, (field,)))
+        return ScoreSheet(
+            game=str(self),
+            seats=SEATS,
+            players=self.player_seats,
+            lines=tuple(lines),
+            notes=(
+                "Seat 0 deals the first hand; the deal passes to the left.",
+                "In a positive hand the dealer is the Beneficiary; its points are written "
+                "after the auction's payment.",
+            ),
+        )
+
+    def table_scores(self, entry: Any) -> TableScores:
+        deals = entry_deals(entry)
+        sheet = self.score_sheet()
+        if len(deals) != len(sheet.lines):
+            raise ScoreEntryError(
+                f"{entered(len(deals), 'hand')}; a game of {self.display_name} has "
+                f"{len(sheet.lines)}"
+            )
+        plan = self.rules.negative_plan()
+        scored: list[tuple[int, ...]] = []
+        for line, deal in zip(sheet.lines, deals, strict=True):
+            where = f"deal {line.deal} ({line.title})"
+            field = line.fields[0]
+            unknown_keys(deal, (field.key,), where=where)
+            if field.key == "taken":
+                contract = plan[line.deal - 1][0]
+                what, total, points = _TAKEN[contract]
+                taken = seat_numbers(
+                    deal, "taken", where=where, seats=SEATS, what=what, total=total
+                )
+                scored.append(tuple(-points * t for t in taken))
+                continue
+            values = seat_numbers(
+                deal,
+                "points",
+                where=where,
+                seats=SEATS,
+                what="points",
+                total=field.total,
+                minimum=None,
+            )
+            unit = UP_TRICK_POINTS if line.deal > len(plan) else 10
+            if any(v % unit for v in values):
+                raise ScoreEntryError(f"{where}: every score of this hand is a multiple of {unit}")
+            if line.deal <= len(plan) and any(v > 0 for v in values):
+                raise ScoreEntryError(f"{where}: a negative hand scores no points above 0")
+            scored.append(tuple(values))
+        return TableScores(tuple(scored), deal_totals(scored, SEATS), complete=True)
 
     def parse_family_action(self, verb: str, argument: str) -> int | None:
         if not argument:

@@ -84,7 +84,7 @@ from engine.cards import (
     rank_mask,
 )
 from engine.chance import DEAL, FIRST_DEALER, Chance, randbelow, shuffle
-from engine.errors import InvalidChanceError, InvalidGameError
+from engine.errors import InvalidChanceError, InvalidGameError, ScoreEntryError
 from engine.game import (
     ACCEPT,
     FAMILY_ACTIONS,
@@ -96,6 +96,19 @@ from engine.game import (
 )
 from engine.inference import CardInference
 from engine.options import Rules, option
+from engine.table_sheet import (
+    ScoreSheet,
+    SheetField,
+    SheetLine,
+    TableScores,
+    deal_totals,
+    entered,
+    entry_deals,
+    one_choice,
+    one_seat,
+    seat_numbers,
+    unknown_keys,
+)
 from engine.view import PlayerView
 
 TRICKS, HEARTS_CONTRACT, KINGS_JACKS, QUEENS, KING_OF_HEARTS, SEVENTH_LAST, TRUMPS = range(7)
@@ -367,6 +380,166 @@ class KingenGame(Game[KingenRules]):
             )
         return _OFFER_EXPLANATIONS.get(action)
 
+    # --- play at a physical table (engine/table_sheet.py) -----------------------------
+
+    def score_sheet(self) -> ScoreSheet:
+        """One line a deal: the contract (fixed order in Kingen; the dealer's choice in
+        Dubbelkingen), what each seat took of what the contract counts (tricks, hearts,
+        kings and jacks, queens, the king of hearts), or for 7 & Last who took the two
+        penalised tricks; a trump deal's tricks (and the offer paid, with trick offers)."""
+        n = self.num_seats
+        plan = None if self.double else _plan(self.rules.negative_order, n)
+        lines = []
+        for deal in range(1, self.deal_count + 1):
+            dealer = (deal - 1) % n
+            if plan is None:
+                contract = -1
+                title = "the dealer's choice"
+            else:
+                contract = plan[deal - 1]
+                title = CONTRACT_TITLES[contract] if contract != TRUMPS else "Troef (trumps)"
+            lines.append(SheetLine(deal, title, dealer, self._sheet_fields(contract)))
+        notes = [
+            "Seat 0 deals the first deal; the deal passes to the left.",
+            "Enter for each seat what it took of what the contract counts.",
+        ]
+        if self.double:
+            notes.append(
+                "Write the contract the dealer chose: each negative contract twice, and "
+                "each player chooses trumps on two of their five deals."
+            )
+        return ScoreSheet(
+            game=str(self),
+            seats=n,
+            players=self.player_seats,
+            lines=tuple(lines),
+            notes=tuple(notes),
+        )
+
+    def _sheet_fields(self, contract: int) -> tuple[SheetField, ...]:
+        table = self.rules.table
+        if contract == SEVENTH_LAST:
+            return (
+                SheetField("seventh", f"took trick {table.seventh_trick}", "seat"),
+                SheetField("last", "took the last trick", "seat"),
+            )
+        if contract >= 0:
+            what, total = _TAKEN[contract]
+            fields = [SheetField("taken", what, "seats", total=total or table.hand_size)]
+            if contract == TRUMPS and self.rules.trump_mode == "offer_tricks":
+                fields.append(
+                    SheetField("offer_seat", "seat whose offer was accepted", "seat", optional=True)
+                )
+                fields.append(
+                    SheetField(
+                        "offer",
+                        "tricks offered",
+                        "choice",
+                        optional=True,
+                        choices=tuple(str(k) for k in range(1, 18)),
+                    )
+                )
+            return tuple(fields)
+        return (
+            SheetField("contract", "contract", "choice", choices=CONTRACT_NAMES),
+            SheetField("taken", "what each seat took", "seats"),
+            SheetField("seventh", "7 & Last: took the 7th trick", "seat", optional=True),
+            SheetField("last", "7 & Last: took the last trick", "seat", optional=True),
+        )
+
+    def table_scores(self, entry: Any) -> TableScores:
+        deals = entry_deals(entry)
+        if len(deals) != self.deal_count:
+            raise ScoreEntryError(
+                f"{entered(len(deals))}; a game of {self.display_name} has {self.deal_count}"
+            )
+        n = self.num_seats
+        rules = self.rules
+        table = rules.table
+        plan = None if self.double else _plan(rules.negative_order, n)
+        uses = [0] * 6
+        trumps_chosen = [0] * n
+        scored: list[tuple[int, ...]] = []
+        for number, deal in enumerate(deals, start=1):
+            dealer = (number - 1) % n
+            named = one_choice(deal, "contract", where=f"deal {number}", choices=CONTRACT_NAMES)
+            if plan is None:
+                if named is None:
+                    raise ScoreEntryError(
+                        f"deal {number}: name the 'contract' the dealer chose "
+                        f"({', '.join(CONTRACT_NAMES)})"
+                    )
+                contract = CONTRACT_NAMES.index(named)
+            else:
+                contract = plan[number - 1]
+                if named is not None and named != CONTRACT_NAMES[contract]:
+                    raise ScoreEntryError(
+                        f"deal {number}: the contract of deal {number} is "
+                        f"{CONTRACT_NAMES[contract]}, not {named} (the contracts come in a "
+                        "fixed order)"
+                    )
+            where = f"deal {number} ({CONTRACT_NAMES[contract]})"
+            if contract == TRUMPS:
+                trumps_chosen[dealer] += 1
+            else:
+                uses[contract] += 1
+            if self.double and contract != TRUMPS and uses[contract] > 2:
+                raise ScoreEntryError(
+                    f"{where}: {CONTRACT_NAMES[contract]} is chosen a third time; each "
+                    "negative contract is played twice"
+                )
+            if self.double and trumps_chosen[dealer] > 2:
+                raise ScoreEntryError(
+                    f"{where}: seat {dealer} chooses trumps a third time; each player "
+                    "chooses trumps on two of their deals"
+                )
+            scored.append(tuple(self._deal_scored(deal, contract, dealer, where, table)))
+        return TableScores(tuple(scored), deal_totals(scored, n), complete=True)
+
+    def _deal_scored(
+        self, deal: Mapping[str, Any], contract: int, dealer: int, where: str, table: TableSize
+    ) -> list[int]:
+        n = self.num_seats
+        seats = range(n)
+        if contract == SEVENTH_LAST:
+            unknown_keys(deal, ("contract", "seventh", "last"), where=where)
+            scores = [0] * n
+            scores[one_seat(deal, "seventh", where=where, seats=seats)] -= (
+                table.seventh_points + table.k_hearts_points - self.rules.king_points
+            )
+            scores[one_seat(deal, "last", where=where, seats=seats)] -= table.last_points
+            return scores
+        offer_keys = ("offer_seat", "offer") if contract == TRUMPS else ()
+        unknown_keys(deal, ("contract", "taken", *offer_keys), where=where)
+        what, total = _TAKEN[contract]
+        taken = seat_numbers(
+            deal, "taken", where=where, seats=n, what=what, total=total or table.hand_size
+        )
+        if contract in (TRICKS, TRUMPS) and any(t > table.hand_size for t in taken):
+            raise ScoreEntryError(f"{where}: no seat can take more than {table.hand_size} tricks")
+        if contract == TRUMPS:
+            scores = list(taken)
+            if "offer" in deal or "offer_seat" in deal:
+                if self.rules.trump_mode != "offer_tricks":
+                    raise ScoreEntryError(f"{where}: no tricks are offered under these rules")
+                offerer = one_seat(deal, "offer_seat", where=where, seats=seats)
+                offer = deal.get("offer")
+                if (
+                    not isinstance(offer, int)
+                    or isinstance(offer, bool)
+                    or not (1 <= offer <= table.hand_size)
+                ):
+                    raise ScoreEntryError(
+                        f"{where}: 'offer' must be the tricks offered, 1 to {table.hand_size}"
+                    )
+                if offerer == dealer:
+                    raise ScoreEntryError(f"{where}: the dealer makes no offer")
+                scores[offerer] -= offer
+                scores[dealer] += offer
+            return scores
+        points = (1, 1, 1, table.queen_points, self.rules.king_points)[contract]
+        return [-points * t for t in taken]
+
     def parse_family_action(self, verb: str, argument: str) -> int | None:
         if verb == "contract" and argument.lower() in NEGATIVE_CONTRACTS:
             return CONTRACT_ACTIONS + NEGATIVE_CONTRACTS.index(argument.lower())
@@ -382,6 +555,18 @@ _OFFER_EXPLANATIONS = {
     REJECT: "Turn the offers down: you name trumps yourself, and nobody pays you.",
 }
 """The trick offer's answers (``trump_mode=offer_tricks``), explained for people."""
+
+_TAKEN = (
+    ("tricks taken", 0),
+    ("hearts taken", 13),
+    ("kings and jacks taken", 8),
+    ("queens taken", 4),
+    ("king of hearts taken (1 for the seat that took it)", 1),
+    ("", 0),
+    ("tricks taken", 0),
+)
+"""What a table writes per seat for each contract, and what a deal holds of it (0: a
+hand's worth of tricks, which depends on the number of players)."""
 
 CONTRACT_TITLES = (
     "Slagen (no tricks)",

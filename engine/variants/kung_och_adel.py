@@ -91,10 +91,27 @@ from engine.cards import (
     rank_mask,
 )
 from engine.chance import DEAL, DRAW, Chance
-from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError, InvalidGameError
+from engine.errors import (
+    IllegalActionError,
+    InvalidCardError,
+    InvalidChanceError,
+    InvalidGameError,
+    ScoreEntryError,
+)
 from engine.game import CHANCE, FAMILY_ACTIONS, TRUMP_ACTIONS, Game, TrickTakingState
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
+from engine.table_sheet import (
+    ScoreSheet,
+    SheetField,
+    SheetLine,
+    TableScores,
+    deal_totals,
+    entered,
+    entry_deals,
+    seat_numbers,
+    unknown_keys,
+)
 from engine.view import PlayerView
 
 MONARCH, NOBLE, PEASANT, FOOL = range(4)
@@ -247,6 +264,23 @@ def tribute_choices(hand: int, trump: int, count: int) -> int:
     return chosen
 
 
+def _entered_ranks(deal: Mapping[str, Any], key: str, where: str) -> list[int]:
+    """The ranks of ``key``, one per seat, each rank once."""
+    names = deal.get(key)
+    if (
+        not isinstance(names, list)
+        or len(names) != 4
+        or not all(isinstance(n, str) and n in RANK_NAMES for n in names)
+    ):
+        raise ScoreEntryError(
+            f"{where}: '{key}' must list the rank of each of the 4 seats ({', '.join(RANK_NAMES)})"
+        )
+    missing = [n for n in RANK_NAMES if n not in names]
+    if missing:
+        raise ScoreEntryError(f"{where}: every rank is held once; nobody is {', '.join(missing)}")
+    return [RANK_NAMES.index(n) for n in names]
+
+
 class KungOchAdelGame(Game[KungOchAdelRules]):
     family = "kung_och_adel"
     rules_class = KungOchAdelRules
@@ -292,6 +326,80 @@ class KungOchAdelGame(Game[KungOchAdelRules]):
         state.first_leader = leader if leader is not None else -1
         state._restore_play(view, hands)
         return state
+
+    # --- play at a physical table (engine/table_sheet.py) -----------------------------
+
+    def score_sheet(self) -> ScoreSheet:
+        """One line a deal: the rank each seat earned by it (monarch, noble, peasant,
+        fool: each once); optionally the tricks each seat took, and on the first line the
+        ranks drawn before it, so that the new ranks are checked against the quotas."""
+        fields = (
+            SheetField("ranks", "rank earned", "ranks", choices=RANK_NAMES),
+            SheetField("tricks", "tricks taken", "seats", total=HAND_SIZE, optional=True),
+        )
+        first = (
+            SheetField(
+                "ranks_before",
+                "rank drawn before the first deal",
+                "ranks",
+                choices=RANK_NAMES,
+                optional=True,
+            ),
+            *fields,
+        )
+        lines = tuple(
+            SheetLine(deal, f"deal {deal}", -1, first if deal == 1 else fields)
+            for deal in range(1, self.deal_count + 1)
+        )
+        points = self.rules.rank_points
+        return ScoreSheet(
+            game=str(self),
+            seats=4,
+            players=self.player_seats,
+            lines=lines,
+            totals_sum=sum(points) * self.deal_count,
+            dealer_rule="the fool (the lowest card of the draw before the first deal)",
+            notes=(
+                "The fool deals; the monarch names trumps.",
+                "Each deal scores the rank earned by it: "
+                + ", ".join(f"{name} {p}" for name, p in zip(RANK_NAMES, points, strict=True))
+                + ".",
+            ),
+        )
+
+    def table_scores(self, entry: Any) -> TableScores:
+        deals = entry_deals(entry)
+        if len(deals) != self.deal_count:
+            raise ScoreEntryError(
+                f"{entered(len(deals))}; a game of {self.display_name} has {self.deal_count}"
+            )
+        points = self.rules.rank_points
+        before: list[int] | None = None
+        scored: list[tuple[int, ...]] = []
+        for number, deal in enumerate(deals, start=1):
+            where = f"deal {number}"
+            allowed = ("ranks", "tricks", "ranks_before") if number == 1 else ("ranks", "tricks")
+            unknown_keys(deal, allowed, where=where)
+            if number == 1 and "ranks_before" in deal:
+                before = _entered_ranks(deal, "ranks_before", where)
+            ranks = _entered_ranks(deal, "ranks", where)
+            if "tricks" in deal:
+                tricks = seat_numbers(
+                    deal, "tricks", where=where, seats=4, what="tricks", total=HAND_SIZE
+                )
+                if before is not None:
+                    order = [before.index(rank) for rank in range(4)]
+                    new_order = updated_order(order, tricks, self.rules.rank_update)
+                    expected = [new_order.index(seat) for seat in range(4)]
+                    if expected != ranks:
+                        raise ScoreEntryError(
+                            f"{where}: with these tricks the new ranks are "
+                            f"{', '.join(RANK_NAMES[r] for r in expected)}, not "
+                            f"{', '.join(RANK_NAMES[r] for r in ranks)}"
+                        )
+            scored.append(tuple(points[rank] for rank in ranks))
+            before = ranks
+        return TableScores(tuple(scored), deal_totals(scored, 4), complete=True)
 
     def card_inference(self, view: PlayerView) -> KungOchAdelInference:
         return KungOchAdelInference(view)

@@ -112,7 +112,7 @@ from engine.cards import (
     rank_mask,
 )
 from engine.chance import DEAL, DRAW, Chance
-from engine.errors import InvalidChanceError, InvalidGameError
+from engine.errors import InvalidChanceError, InvalidGameError, ScoreEntryError
 from engine.game import (
     CHANCE,
     FAMILY_ACTIONS,
@@ -127,6 +127,18 @@ from engine.game import (
 )
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
+from engine.table_sheet import (
+    ScoreSheet,
+    SheetField,
+    SheetLine,
+    TableScores,
+    deal_totals,
+    entry_deals,
+    one_choice,
+    one_seat,
+    seat_numbers,
+    unknown_keys,
+)
 from engine.view import PlayerView, spectator_view
 
 CLUBS_BID, SPADES_BID, DIAMONDS_BID, HEARTS_BID, NOLL, SPEL, MISERE = range(1, 8)
@@ -320,6 +332,98 @@ def exit_points(rubber: Rubber, rules: PriffeRules, side: int) -> int:
     return points
 
 
+def honour_points_of(held: tuple[int, int], *, one_hand: bool) -> tuple[int, int]:
+    """Each side's honour points from the honours it holds (SPEC 6.7): 2-2 nothing, 3 = 20,
+    4 = 40, or 50 when all four were dealt to one hand."""
+    points = [0, 0]
+    for side in (0, 1):
+        if held[side] == 4:
+            points[side] = 50 if one_hand else 40
+        elif held[side] == 3:
+            points[side] = 20
+    return (points[0], points[1])
+
+
+def side_deal_scored(
+    rules: PriffeRules,
+    rubber: Rubber,
+    *,
+    contract: int,
+    forced: bool,
+    declarer_side: int,
+    tricks: tuple[int, int],
+    honours: tuple[int, int],
+) -> tuple[Rubber, list[int], list[int], list[int]]:
+    """A deal of a side contract (not misère) added to ``rubber``: the rubber after it
+    (points, exits), and the deal's trick, penalty and exit bonus points by side.
+    ``declarer_side`` is -1 in a forced noll; ``tricks`` and ``honours`` are by side."""
+    if contract == NOLL:
+        winner = 0 if tricks[0] < tricks[1] else 1
+        points = 10 * (7 - tricks[winner])
+    else:
+        winner = 0 if tricks[0] > tricks[1] else 1
+        points = 10 * (tricks[winner] - 6)
+    trick_points = [0, 0]
+    trick_points[winner] = points
+    penalty = [0, 0]
+    if (forced and rules.forced_noll_penalty) or (declarer_side >= 0 and declarer_side != winner):
+        penalty[winner] = points
+    rubber = replace(
+        rubber,
+        trick_points=_plus(rubber.trick_points, trick_points),
+        penalty_points=_plus(rubber.penalty_points, penalty),
+        honour_points=_plus(rubber.honour_points, honours),
+    )
+    bonus = [0, 0]
+    exits = list(rubber.exits)
+    first_exit_at = list(rubber.first_exit_at)
+    for side in (0, 1):
+        counted = exit_points(rubber, rules, side)
+        if exits[side] == 0 and counted >= rules.exit1_threshold:
+            exits[side] = 1
+            first_exit_at[side] = counted
+            bonus[side] = rules.exit_bonus[0]
+        elif exits[side] == 1:
+            gain = counted - first_exit_at[side]
+            if gain > rules.exit2_increment or (
+                gain == rules.exit2_increment and not rules.exit2_strictly_greater
+            ):
+                exits[side] = 2
+                bonus[side] = rules.exit_bonus[1]
+    rubber = replace(
+        rubber,
+        bonus_points=_plus(rubber.bonus_points, bonus),
+        exits=(exits[0], exits[1]),
+        first_exit_at=(first_exit_at[0], first_exit_at[1]),
+    )
+    return rubber, trick_points, penalty, bonus
+
+
+def _table_rubber(number: int, seating: tuple[int, ...]) -> Rubber:
+    """A new rubber of ``seating`` (partners opposite), as a state seats it."""
+    partners = (
+        (min(seating[0], seating[2]), max(seating[0], seating[2])),
+        (seating[1], seating[3]),
+    )
+    return Rubber(number, seating, partners)
+
+
+def _flag(deal: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> bool:
+    value = deal.get(key, None if required else False)
+    if not isinstance(value, bool):
+        raise ScoreEntryError(f"{where}: '{key}' must be true or false")
+    return value
+
+
+def _sides(
+    deal: Mapping[str, Any], key: str, where: str, *, total: int, what: str
+) -> tuple[int, int]:
+    values = seat_numbers(
+        deal, key, where=where, seats=2, what=what, total=total, per="side (A, B)"
+    )
+    return (values[0], values[1])
+
+
 def seating_for(partner_of_last: int) -> tuple[int, ...]:
     """The clockwise order of a rubber in which seat 3 partners ``partner_of_last``."""
     a, b = (s for s in range(3) if s != partner_of_last)
@@ -422,6 +526,155 @@ class PriffeGame(Game[PriffeRules]):
                 }
             )
         return out
+
+    # --- play at a physical table (engine/table_sheet.py) -----------------------------
+
+    def table_contracts(self) -> tuple[str, ...]:
+        """The contracts a table may write: the playable bids (clubs and spades only
+        where they are played as trumps), misère where it may be bid."""
+        names = ["diamonds", "hearts", "noll", "spel"]
+        if self.rules.informational_only_means == "suit_contract":
+            names = ["clubs", "spades", *names]
+        if self.rules.misere_allowed:
+            names.append("misere")
+        return tuple(names)
+
+    def score_sheet(self) -> ScoreSheet:
+        """One line a deal, rubber after rubber until the game's last rubber ends (a
+        rubber ends with a side's second exit, so the number of deals is open): the
+        contract, its declarer (none in a forced noll), the tricks of each side and the
+        honours each side held (and whether all four were in one hand); a misère writes
+        whether it was made. The sides of each rubber are in ``notes``: the players move
+        so that partners sit opposite."""
+        fields = (
+            SheetField("contract", "contract", "choice", choices=self.table_contracts()),
+            SheetField("forced", "forced noll (everybody passed)", "flag", optional=True),
+            SheetField("declarer", "declarer (highest bidder)", "seat", optional=True),
+            SheetField("tricks", "tricks of each side", "sides", total=13),
+            SheetField("honours", "honours held by each side", "sides", total=4),
+            SheetField("one_hand", "all four honours in one hand", "flag", optional=True),
+            SheetField("made", "misère: made (no trick taken)", "flag", optional=True),
+        )
+        notes = ["Side A is the pair without seat 3, side B the pair with it."]
+        partner = 1
+        for number in range(1, min(self.rules.rubbers_per_game, 3) + 1):
+            seating = seating_for(partner)
+            a = sorted((seating[0], seating[2]))
+            notes.append(
+                f"Rubber {number} (and every third after it): side A seats {a[0]} and "
+                f"{a[1]}, side B seats {seating[1]} and {seating[3]}."
+            )
+            partner = (partner + 1) % 3
+        notes.append("Seat 0 deals first; the deal passes to the left among the players.")
+        return ScoreSheet(
+            game=str(self),
+            seats=4,
+            players=self.player_seats,
+            lines=(SheetLine(1, "rubber 1, deal 1", 0, fields),),
+            open_ended=True,
+            totals_allowed=False,
+            notes=tuple(notes),
+        )
+
+    def table_scores(self, entry: Any) -> TableScores:
+        deals = entry_deals(entry)
+        if not deals:
+            raise ScoreEntryError("no deal entered")
+        rules = self.rules
+        contracts = self.table_contracts()
+        players = self.player_seats
+        trakarl = self.trakarl
+        partner = 1
+        seating = seating_for(partner)
+        rubber = _table_rubber(1, seating)
+        units: list[dict[str, Any]] = []
+        scored: list[tuple[int, ...]] = []
+        first_deal = 0
+        for number, deal in enumerate(deals, start=1):
+            if len(units) == rules.rubbers_per_game:
+                raise ScoreEntryError(
+                    f"deal {number}: the game ended with deal {number - 1} (the second exit "
+                    f"of rubber {len(units)}); {len(deals)} deals are entered"
+                )
+            where = f"deal {number} (rubber {rubber.number})"
+            unknown_keys(
+                deal,
+                ("contract", "forced", "declarer", "tricks", "honours", "one_hand", "made"),
+                where=where,
+            )
+            named = one_choice(deal, "contract", where=where, choices=contracts)
+            if named is None:
+                raise ScoreEntryError(f"{where}: name the 'contract' ({', '.join(contracts)})")
+            contract = BID_NAMES.index(named)
+            forced = _flag(deal, "forced", where)
+            side_of = [0] * 4
+            side_of[seating[1]] = side_of[seating[3]] = 1
+            individual = [0] * 4
+            if forced:
+                if contract != NOLL or "declarer" in deal:
+                    raise ScoreEntryError(f"{where}: a forced noll is a noll without declarer")
+                declarer = -1
+            else:
+                declarer = one_seat(deal, "declarer", where=where, seats=players)
+            if contract == MISERE:
+                if "tricks" in deal or "honours" in deal or _flag(deal, "one_hand", where):
+                    raise ScoreEntryError(
+                        f"{where}: a misère writes only its declarer and whether it was 'made'"
+                    )
+                made = _flag(deal, "made", where, required=True)
+                win, lose = MISERE_POINTS
+                individual = [-lose if made else lose] * 4
+                individual[declarer] = win if made else -win
+            else:
+                if _flag(deal, "made", where):
+                    raise ScoreEntryError(f"{where}: 'made' is for a misère only")
+                tricks = _sides(deal, "tricks", where, total=13, what="tricks")
+                honours = _sides(deal, "honours", where, total=4, what="honours held")
+                one_hand = _flag(deal, "one_hand", where)
+                if one_hand and 4 not in honours:
+                    raise ScoreEntryError(
+                        f"{where}: all four honours in one hand, but no side holds all four"
+                    )
+                rubber, _, _, _ = side_deal_scored(
+                    rules,
+                    rubber,
+                    contract=contract,
+                    forced=forced,
+                    declarer_side=side_of[declarer] if declarer >= 0 else -1,
+                    tricks=tricks,
+                    honours=honour_points_of(honours, one_hand=one_hand),
+                )
+                if 2 in rubber.exits:
+                    share = (rubber.totals[0] - rubber.totals[1]) // 10
+                    individual = [share if side == 0 else -share for side in side_of]
+            if trakarl >= 0:
+                opposite = seating[(seating.index(trakarl) + 2) % 4]
+                individual[opposite] += individual[trakarl]
+                individual[trakarl] = 0
+            scored.append(tuple(individual))
+            if 2 in rubber.exits:
+                deals_of = scored[first_deal:]
+                units.append(
+                    {
+                        "number": rubber.number,
+                        "deals": len(deals_of),
+                        "seating": list(seating),
+                        "partners": [list(p) for p in rubber.partners],
+                        "totals": list(rubber.totals),
+                        "settlement": individual,
+                        "points": [sum(d[s] for d in deals_of) for s in range(4)],
+                    }
+                )
+                first_deal = len(scored)
+                partner = (partner + 1) % 3
+                seating = seating_for(partner)
+                rubber = _table_rubber(rubber.number + 1, seating)
+        if len(units) < rules.rubbers_per_game:
+            raise ScoreEntryError(
+                f"the game is not over: rubber {rubber.number} of {rules.rubbers_per_game} "
+                "has had no second exit yet"
+            )
+        return TableScores(tuple(scored), deal_totals(scored, 4), complete=True, units=tuple(units))
 
     def new_initial_state(self, seed: int | None = None) -> PriffeState:
         if self.rules.players == 3:
@@ -780,48 +1033,16 @@ class PriffeState(TrickTakingState[PriffeGame]):
             )
             self._book(sheet, rubber)
             return
-        if self.contract == NOLL:
-            winner = 0 if tricks[0] < tricks[1] else 1
-            points = 10 * (7 - tricks[winner])
-        else:
-            winner = 0 if tricks[0] > tricks[1] else 1
-            points = 10 * (tricks[winner] - 6)
-        trick_points = [0, 0]
-        trick_points[winner] = points
-        penalty = [0, 0]
-        if (self.forced and self.rules.forced_noll_penalty) or (
-            self.declarer >= 0 and side_of[self.declarer] != winner
-        ):
-            penalty[winner] = points
+        declarer_side = side_of[self.declarer] if self.declarer >= 0 else -1
         honours = self._honour_points()
-        rubber = replace(
+        rubber, trick_points, penalty, bonus = side_deal_scored(
+            self.rules,
             rubber,
-            trick_points=_plus(rubber.trick_points, trick_points),
-            penalty_points=_plus(rubber.penalty_points, penalty),
-            honour_points=_plus(rubber.honour_points, honours),
-        )
-        bonus = [0, 0]
-        exits = list(rubber.exits)
-        first_exit_at = list(rubber.first_exit_at)
-        rules = self.rules
-        for side in (0, 1):
-            counted = exit_points(rubber, rules, side)
-            if exits[side] == 0 and counted >= rules.exit1_threshold:
-                exits[side] = 1
-                first_exit_at[side] = counted
-                bonus[side] = rules.exit_bonus[0]
-            elif exits[side] == 1:
-                gain = counted - first_exit_at[side]
-                if gain > rules.exit2_increment or (
-                    gain == rules.exit2_increment and not rules.exit2_strictly_greater
-                ):
-                    exits[side] = 2
-                    bonus[side] = rules.exit_bonus[1]
-        rubber = replace(
-            rubber,
-            bonus_points=_plus(rubber.bonus_points, bonus),
-            exits=(exits[0], exits[1]),
-            first_exit_at=(first_exit_at[0], first_exit_at[1]),
+            contract=self.contract,
+            forced=self.forced,
+            declarer_side=declarer_side,
+            tricks=(tricks[0], tricks[1]),
+            honours=honours,
         )
         individual = [0] * 4
         if self.stop_after_deal:  # a search state: the deal's worth in settlement points
@@ -829,7 +1050,7 @@ class PriffeState(TrickTakingState[PriffeGame]):
             individual = self._credit_trakarl(
                 [(mine[side_of[s]] - mine[1 - side_of[s]]) // 10 for s in range(4)]
             )
-        elif 2 in exits:
+        elif 2 in rubber.exits:
             individual = self._settlement(rubber.totals)
         sheet = DealSheet(
             self.deal_number,
@@ -855,13 +1076,7 @@ class PriffeState(TrickTakingState[PriffeGame]):
             count = (hand & mask).bit_count()
             held[self.side_of[seat]] += count
             one_hand = one_hand or count == 4
-        points = [0, 0]
-        for side in (0, 1):
-            if held[side] == 4:
-                points[side] = 50 if one_hand else 40
-            elif held[side] == 3:
-                points[side] = 20
-        return (points[0], points[1])
+        return honour_points_of((held[0], held[1]), one_hand=one_hand)
 
     def _settlement(self, totals: tuple[int, int]) -> list[int]:
         """Each seat's individual points at the end of a rubber: +-(winner - loser)/10."""

@@ -47,6 +47,12 @@ from league.models import (
     TournamentStatus,
 )
 from league.selectors import club_role_of, tournament_standings
+from league.services.club_nights import (
+    club_round_players,
+    club_round_require_finished,
+    club_tables_seat,
+    table_sheets_create,
+)
 from league.services.clubs import ORGANISING_ROLES, club_organiser_require
 from league.services.competitors import (
     competitor_builtin,
@@ -116,6 +122,8 @@ def tournament_create(
     time_bank_seconds: float = 60.0,
     time_control: str | None = None,
     entrants: Sequence[Competitor] = (),
+    at_club: bool = False,
+    totals_allowed: bool = False,
 ) -> Tournament:
     """A club's league. ``time_control`` and ``move_seconds`` as given, or by default
     (league.services.time_controls.time_control_choose): correspondence of a day per move
@@ -161,8 +169,13 @@ def tournament_create(
         time_control=time_control,
         status=TournamentStatus.OPEN,
         seed=seed_draw(),
+        at_club=at_club,
+        totals_allowed=totals_allowed and at_club,
         created_by=actor if actor.is_authenticated else None,
     )
+    if totals_allowed and at_club and not loaded.score_sheet().totals_allowed:
+        message = f"{loaded.display_name} is ranked per deal: game totals alone are not enough"
+        raise InvalidInputError(f"totals_allowed: {message}", errors={"totals_allowed": [message]})
     for competitor in unique_entrants:
         entry_consent_require(actor=actor, competitor=competitor, club=club)
     tournament.full_clean()
@@ -240,7 +253,12 @@ def round_tables(
     ):
         return rotation_tables(entrants, round_number=number, seats=seats)
     try:
-        planned = _scheduled_round(tournament=tournament, number=number, entrants=entrants)
+        planned = _scheduled_round(
+            tournament=tournament,
+            number=number,
+            entrants=entrants,
+            fill=Fill.BYES if tournament.at_club else Fill.BOTS,  # no bot sits at a club
+        )
     except ValueError as exc:  # a field the schedulers have no design or search for
         logger.warning("tournament %s: %s; simple rotation instead", tournament.pk, exc)
         return rotation_tables(entrants, round_number=number, seats=seats)
@@ -251,20 +269,20 @@ def round_tables(
 
 
 def _scheduled_round(
-    *, tournament: Tournament, number: int, entrants: Sequence[int]
+    *, tournament: Tournament, number: int, entrants: Sequence[int], fill: Fill = Fill.BOTS
 ) -> ScheduledRound:
     players = [PlayerId(e) for e in entrants]
     history = _schedule_history(tournament=tournament, entrants=set(entrants))
     seed = (tournament.seed + number) % 2**31
     if tournament.format == TournamentFormat.ROUND_ROBIN:
-        return round_robin(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+        return round_robin(players, 1, fill=fill, seed=seed, history=history).rounds[0]
     if tournament.format == TournamentFormat.ROTATING_PARTNERS:
-        return rotating_partners(players, 1, fill=Fill.BOTS, seed=seed, history=history).rounds[0]
+        return rotating_partners(players, 1, fill=fill, seed=seed, history=history).rounds[0]
     ranked = [r["competitor"] for r in tournament_standings(tournament=tournament)["rows"]]
     order = [PlayerId(c) for c in ranked if c in set(entrants)]
     order += [p for p in players if p not in set(order)]
     try:
-        return swiss_round(order, mode=Mode.SOLO, fill=Fill.BOTS, history=history)
+        return swiss_round(order, mode=Mode.SOLO, fill=fill, history=history)
     except ValueError:  # too many fillers for the tables: byes instead
         return swiss_round(order, mode=Mode.SOLO, fill=Fill.BYES, history=history)
 
@@ -319,14 +337,16 @@ def matches_create(
     round_: Round,
     tables: Sequence[Sequence[int | None]],
     empty_seats: Collection[int] = (),
+    at_club: bool = False,
 ) -> list[Match]:
     """The matches of ``tables`` (competitor ids per seat, ``None`` for the filler bot),
     each queued for a worker through the outbox: the one path of every match, a round's
     and a table's. ``empty_seats`` are left without a ``MatchSeat`` and their match
     ``waiting`` (a table whose people have not all taken their seats:
-    league.services.tables queues it when they have)."""
+    league.services.tables queues it when they have). ``at_club``: played with real cards
+    at the club's tables, every match waits for its table's scores and none is queued."""
     game = load_game(tournament.game)
-    waiting = bool(empty_seats)
+    waiting = bool(empty_seats) or at_club
     filler: Competitor | None = None
     duplicate_seed = seed_draw()
     matches: list[Match] = []
@@ -380,6 +400,8 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
     ).count()
     if unfinished:
         raise ConflictError(f"round {played} still has {unfinished} match(es) to play")
+    if tournament.at_club:
+        club_round_require_finished(tournament=tournament)
     entrants = list(
         Entry.objects.filter(tournament=tournament)
         .order_by("id")
@@ -387,12 +409,27 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
     )
     if len(entrants) < 2:
         raise ConflictError(f"a round needs at least 2 entrants; there are {len(entrants)}")
+    if tournament.at_club:  # those present, and the reserves (league.services.club_nights)
+        entrants = club_round_players(tournament=tournament, number=played + 1, entrants=entrants)
+        needed, _ = table_players(tournament.game)
+        if len(entrants) < needed:
+            raise ConflictError(
+                f"{len(entrants)} present: a table of {tournament.game} needs {needed} players"
+            )
     seats = load_game(tournament.game).num_seats
     round_ = Round.objects.create(tournament=tournament, number=played + 1)
     tables = round_tables(
         tournament=tournament, number=round_.number, entrants=entrants, seats=seats
     )
-    matches = matches_create(tournament=tournament, round_=round_, tables=tables)
+    if tournament.at_club:
+        tables = club_tables_seat(
+            tournament=tournament, number=round_.number, tables=tables, players=entrants
+        )
+    matches = matches_create(
+        tournament=tournament, round_=round_, tables=tables, at_club=tournament.at_club
+    )
+    if tournament.at_club:
+        table_sheets_create(matches)
     round_started_notify(round_=round_, matches=matches)  # the people seated in it
     if tournament.status != TournamentStatus.RUNNING:
         tournament.status = TournamentStatus.RUNNING
@@ -436,7 +473,8 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
         raise ConflictError("the tournament is finished already")
-    Match.objects.filter(tournament=tournament, status=MatchStatus.QUEUED).update(
+    unplayed = [MatchStatus.QUEUED, *([MatchStatus.WAITING] if tournament.at_club else [])]
+    Match.objects.filter(tournament=tournament, status__in=unplayed).update(
         status=MatchStatus.ERROR, error="cancelled: the tournament was finished before it started"
     )
     tournament.status = TournamentStatus.FINISHED

@@ -25,12 +25,12 @@ import pytest
 
 from bots.models import Bot
 from bots.services import bot_create, bot_version_store
-from league.models import Match, MatchStatus
+from league.models import Match, MatchStatus, TableSheet
 from league.services.clubs import club_create, invitation_create
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_run
 from league.services.tables import table_open
-from league.services.tournaments import tournament_round_start
+from league.services.tournaments import tournament_create, tournament_round_start
 from tests.league.builders import bot_tournament
 
 SCHEMATHESIS_DEADLINE_SECONDS = 420
@@ -63,22 +63,35 @@ def _league_with_data() -> tuple[str, dict[str, list[Any]]]:
         owner=organiser, bot=bot, filename="random_bot.py", data=EXAMPLE_BOT.read_bytes()
     )
     invitation = invitation_create(actor=organiser, club=other_club)
+    club_night = tournament_create(
+        actor=organiser,
+        club=tournament.club,
+        name="Club night",
+        game="kingen",
+        rounds=2,
+        entrants=[e.competitor for e in tournament.entries.select_related("competitor")],
+        at_club=True,
+    )
+    club_round = tournament_round_start(actor=organiser, tournament=club_night)
+    club_match = Match.objects.get(round=club_round)
+    sheet = TableSheet.objects.get(match=club_match)
     token = Token.objects.create(user=User.objects.get(pk=organiser.pk))
     competitors = [
         *tournament.entries.values_list("competitor_id", flat=True),
         competitor_for_user(user=organiser).pk,
     ]
-    tournaments = [tournament.pk, table.tournament_id]
+    tournaments = [tournament.pk, table.tournament_id, club_night.pk]
     values: dict[str, list[Any]] = {
         "tournaments": tournaments,
-        "matches": [played.pk, table.pk],
+        "matches": [played.pk, table.pk, club_match.pk],
         "seats": [0, 1, 2, 3],
         "clubs": [tournament.club.pk, other_club.pk],
         "bots": [bot.pk],
         "versions": [version.pk],
         "competitors": competitors,
         "users": [organiser.pk],
-        "codes": [invitation.code],
+        "codes": [invitation.code, sheet.code],
+        "rounds": [1, 2],
         "games": ["kingen", "priffe", "kung_och_adel", "kingen(players=3)"],
         "table_seats": ["me", "builtin:random", "builtin:greedy"],
         "actions": ["pass", "play 2C"],
@@ -96,6 +109,7 @@ BINDINGS = {
     "path.version_id": "versions",
     "path.competitor_id": "competitors",
     "path.code": "codes",
+    "path.number": "rounds",
     "query.tournament": "tournaments",
     "query.club": "clubs",
     "query.competitor": "competitors",

@@ -48,6 +48,7 @@ from web.selectors import (
     head_to_head_table,
     tournament_rating_series,
 )
+from web.views.club_organise import club_attendance_form
 
 STANDINGS_COLUMNS = (
     ("rank", "Rank"),
@@ -129,6 +130,8 @@ def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
                 deals=data["deals"],
                 move_seconds=data["move_seconds"],
                 time_control=data["time_control"],
+                at_club=data.get("at_club", False),
+                totals_allowed=data.get("totals_allowed", False),
             )
         except LeagueError as exc:
             for field, errors in (exc.errors or {}).items():
@@ -318,6 +321,7 @@ def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         running=tournament.status == TournamentStatus.RUNNING,
         finished=tournament.status == TournamentStatus.FINISHED,
         paused=tournament.status == TournamentStatus.PAUSED,
+        attendance=club_attendance_form(tournament) if tournament.at_club and organiser else None,
     )
     return render(request, "web/league.html", context)
 
@@ -330,7 +334,7 @@ def league_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 ACTIONS = {
-    "start-round": (tournament_round_start, "Round started: its matches are queued."),
+    "start-round": (tournament_round_start, "Round started."),
     "pause": (tournament_pause, "Paused: queued matches wait, running ones finish."),
     "resume": (tournament_resume, "Resumed."),
     "finish": (tournament_finish, "Finished: matches not yet started are cancelled."),
@@ -414,5 +418,6 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "round": round_,
         "matches": matches,
         "links": competitor_links(competitor_ids=seated),
+        "organiser": can_organise(user=request.user, tournament=tournament),
     }
     return render(request, "web/round.html", context)

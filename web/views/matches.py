@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from league.club_night_reads import match_club_sheet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.profiles import competitor_links
@@ -20,7 +21,7 @@ from league.selectors import (
     seat_names,
 )
 from league.table_views import CHAT_MAX_CHARS
-from web.selectors import match_timeline
+from web.selectors import can_organise, match_timeline
 from web.templatetags.games import game_name
 
 
@@ -58,6 +59,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "chat_can_write": my_seat is not None,
         "chat_max_chars": CHAT_MAX_CHARS,
         "chat_socket_url": f"/ws/matches/{match.pk}/",
+        "club_sheet": match_club_sheet(match=match) if match.tournament.at_club else None,
+        "organiser": can_organise(user=request.user, tournament=match.tournament),
     }
     return render(request, "web/match.html", context)
 

@@ -1,0 +1,194 @@
+"""The API of club nights (docs/api.md, "Club nights"): who is present, a round's table
+cards and seating list, a table's score entry by its code (no account needed), its
+confirmation, and the organisers' corrections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+
+from api.fields import StrictCharField, StrictIntegerField, id_field
+from api.operations import nested_serializers_named, responses, validated
+from api.throttles import TableJoinThrottle
+from league.club_night_reads import (
+    club_organiser_check,
+    club_round,
+    match_corrections,
+    round_attendance,
+    round_cards,
+    table_entry_view,
+    table_sheet_for_code,
+)
+from league.models import MatchResult, ScoreCorrection
+from league.selectors import match_get, tournament_get
+from league.services.club_nights import (
+    club_attendance_set,
+    table_scores_confirm,
+    table_scores_confirm_by_organiser,
+    table_scores_correct,
+    table_scores_enter,
+)
+
+ENTRY_HELP = (
+    "The score sheet: one object per deal, in the order played, with the fields the "
+    "game's sheet lists (GET /api/club-tables/{code}/ gives them; docs/record-format.md)."
+)
+
+
+class AttendanceSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(allow_null=True)
+    present = serializers.ListField(child=serializers.IntegerField())
+    reserves = serializers.ListField(child=serializers.IntegerField())
+    byes = serializers.ListField(child=serializers.IntegerField())
+
+
+class ResultSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    corrected_by = serializers.CharField(allow_null=True)
+    corrected_at = serializers.DateTimeField()
+    before = serializers.JSONField()
+    after = serializers.JSONField()
+    reason = serializers.CharField(allow_blank=True)
+
+
+class ScoresInput(serializers.Serializer[Any]):
+    entry = serializers.ListField(
+        child=serializers.DictField(), required=False, max_length=400, help_text=ENTRY_HELP
+    )
+    totals = serializers.ListField(
+        child=StrictIntegerField(min_value=-1_000_000, max_value=1_000_000),
+        required=False,
+        max_length=5,
+        help_text="The game's totals by seat, where the organiser allows them.",
+    )
+
+
+def _result(result: MatchResult) -> dict[str, Any]:
+    return {"match": result.match_id, "scores": result.scores}
+
+
+def _correction(correction: ScoreCorrection) -> dict[str, Any]:
+    return {
+        "corrected_by": correction.corrected_by.username if correction.corrected_by else None,
+        "corrected_at": correction.corrected_at,
+        "before": correction.before,
+        "after": correction.after,
+        "reason": correction.reason,
+    }
+
+
+class AttendanceApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        present = serializers.ListField(
+            child=id_field(), max_length=1000, help_text="Competitor ids of the entrants present."
+        )
+        reserves = serializers.ListField(
+            child=id_field(),
+            max_length=100,
+            default=list,
+            help_text="Competitor ids of club members (no entrants) who fill a short table.",
+        )
+
+    @extend_schema(responses=responses(AttendanceSerializer))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return Response(round_attendance(tournament=tournament))
+
+    @extend_schema(request=InputSerializer, responses=responses(AttendanceSerializer))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        data = validated(self.InputSerializer, request.data)
+        club_attendance_set(actor=request.user, tournament=tournament, **data)
+        return Response(round_attendance(tournament=tournament))
+
+
+class RoundCardsApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        club_organiser_check(user=request.user, tournament=tournament)
+        round_ = club_round(tournament=tournament, number=number)
+        return Response(round_cards(round_=round_, base_url=request.build_absolute_uri("/")[:-1]))
+
+
+class ClubTableApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
+    throttle_classes = (TableJoinThrottle,)
+
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, code: str) -> Response:
+        return Response(table_entry_view(sheet=table_sheet_for_code(code=code)))
+
+
+class ClubTableScoresApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
+    throttle_classes = (TableJoinThrottle,)
+
+    class InputSerializer(ScoresInput):
+        seat = StrictIntegerField(min_value=0, max_value=4, help_text="Your seat at the table.")
+
+    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
+    def post(self, request: Request, code: str) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        sheet = table_scores_enter(
+            code=code, seat=data["seat"], entry=data.get("entry"), totals=data.get("totals")
+        )
+        return Response(table_entry_view(sheet=sheet))
+
+
+class ClubTableConfirmApi(APIView):
+    permission_classes = (AllowAny,)  # the table's code is the key: no account needed
+    throttle_classes = (TableJoinThrottle,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        seat = StrictIntegerField(
+            min_value=0, max_value=4, help_text="Your seat: not the seat that entered."
+        )
+
+    @extend_schema(request=InputSerializer, responses=responses(ResultSerializer))
+    def post(self, request: Request, code: str) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        return Response(_result(table_scores_confirm(code=code, seat=data["seat"])))
+
+
+class MatchScoresConfirmApi(APIView):
+    @extend_schema(request=None, responses=responses(ResultSerializer))
+    def post(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        return Response(_result(table_scores_confirm_by_organiser(actor=request.user, match=match)))
+
+
+class MatchCorrectionsApi(APIView):
+    class InputSerializer(ScoresInput):
+        reason = StrictCharField(max_length=300, required=False, default="", blank=True)
+
+    @extend_schema(responses=responses(CorrectionSerializer(many=True)))
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(match_corrections(match=match_get(match_id=match_id)))
+
+    @extend_schema(request=InputSerializer, responses=responses(CorrectionSerializer, 201))
+    def post(self, request: Request, match_id: int) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        correction = table_scores_correct(
+            actor=request.user,
+            match=match_get(match_id=match_id),
+            entry=data.get("entry"),
+            totals=data.get("totals"),
+            reason=data["reason"],
+        )
+        return Response(_correction(correction), status=201)
+
+
+nested_serializers_named(list(globals().values()))

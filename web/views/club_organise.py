@@ -1,0 +1,123 @@
+"""The organiser's side of a club night on the web: who is present for the next round
+(the league page's form), a table's scores confirmed from the round's page, and a
+correction from the match's page (docs/web.md, *Club nights*)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from league.club_night_reads import round_attendance
+from league.errors import LeagueError, NotFoundError
+from league.models import Tournament
+from league.selectors import club_member_list, match_get, tournament_get, user_find
+from league.services.club_nights import (
+    club_attendance_set,
+    table_scores_confirm_by_organiser,
+    table_scores_correct,
+)
+from league.services.competitors import competitor_for_user
+
+
+def club_attendance_form(tournament: Tournament) -> dict[str, Any]:
+    """The entrants ticked present (as said last, everyone before anything was said) and
+    the club's other members, who may be reserves."""
+    said = round_attendance(tournament=tournament)
+    entries = tournament.entries.select_related("competitor").order_by("competitor__name")
+    present = set(said["present"]) if said["round"] is not None else None
+    entrant_users = {e.competitor.user_id for e in entries if e.competitor.user_id is not None}
+    members = [] if tournament.club is None else club_member_list(club=tournament.club)
+    return {
+        "round": said["round"],
+        "entrants": [
+            {
+                "id": e.competitor_id,
+                "name": e.competitor.name,
+                "present": present is None or e.competitor_id in present,
+            }
+            for e in entries
+        ],
+        "members": [
+            {"id": m.user_id, "name": m.user.username}
+            for m in members
+            if m.user_id not in entrant_users
+        ],
+        "byes": said["byes"],
+    }
+
+
+def _ids(values: list[str]) -> list[int]:
+    return [int(v) for v in values if v.isdigit()]
+
+
+@login_required
+@require_POST
+def club_attendance_post(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        tournament = tournament_get(tournament_id=tournament_id)
+    except NotFoundError as exc:
+        raise Http404(exc.detail) from None
+    reserves = []
+    for user_id in _ids(request.POST.getlist("reserve")):
+        user = user_find(user_id=user_id)
+        if user is not None:
+            reserves.append(competitor_for_user(user=user).pk)
+    try:
+        club_attendance_set(
+            actor=request.user,
+            tournament=tournament,
+            present=_ids(request.POST.getlist("present")),
+            reserves=reserves,
+        )
+    except LeagueError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Attendance saved for the next round.")
+    return redirect("web:league", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def match_scores_confirm_post(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = match_get(match_id=match_id)
+    except NotFoundError as exc:
+        raise Http404(exc.detail) from None
+    try:
+        result = table_scores_confirm_by_organiser(actor=request.user, match=match)
+    except LeagueError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, f"Table {match.table} confirmed: {result.scores}.")
+    return redirect(
+        "web:league-round", tournament_id=match.tournament_id, number=match.round.number
+    )
+
+
+@login_required
+@require_POST
+def match_correction_post(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = match_get(match_id=match_id)
+    except NotFoundError as exc:
+        raise Http404(exc.detail) from None
+    try:
+        entry = json.loads(request.POST.get("entry", ""))
+    except ValueError:
+        messages.error(request, "The corrected sheet must be JSON: a list with one object a deal.")
+        return redirect("web:match", match_id=match.pk)
+    try:
+        table_scores_correct(
+            actor=request.user, match=match, entry=entry, reason=request.POST.get("reason", "")
+        )
+    except LeagueError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Corrected: the standings and ratings are recomputed.")
+    return redirect("web:match", match_id=match.pk)

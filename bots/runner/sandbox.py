@@ -66,7 +66,9 @@ import psutil
 from bots.bundle import BotBundle, bot_bundle_extract
 from bots.runner.cgroups import CgroupError, SeatCgroup, cgroup_host
 from bots.runner.process import LaunchSpec
+from bots.runner.runtimes import runtime_launch
 from bots.runner.seccomp import SeccompUnsupportedError, filter_program
+from bots.runtimes import DEFAULT_RUNTIME, runtime_get
 
 logger = logging.getLogger(__name__)
 
@@ -111,6 +113,16 @@ class Limits:
     """Scheduling priority: a bot that spins yields to the runner and the other seats."""
     oom_score_adj: int = 1000
     """When memory runs out, the kernel kills a bot's process before anything else."""
+
+    @classmethod
+    def for_runtime(cls, name: str) -> Limits:
+        """The limits of a seat whose bot runs on ``name`` (bots.runtimes' profiles)."""
+        profile = runtime_get(name).profile
+        return cls(
+            memory=profile.memory,
+            address_space=profile.address_space,
+            processes=profile.processes,
+        )
 
     def launcher_arguments(self, *, sandboxed: bool) -> list[str]:
         arguments = [
@@ -477,14 +489,18 @@ def user_processes_kill(uids: set[int], timeout: float = 2.0) -> None:
 
 
 @functools.cache
-def staging_dir() -> str | None:
+def staging_dir(*, executable: bool = False) -> str | None:
     """Where bots' files are laid out: /dev/shm (memory: creating and removing them costs
     microseconds, not the milliseconds of a busy disk) when it is a writable sticky
-    folder, else the default temporary folder."""
+    folder, else the default temporary folder. ``executable``: a native bot's files,
+    which must not be on a ``noexec`` mount (Docker mounts /dev/shm so)."""
     shm = "/dev/shm"
     try:
         mode = os.stat(shm).st_mode
+        noexec = bool(os.statvfs(shm).f_flag & os.ST_NOEXEC)
     except OSError:
+        return None
+    if executable and noexec:
         return None
     if stat.S_ISDIR(mode) and mode & stat.S_ISVTX and os.access(shm, os.W_OK | os.X_OK):
         return shm
@@ -516,14 +532,17 @@ class BotFiles:
     sandbox user and removed by ``cleanup``, and the shared ``lib_dir`` (the launcher and
     kingbot.py)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, runtime: str = DEFAULT_RUNTIME) -> None:
         self.root = root
         self.bot_dir = root / "bot"
         self.lib_dir = shared_lib_dir()
+        self.runtime = runtime
+        """What runs the bot (bots.runtimes)."""
 
     @classmethod
     def for_bundle(cls, bundle: BotBundle) -> BotFiles:
-        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-", dir=staging_dir())))
+        staging = staging_dir(executable=bundle.runtime == "native")
+        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-", dir=staging)), bundle.runtime)
         try:
             files.root.chmod(0o711)
             files.bot_dir.mkdir(mode=0o755)
@@ -576,6 +595,7 @@ def launch_spec(
     ``user.release()``), entered before bubblewrap starts."""
     if not sandboxed:
         python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
+        runtime = runtime_launch(files.runtime, bot_dir=str(files.bot_dir), sandboxed=False)
         argv = [
             python,
             "-E",
@@ -586,8 +606,10 @@ def launch_spec(
             str(files.bot_dir),
             str(files.lib_dir),
             *limits.launcher_arguments(sandboxed=False),
+            *runtime.launcher_arguments,
         ]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(files.root)}
+        env.update(runtime.env)
         return LaunchSpec(
             argv, env, cwd=str(files.bot_dir), description="no sandbox", stdio_fds=True
         )
@@ -595,6 +617,7 @@ def launch_spec(
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}")
     layout = python_layout()
+    runtime = runtime_launch(files.runtime, bot_dir="/bot", sandboxed=True)
     cgroup = _seat_cgroup(user, limits)
     argv = [
         bwrap,
@@ -625,6 +648,10 @@ def launch_spec(
         argv += ["--ro-bind", directory, directory]
     for target, link in layout.symlinks:
         argv += ["--symlink", target, link]
+    for source, inside in runtime.binds:
+        argv += ["--ro-bind", source, inside]
+    for name, value in runtime.env:
+        argv += ["--setenv", name, value]
     argv += [
         "--proc",
         "/proc",
@@ -663,6 +690,7 @@ def launch_spec(
         "/bot",
         "/kl",
         *limits.launcher_arguments(sandboxed=True),
+        *runtime.launcher_arguments,
     ]
     if user is not None:
         # setpriv rather than Popen(user=...): Python must then fork() the whole runner

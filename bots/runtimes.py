@@ -45,6 +45,8 @@ class RuntimeProfile:
     start threads of their own."""
     startup_extra_ms: int
     """Added to the time control's start-up allowance: a virtual machine's own start."""
+    open_files: int = 64
+    """Open files of each process: Node's worker threads and the JVM hold more."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +246,11 @@ RUNTIMES: dict[str, Runtime] = {
             "bot.jar",
             ".jar",
             RuntimeProfile(
-                memory=1024 * MIB, address_space=4096 * MIB, processes=48, startup_extra_ms=5000
+                memory=1024 * MIB,
+                address_space=4096 * MIB,
+                processes=48,
+                startup_extra_ms=5000,
+                open_files=256,
             ),
             "Java, a jar with a Main-Class",
             jar_problem,

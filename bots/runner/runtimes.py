@@ -16,7 +16,8 @@ for whatever it starts. What a runtime adds to the sandbox, all read-only:
 - ``java``: the Java home (``java`` on the PATH, symbolic links resolved) at its own
   path, and the folders under /etc its configuration links point into
   (/etc/java-17-openjdk), with the heap, the code cache and the class space capped and
-  the serial collector (one GC thread).
+  the serial collector (one GC thread); its seccomp filter lets ``socketpair(AF_UNIX)``
+  through, which java.nio needs to read any file (no other socket).
 
 Nothing else of the host: no /etc beyond that, no network (bots.runner.sandbox).
 """
@@ -59,6 +60,8 @@ class RuntimeLaunch:
     launcher_arguments: tuple[str, ...] = ()
     """``path=DIR`` (added to a Python bot's sys.path) and ``exec=ARG`` (the command the
     launcher becomes, one argument each)."""
+    unix_socketpair: bool = False
+    """The seccomp filter lets ``socketpair(AF_UNIX)`` through (bots.runner.seccomp)."""
 
 
 def numpy_dir() -> str:
@@ -162,7 +165,9 @@ def runtime_launch(name: str, *, bot_dir: str, sandboxed: bool) -> RuntimeLaunch
             "-XX:MaxMetaspaceSize=128m",
             "-XX:CompressedClassSpaceSize=64m",
             "-XX:-UsePerfData",
-            "-XX:+ExitOnOutOfMemoryError",
+            "-XX:+DisplayVMOutputToStderr",  # the JVM's own messages off the protocol's stdout
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr",
             "-Xshare:auto",
             "-Djava.io.tmpdir=/tmp",
             "-jar",
@@ -172,5 +177,6 @@ def runtime_launch(name: str, *, bot_dir: str, sandboxed: bool) -> RuntimeLaunch
             binds=binds if sandboxed else (),
             env=(("MALLOC_ARENA_MAX", "2"),),
             launcher_arguments=tuple(f"exec={part}" for part in java_command),
+            unix_socketpair=True,  # java.nio's file channels make one at start
         )
     raise ValueError(f"unknown runtime {name!r}")  # pragma: no cover - runtime_get above

@@ -122,6 +122,7 @@ class Limits:
             memory=profile.memory,
             address_space=profile.address_space,
             processes=profile.processes,
+            open_files=profile.open_files,
         )
 
     def launcher_arguments(self, *, sandboxed: bool) -> list[str]:
@@ -208,8 +209,8 @@ def python_layout() -> PythonLayout:
 
 
 @functools.cache
-def seccomp_program(*, allow_memfd: bool = False) -> bytes:
-    return filter_program(allow_memfd=allow_memfd)
+def seccomp_program(*, allow_memfd: bool = False, allow_unix_socketpair: bool = False) -> bytes:
+    return filter_program(allow_memfd=allow_memfd, allow_unix_socketpair=allow_unix_socketpair)
 
 
 def _bwrap() -> str | None:
@@ -567,8 +568,8 @@ class BotFiles:
         self.cleanup()
 
 
-def _seccomp_fd(*, allow_memfd: bool) -> int:
-    program = seccomp_program(allow_memfd=allow_memfd)
+def _seccomp_fd(*, allow_memfd: bool, allow_unix_socketpair: bool) -> int:
+    program = seccomp_program(allow_memfd=allow_memfd, allow_unix_socketpair=allow_unix_socketpair)
     read_fd, write_fd = os.pipe()
     try:
         os.write(write_fd, program)  # far below a pipe's capacity
@@ -677,7 +678,9 @@ def launch_spec(
     pass_fds: tuple[int, ...] = ()
     if seccomp:
         # memfd pages are counted only by a control group: without one, no memfd
-        seccomp_fd = _seccomp_fd(allow_memfd=cgroup is not None)
+        seccomp_fd = _seccomp_fd(
+            allow_memfd=cgroup is not None, allow_unix_socketpair=runtime.unix_socketpair
+        )
         pass_fds = (seccomp_fd,)
         argv += ["--seccomp", str(seccomp_fd)]
     argv += [

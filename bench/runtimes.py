@@ -11,7 +11,9 @@ runtime, in one run so that the ratios against Python's compare like with like:
 - **start-up to ready**, p50 and max: from starting the sandbox to the bot's ``ready``
   line, one bot at a time;
 - **per-move round trip**, p50 and p99: from the runner starting a decision to the checked
-  action, as the match records it (four bots of the runtime play whole ``kingen`` matches);
+  action, as the match records it, of one bot of the runtime playing whole ``kingen``
+  matches against three built-in bots (a new process each match, as in the league: a JIT
+  starts cold each time);
 - **memory at rest**: the resident memory of the bot's process (the runtime, its threads)
   just after ``ready``, bubblewrap's own processes left out.
 
@@ -132,7 +134,8 @@ def resident_mib(seat: UploadedSeat) -> float:
     assert pid is not None
     total = 0
     try:
-        for process in psutil.Process(pid).children(recursive=True):
+        outer = psutil.Process(pid)
+        for process in [outer, *outer.children(recursive=True)]:
             try:
                 if process.name() != "bwrap":
                     total += process.memory_info().rss
@@ -161,13 +164,18 @@ def startups(bundle: BotBundle, count: int, sandbox: bool) -> tuple[list[float],
 
 
 def round_trips(bundle: BotBundle, count: int, sandbox: bool) -> list[float]:
-    """Milliseconds per decision over ``count`` matches of four bots of ``bundle``."""
+    """Milliseconds per decision of a bot of ``bundle`` at seat 0 against three built-in
+    bots, over ``count`` matches (each a new process: the JIT starts cold each time)."""
     moves: list[float] = []
+    specs = [BotSpec.uploaded(bundle)] + [BotSpec.builtin("greedy")] * 3
     for seed in range(count):
-        result = match_play(GAME, [BotSpec.uploaded(bundle)] * 4, seed=seed, sandbox=sandbox)
+        result = match_play(GAME, specs, seed=seed, sandbox=sandbox)
         assert all(r.outcome.value == "ok" for r in result.seats), result.to_json()
         moves += [
-            float(e["ms"]) for deal in result.record["deals"] for e in deal["actions"] if "ms" in e
+            float(e["ms"])
+            for deal in result.record["deals"]
+            for e in deal["actions"]
+            if "ms" in e and e.get("seat") == 0
         ]
     return moves
 
@@ -175,9 +183,12 @@ def round_trips(bundle: BotBundle, count: int, sandbox: bool) -> list[float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpus", choices=["one", "all"], default="one")
-    parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=True)
+    parser.add_argument(
+        "--only", nargs="+", metavar="RUNTIME", help="these runtimes only (python always)"
+    )
     args = parser.parse_args()
     if args.sandbox and (reason := sandbox_unavailable_reason()) is not None:
         say(f"the sandbox is missing here: {reason}")
@@ -192,6 +203,8 @@ def main() -> int:
         say(f"{label}: left out ({reason})")
     rows = {}
     for label, bundle in bundles.items():
+        if args.only and label != "python" and bundle.runtime not in args.only:
+            continue
         round_trips(bundle, 1, args.sandbox)  # warm-up: caches, the JIT's files, users
         times, memory = startups(bundle, args.starts, args.sandbox)
         moves = round_trips(bundle, args.matches, args.sandbox)

@@ -10,7 +10,7 @@
 // the first legal action instead, with a "fallback" saying why.
 "use strict";
 
-const readline = require("readline");
+const fs = require("fs");
 
 const RANKS = "23456789TJQKA";
 
@@ -74,13 +74,25 @@ function log(text) {
 }
 
 function write(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
+  // one synchronous write per answer: the line is out before the next request is read
+  fs.writeSync(1, JSON.stringify(message) + "\n");
 }
 
 function run(choose, { onHello = null, onEnd = null, safe = true } = {}) {
   let hello = {};
-  const lines = readline.createInterface({ input: process.stdin, terminal: false });
-  lines.on("line", (line) => {
+  let pending = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    pending += chunk;
+    let end;
+    while ((end = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      onLine(line);
+    }
+  });
+  process.stdin.on("end", () => process.exit(0));
+  function onLine(line) {
     if (!line.trim()) return;
     const message = JSON.parse(line);
     if (message.type === "hello") {
@@ -107,12 +119,10 @@ function run(choose, { onHello = null, onEnd = null, safe = true } = {}) {
       write(answer);
     } else if (message.type === "end") {
       if (onEnd) onEnd(message);
-      lines.close();
       process.exit(0);
     }
     // a message type of a later protocol version: ignored
-  });
-  lines.on("close", () => process.exit(0));
+  }
 }
 
 module.exports = { RANKS, rank, suit, cardOf, beats, winningCard, Request, log, run };

@@ -273,14 +273,13 @@ public final class KingBot {
                 return null;
             }
             int start = at;
+            boolean whole = true;
             while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
-                at++;
+                char d = text.charAt(at++);
+                whole &= (d >= '0' && d <= '9') || (d == '-' && at - 1 == start);
             }
             String number = text.substring(start, at);
-            if (number.matches("-?\\d+")) {
-                return Long.parseLong(number);
-            }
-            return Double.parseDouble(number);
+            return whole ? (Object) Long.parseLong(number) : (Object) Double.parseDouble(number);
         }
 
         private String string() {

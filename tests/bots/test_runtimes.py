@@ -5,6 +5,7 @@ played in real matches, in the sandbox and out of it, and from the command line.
 
 from __future__ import annotations
 
+import io
 import json
 import struct
 import subprocess
@@ -12,18 +13,29 @@ import sys
 from pathlib import Path
 
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 import pytest
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
 from bots.match import BotSpec, bot_spec_parse, match_play
+from bots.models import BotVersion
 from bots.protocol import TimeControl
 from bots.runner.runtimes import NUMPY_VARIABLE, runtime_unavailable_reason
 from bots.runner.sandbox import Limits
 from bots.runner.seat import UploadedSeat
 from bots.runtimes import RUNTIMES, elf_problem, jar_problem
 from bots.seats import Hello, Outcome
-from bots.services import BotServiceError, bot_create, bot_version_bundle, bot_version_store
+from bots.services import (
+    BotServiceError,
+    bot_create,
+    bot_version_bundle,
+    bot_version_store,
+    bot_version_validate,
+)
 from engine.variants import load_game
 from tests.bots import kits
 from tests.bots.botcode import assert_others_intact
@@ -268,3 +280,37 @@ def test_the_command_line_plays_bots_of_every_runtime(tmp_path: Path) -> None:
     )
     assert "native: ready" in listing.stdout
     assert "python: ready" in listing.stdout
+
+
+@pytest.mark.postgres
+@pytest.mark.sandbox
+@pytest.mark.django_db
+def test_uploads_through_the_api_and_the_page_choose_or_recognise_the_runtime() -> None:
+    author = User.objects.create_user("runtime-author", password="x")
+    bot = bot_create(owner=author, name="polyglot", family="kingen")
+    api = APIClient()
+    api.force_authenticate(author)
+    native = io.BytesIO(kits.zipped({"main": kits.c_kit()}))
+    native.name = "bot.zip"
+    created = api.post(f"/api/bots/{bot.pk}/versions/", {"file": native}, format="multipart")
+    assert created.status_code == 201, created.json()
+    assert created.json()["runtime"] == "native"
+    wrong = io.BytesIO(kits.zipped({"main": kits.c_kit()}))
+    wrong.name = "bot.zip"
+    refused = api.post(
+        f"/api/bots/{bot.pk}/versions/", {"file": wrong, "runtime": "java"}, format="multipart"
+    )
+    assert refused.status_code == 400
+    assert "the zip has no bot.jar at its top level" in json.dumps(refused.json())
+    client = Client()
+    client.force_login(author)
+    page = client.post(
+        reverse("web:bot-upload", args=[bot.pk]),
+        {"file": SimpleUploadedFile("bot.py", b"x = 1\n"), "runtime": "python-numpy"},
+        follow=True,
+    ).content.decode()
+    assert "(runtime python-numpy, sha256" in page
+    assert [v.runtime for v in bot.versions.order_by("number")] == ["native", "python-numpy"]
+    validated = bot_version_validate(version_id=created.json()["id"])
+    assert validated is not None
+    assert validated.status == BotVersion.Status.ACTIVE, validated.report

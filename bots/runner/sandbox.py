@@ -18,7 +18,8 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
    ``--die-with-parent``, ``--cap-drop ALL``, a cleared environment. The file system
    holds only what the interpreter needs, read-only (the interpreter, its standard
    library, the shared libraries), ``/proc`` and a minimal ``/dev`` of its own, the bot's
-   files read-only at /bot, the league's launcher and helper module read-only at /kl, and
+   files read-only at /bot, the league's launcher, helper module and rules engine
+   read-only at /kl, what the bot's runtime adds (bots.runner.runtimes), and
    a private, size-capped ``/tmp``; the root and ``/dev`` are remounted read-only. No
    /etc, no project tree, no settings, secret key or database, no other bot's files.
 3. **A control group per seat** (bots.runner.cgroups), as root where the host has a
@@ -43,6 +44,7 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
 from __future__ import annotations
 
 import atexit
+import compileall
 import contextlib
 import fcntl
 import functools
@@ -87,6 +89,9 @@ LIB_FILES = {
     "kingbot.py": Path(__file__).parent.parent / "sdk" / "kingbot.py",
 }
 """What the sandbox sees at /kl: the launcher and the helper module for bot authors."""
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
+"""The rules engine (pure Python, the standard library only), copied to /kl/engine so that
+a Python bot may ``import engine``: the version the league runs (engine/__init__.py)."""
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -523,9 +528,23 @@ def shared_lib_dir() -> Path:
         target = directory / name
         shutil.copyfile(source, target)
         target.chmod(0o644)
+    _engine_copy(directory / "engine")
     atexit.register(shutil.rmtree, directory, True)
     _lib_dir = directory
     return directory
+
+
+def _engine_copy(target: Path) -> None:
+    """The engine's modules at ``target``, readable by every sandbox user, compiled once
+    here (a bot's interpreter runs with -B and a read-only /kl: it could not cache them)."""
+    shutil.copytree(
+        ENGINE_DIR, target, ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.md")
+    )
+    compileall.compile_dir(target, quiet=1, workers=1)
+    for folder, _folders, files in os.walk(target):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
 
 
 class BotFiles:

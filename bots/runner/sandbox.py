@@ -538,7 +538,9 @@ def _engine_copy(target: Path) -> None:
     """The engine's modules at ``target``, readable by every sandbox user, compiled once
     here (a bot's interpreter runs with -B and a read-only /kl: it could not cache them)."""
     shutil.copytree(
-        ENGINE_DIR, target, ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.md")
+        ENGINE_DIR,
+        target,
+        ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.md", "pettingzoo_env.py"),
     )
     compileall.compile_dir(target, quiet=1, workers=1)
     for folder, _folders, files in os.walk(target):

@@ -157,3 +157,61 @@ def test_the_example_search_bot_plays_a_whole_match_in_the_sandbox() -> None:
     assert report.outcome is Outcome.OK, report.faults
     assert report.fallbacks == 0, report.fallback_reasons
     assert_others_intact(result)
+
+
+# ---------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_pettingzoo_environment_passes_pettingzoos_api_test(family: str) -> None:
+    from pettingzoo.test import api_test  # optional: the engine's pettingzoo extra
+
+    from engine.pettingzoo_env import KingLeagueEnv  # needs that extra too
+
+    api_test(KingLeagueEnv(family), num_cycles=200, verbose_progress=False)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_an_episode_observes_the_seats_view_and_its_rewards_are_the_scores(family: str) -> None:
+    from engine.pettingzoo_env import KingLeagueEnv  # needs the engine's pettingzoo extra
+
+    env = KingLeagueEnv(family)
+    env.reset(seed=11)
+    rng = random.Random(11)
+    totals = dict.fromkeys(env.possible_agents, 0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += int(reward)
+        seat = env.possible_agents.index(agent)
+        assert env.state is not None
+        features = observation["observation"]
+        own_hand = env.state.view_for(seat).hand
+        assert [int(features[c]) for c in range(52)] == [own_hand >> c & 1 for c in range(52)]
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = sorted(observation["action_mask"].nonzero()[0].tolist())
+        assert legal == sorted(env.state.legal_actions())
+        other = env.possible_agents[(seat + 1) % len(env.possible_agents)]
+        assert not env.observe(other)["action_mask"].any()  # only the agent to act has a move
+        env.step(rng.choice(legal))
+    assert env.state is not None
+    assert [totals[agent] for agent in env.possible_agents] == list(env.state.scores())
+
+
+def test_the_pettingzoo_example_runs_a_few_episodes() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT / "bots" / "examples" / "python" / "pettingzoo_episodes.py"),
+            "kingen",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=PROJECT,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["episode 1", "episode 2"]

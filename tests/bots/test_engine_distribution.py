@@ -164,7 +164,9 @@ def test_the_example_search_bot_plays_a_whole_match_in_the_sandbox() -> None:
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_the_pettingzoo_environment_passes_pettingzoos_api_test(family: str) -> None:
-    from pettingzoo.test import api_test  # optional: the engine's pettingzoo extra
+    from pettingzoo.test import (  # type: ignore[import-untyped]  # optional: the pettingzoo extra
+        api_test,
+    )
 
     from engine.pettingzoo_env import KingLeagueEnv  # needs that extra too
 

@@ -264,13 +264,19 @@ pub fn run<F: FnMut(&Request) -> String>(mut choose: F) {
     let mut stdout = io::stdout().lock();
     let mut hello = Json::Null;
     for line in stdin.lock().lines() {
-        let Ok(line) = line else { return };
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => return,
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let Some(message) = Json::parse(&line) else {
-            log("kingbot: a line that is not JSON, skipped");
-            continue;
+        let message = match Json::parse(&line) {
+            Some(message) => message,
+            None => {
+                log("kingbot: a line that is not JSON, skipped");
+                continue;
+            }
         };
         match message.get("type").and_then(Json::as_str) {
             Some("hello") => {

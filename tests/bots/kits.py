@@ -92,19 +92,19 @@ def bundle(name: str, files: dict[str, bytes], runtime: str | None = None) -> Bo
 
 
 @functools.cache
-def c_executable(source_dir: Path, *sources: str, defines: tuple[str, ...] = ()) -> bytes:
-    """A static x86-64 executable from C ``sources`` in ``source_dir`` (gcc -static)."""
+def c_executable(source_dir: Path, *sources: str, static: bool = True) -> bytes:
+    """An x86-64 executable from C ``sources`` in ``source_dir`` (gcc, -static unless
+    ``static`` is False: then linked against the system's C library)."""
     gcc = require_tool("gcc")
-    out = _scratch() / f"c-{abs(hash((source_dir, sources, defines)))}"
+    out = _scratch() / f"c-{abs(hash((source_dir, sources, static)))}"
     _run(
         [
             gcc,
             "-O2",
             "-std=gnu11",
-            "-static",
+            *(["-static"] if static else []),
             "-s",
             f"-I{EXAMPLES / 'native' / 'c'}",
-            *defines,
             "-o",
             str(out),
             *(str(source_dir / source) for source in sources),

@@ -314,3 +314,16 @@ def test_uploads_through_the_api_and_the_page_choose_or_recognise_the_runtime() 
     validated = bot_version_validate(version_id=created.json()["id"])
     assert validated is not None
     assert validated.status == BotVersion.Status.ACTIVE, validated.report
+
+
+@pytest.mark.sandbox
+def test_a_native_bot_linked_against_the_c_library_runs_on_the_sandboxs() -> None:
+    kit = kits.EXAMPLES / "native" / "c"
+    dynamic = kits.c_executable(kit, "main.c", "kingbot.c", static=False)
+    assert b"/lib64/ld-linux-x86-64.so.2" in dynamic  # not static: it needs the loader
+    bundle = kits.bundle("dynamic.zip", {"main": dynamic})
+    result = match_play(
+        "kingen", [BotSpec.uploaded(bundle)] + [BotSpec.builtin("greedy")] * 3, seed=6
+    )
+    assert result.seats[0].outcome is Outcome.OK, result.seats[0].faults
+    assert result.seats[0].fallbacks == 0

@@ -18,6 +18,7 @@ from api.operations import nested_serializers_named, responses, validated
 from api.serializers import BotSerializer, BotVersionSerializer
 from api.throttles import UploadThrottle
 from bots.models import BotFault, BotVersion
+from bots.runtimes import RUNTIME_NAMES
 from bots.services import bot_create
 from league.errors import NotAllowedError
 from league.selectors import (
@@ -82,6 +83,13 @@ class BotVersionListApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         file = BotFileField()
+        runtime = serializers.ChoiceField(
+            choices=[("", "recognise from the files"), *((name, name) for name in RUNTIME_NAMES)],
+            required=False,
+            allow_blank=True,
+            help_text="What runs the bot (docs/bot-protocol.md, Runtimes); left out: "
+            "recognised from its files (main.py, main, main.js, bot.jar).",
+        )
 
     @extend_schema(responses=responses(BotVersionSerializer(many=True)))
     def get(self, request: Request, bot_id: int) -> Response:
@@ -105,6 +113,7 @@ class BotVersionListApi(APIView):
             bot=bot,
             filename=upload.name or "bot.py",
             data=upload.read(),
+            runtime=data.get("runtime") or None,
         )
         stored = bot_version_get(version_id=version.pk)  # with its bot and competitor
         return Response(BotVersionSerializer(stored, context={"request": request}).data, status=201)

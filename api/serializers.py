@@ -81,6 +81,7 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
             "builtin_name",
             "options",
             "filename",
+            "runtime",
             "sha256",
             "size",
             "status",

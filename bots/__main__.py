@@ -3,11 +3,15 @@
     python -m bots match GAME BOT BOT BOT BOT [--seed N] [--sandbox | --no-sandbox]
                          [--out FILE] [--move-ms MS] [--bank-ms MS] [--startup-ms MS]
     python -m bots sandbox [--setup]
+    python -m bots runtimes
 
-BOT is the path of a .py or .zip bot, or ``builtin:NAME`` (random, greedy, strong). The
+BOT is the path of a bot file (a .py, .zip, .js or .jar file, or a Linux executable) whose
+runtime is recognised from its files, ``RUNTIME:PATH`` to choose the runtime
+(``python-numpy:bot.zip``), or ``builtin:NAME`` (random, greedy, strong). The
 match prints each seat's score and outcome as JSON on stdout, the uploaded bots' stderr
 on stderr, and writes the game record to --out. ``sandbox`` says whether uploaded bots
-can run in the sandbox here, and with --setup (as root) creates its users.
+can run in the sandbox here, and with --setup (as root) creates its users; ``runtimes``
+lists the runtimes and what to install for those missing here (exit 3 if any is).
 
 Exit codes: 0 done; 2 bad input (a game string, a bot, a count of bots, an option);
 3 the sandbox is missing (the message says what to install). Errors are one line on
@@ -26,12 +30,14 @@ from bots.bundle import BotBundleError
 from bots.match import BotSpec, bot_spec_parse, match_play
 from bots.protocol import TimeControl
 from bots.runner.cgroups import cgroup_status
+from bots.runner.runtimes import runtimes_status
 from bots.runner.sandbox import (
     SandboxUnavailableError,
     running_as_root,
     sandbox_unavailable_reason,
     sandbox_users_setup,
 )
+from bots.runtimes import RUNTIMES
 from engine.errors import EngineError
 from engine.record import dumps_record
 from engine.variants import load_game
@@ -50,7 +56,12 @@ def _parser() -> _Parser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     match = commands.add_parser("match", help="play one match, as the league plays it")
     match.add_argument("game", help="game string, e.g. 'kingen' or 'kingen(rules=iwwa)'")
-    match.add_argument("bots", nargs="+", metavar="BOT", help="a .py or .zip bot, or builtin:NAME")
+    match.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="a bot file (.py, .zip, .js, .jar, an executable), RUNTIME:PATH, or builtin:NAME",
+    )
     match.add_argument("--seed", type=int, help="the deals' seed (default: a random one)")
     group = match.add_mutually_exclusive_group()
     group.add_argument(
@@ -73,6 +84,7 @@ def _parser() -> _Parser:
     match.add_argument("--startup-ms", type=int, default=defaults.startup_ms)
     sandbox = commands.add_parser("sandbox", help="can uploaded bots run here?")
     sandbox.add_argument("--setup", action="store_true", help="create the sandbox users (root)")
+    commands.add_parser("runtimes", help="which bot runtimes run here, and what to install")
     return parser
 
 
@@ -81,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "sandbox":
             return _sandbox(args.setup)
+        if args.command == "runtimes":
+            return _runtimes()
         return _match(args)
     except SandboxUnavailableError as exc:
         sys.stderr.write(f"{exc}\n")
@@ -130,6 +144,18 @@ def _sandbox(setup: bool) -> int:
     sys.stdout.write("the bot sandbox works here\n")
     sys.stdout.write(cgroup_status() + "\n")
     return EXIT_OK
+
+
+def _runtimes() -> int:
+    missing = 0
+    for name, reason in runtimes_status():
+        runtime = RUNTIMES[name]
+        if reason is None:
+            sys.stdout.write(f"{name}: ready ({runtime.entry}: {runtime.summary})\n")
+        else:
+            missing += 1
+            sys.stdout.write(f"{name}: missing: {reason}\n")
+    return EXIT_NO_SANDBOX if missing else EXIT_OK
 
 
 if __name__ == "__main__":

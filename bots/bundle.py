@@ -1,8 +1,13 @@
-"""A bot's code as uploaded: one ``.py`` file, or a ``.zip`` with ``main.py`` at its top.
+"""A bot's code as uploaded: one file (``.py``, ``.js``, ``.jar`` or a Linux executable), or
+a ``.zip`` with its runtime's entry file (``main.py``, ``main``, ``main.js``, ``bot.jar``)
+at its top.
 
 ``bot_bundle_check`` is the structure check every upload passes before anything runs it
-(the API, the web page and the command line all use it); ``bot_bundle_extract`` writes a
-checked bundle into a folder as ``main.py`` and its siblings. A zip is read member by
+(the API, the web page and the command line all use it): it settles the bot's runtime
+(chosen by the uploader, or recognised from the files: bots.runtimes) and checks the entry
+file for it (an x86-64 ELF executable, a jar with a Main-Class, UTF-8 source);
+``bot_bundle_extract`` writes a checked bundle into a folder as the entry file and its
+siblings. A zip is read member by
 member with the sizes counted as they are read, never trusting its headers, and never
 with ``extractall``. Whatever would fail when the bot is laid out for a match (a name the
 file system refuses, a file where a folder must be, an encrypted member) is refused here,
@@ -18,6 +23,15 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
+
+from bots.runtimes import (
+    DEFAULT_RUNTIME,
+    RUNTIMES,
+    entry_problem,
+    is_elf,
+    runtime_get,
+    runtime_recognise,
+)
 
 MIB = 1024 * 1024
 MAX_BOT_MIB = 1
@@ -37,6 +51,16 @@ PATH_MAX (4096) wherever the folder itself is."""
 MAX_FILENAME_LENGTH = 200
 """The longest name of the uploaded file itself, in characters (as it is stored)."""
 MAIN = "main.py"
+BundleKind = Literal["py", "zip", "js", "jar", "elf"]
+SINGLE_FILE_ENTRY: dict[str, str] = {
+    "py": "main.py",
+    "js": "main.js",
+    "jar": "bot.jar",
+    "elf": "main",
+}
+"""The name a bot uploaded as one file gets in its folder, by kind."""
+KIND_BY_SUFFIX: dict[str, BundleKind] = {".py": "py", ".zip": "zip", ".js": "js", ".jar": "jar"}
+ENTRY_FILES = ", ".join(f"{runtime.entry} ({runtime.name})" for runtime in RUNTIMES.values())
 
 
 def bot_too_large_message(name: str, size: int) -> str:
@@ -52,8 +76,10 @@ class BotBundleError(ValueError):
 @dataclass(frozen=True, slots=True)
 class BotBundle:
     filename: str
-    kind: Literal["py", "zip"]
+    kind: BundleKind
     data: bytes = b""
+    runtime: str = DEFAULT_RUNTIME
+    """What runs it (bots.runtimes): chosen at upload or recognised from its files."""
 
     @property
     def sha256(self) -> str:
@@ -147,13 +173,29 @@ def _zip_members(data: bytes) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
             f"{str(clashes[0])!r}: is a file, and {folders[clashes[0]]!r} needs a folder"
             " of that name"
         )
-    if PurePosixPath(MAIN) not in seen:
-        raise BotBundleError(f"the zip has no {MAIN} at its top level")
+    if not any(len(path.parts) == 1 and str(path) in SINGLE_FILE_ENTRY.values() for path in seen):
+        raise BotBundleError(
+            f"the zip has no {MAIN} at its top level, nor another runtime's entry file"
+            f" ({ENTRY_FILES})"
+        )
     return members
 
 
-def bot_bundle_check(filename: str, data: bytes) -> BotBundle:
-    """A BotBundle for an upload, or BotBundleError saying what is wrong with it."""
+def bundle_kind(filename: str, data: bytes) -> BundleKind | None:
+    """What sort of upload ``filename`` is: by its suffix, else an ELF executable by its
+    first bytes; None when neither."""
+    for suffix, kind in KIND_BY_SUFFIX.items():
+        if filename.lower().endswith(suffix):
+            return kind
+    return "elf" if is_elf(data) else None
+
+
+def bot_bundle_check(filename: str, data: bytes, runtime: str | None = None) -> BotBundle:
+    """A BotBundle for an upload, or BotBundleError saying what is wrong with it.
+
+    ``runtime`` is the uploader's choice (bots.runtimes); None or "" recognises it from
+    the files: ``main.py`` is python (python-numpy when a Python file imports numpy),
+    ``main`` native, ``main.js`` node, ``bot.jar`` java."""
     name = PurePosixPath(filename.replace("\\", "/")).name
     problem = _name_problem(name)
     if problem is not None:
@@ -167,22 +209,43 @@ def bot_bundle_check(filename: str, data: bytes) -> BotBundle:
         raise BotBundleError(bot_too_large_message(name, len(data)))
     if not data:
         raise BotBundleError(f"{name}: the file is empty")
-    lower = name.lower()
-    if lower.endswith(".py"):
+    if runtime:
         try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BotBundleError(f"{name}: a .py bot must be UTF-8 text") from None
-        return BotBundle(name, "py", data)
-    if lower.endswith(".zip"):
-        bundle = BotBundle(name, "zip", data)
+            runtime_get(runtime)
+        except ValueError as exc:
+            raise BotBundleError(f"runtime: {exc}") from None
+    kind = bundle_kind(name, data)
+    if kind is None:
+        raise BotBundleError(
+            f"{name}: a bot is a .py file or a .zip with its entry file ({ENTRY_FILES}),"
+            " or one .js or .jar file, or a Linux x86-64 executable"
+        )
+    bundle = BotBundle(name, kind, data)
+    if kind == "zip":
         _zip_members(data)
-        _unpacked(bundle)  # reads every member: a corrupt or lying zip fails here
-        return bundle
-    raise BotBundleError(f"{name}: a bot is a .py file or a .zip with {MAIN}")
+    files = _unpacked(bundle)  # reads every member: a corrupt or lying zip fails here
+    top = {str(path): content for path, content in files.items() if len(path.parts) == 1}
+    python_files = {str(path): content for path, content in files.items() if path.suffix == ".py"}
+    try:
+        chosen = runtime or runtime_recognise({**python_files, **top})
+    except ValueError as exc:
+        raise BotBundleError(f"{name}: {exc}") from None
+    if chosen is None:  # pragma: no cover - _zip_members and the kinds make sure of one
+        raise BotBundleError(f"{name}: no entry file ({ENTRY_FILES})")
+    entry = runtime_get(chosen).entry
+    where = "the zip" if kind == "zip" else name
+    if entry not in top:
+        raise BotBundleError(
+            f"{where} has no {entry} at its top level, which the {chosen} runtime starts from"
+        )
+    problem = entry_problem(chosen, top[entry])
+    if problem is not None:
+        shown = name if kind != "zip" else entry
+        raise BotBundleError(f"{shown}: {problem}")
+    return BotBundle(name, kind, data, chosen)
 
 
-def bot_bundle_from_path(path: str | Path) -> BotBundle:
+def bot_bundle_from_path(path: str | Path, runtime: str | None = None) -> BotBundle:
     """Read and check a bot file; BotBundleError (one line) if it cannot be used."""
     file = Path(path)
     try:
@@ -191,15 +254,17 @@ def bot_bundle_from_path(path: str | Path) -> BotBundle:
             raise BotBundleError(bot_too_large_message(str(file), size))
         data = file.read_bytes()
     except IsADirectoryError:
-        raise BotBundleError(f"{file}: is a folder, not a .py or .zip bot") from None
+        raise BotBundleError(
+            f"{file}: is a folder, not a bot file (.py, .zip, .js, .jar, executable)"
+        ) from None
     except OSError as exc:
         raise BotBundleError(f"{file}: {exc.strerror or exc}") from None
-    return bot_bundle_check(file.name, data)
+    return bot_bundle_check(file.name, data, runtime)
 
 
 def _unpacked(bundle: BotBundle) -> dict[PurePosixPath, bytes]:
-    if bundle.kind == "py":
-        return {PurePosixPath(MAIN): bundle.data}
+    if bundle.kind != "zip":
+        return {PurePosixPath(SINGLE_FILE_ENTRY[bundle.kind]): bundle.data}
     files: dict[PurePosixPath, bytes] = {}
     total = 0
     with zipfile.ZipFile(io.BytesIO(bundle.data)) as archive:
@@ -224,7 +289,8 @@ def _unpacked(bundle: BotBundle) -> dict[PurePosixPath, bytes]:
 
 def bot_bundle_extract(bundle: BotBundle, destination: Path) -> None:
     """Write the bot's files under ``destination`` (an empty folder): readable by all,
-    writable by none but the owner."""
+    writable by none but the owner; a native bot's ``main`` executable too."""
+    executable = PurePosixPath("main") if bundle.runtime == "native" else None
     for path, content in _unpacked(bundle).items():
         target = destination.joinpath(*path.parts)
         try:
@@ -234,6 +300,6 @@ def bot_bundle_extract(bundle: BotBundle, destination: Path) -> None:
                     directory.mkdir(mode=0o755)
                     directory.chmod(0o755)
             target.write_bytes(content)
-            target.chmod(0o644)
+            target.chmod(0o755 if path == executable else 0o644)
         except OSError as exc:
             raise BotBundleError(f"{path}: cannot be unpacked: {exc.strerror or exc}") from None

@@ -29,8 +29,15 @@ from typing import Any, Protocol
 
 from bots.bundle import BotBundle, bot_bundle_from_path
 from bots.protocol import TimeControl
-from bots.runner.sandbox import Limits, sandbox_require, sandbox_users_released_together
+from bots.runner.runtimes import runtime_unavailable_reason
+from bots.runner.sandbox import (
+    Limits,
+    SandboxUnavailableError,
+    sandbox_require,
+    sandbox_users_released_together,
+)
 from bots.runner.seat import Transcript, UploadedSeat
+from bots.runtimes import RUNTIMES
 from bots.seats import (
     BuiltinSeat,
     GuardedSeat,
@@ -73,11 +80,16 @@ class BotSpec:
 
 
 def bot_spec_parse(text: str) -> BotSpec:
-    """``builtin:NAME`` or the path of a .py or .zip bot; ValueError (one line) if neither."""
+    """``builtin:NAME``, the path of a bot file (.py, .zip, .js, .jar, an executable) whose
+    runtime is recognised, or ``RUNTIME:PATH`` (``python-numpy:bot.py``) to choose it;
+    ValueError (one line) if none of these."""
     if text.startswith(BUILTIN_PREFIX):
         name = text[len(BUILTIN_PREFIX) :]
         builtin_player(name, 0)  # ValueError naming the known ones
         return BotSpec.builtin(name)
+    runtime, colon, path = text.partition(":")
+    if colon and runtime in RUNTIMES:
+        return BotSpec.uploaded(bot_bundle_from_path(path, runtime))
     return BotSpec.uploaded(bot_bundle_from_path(text))
 
 
@@ -239,6 +251,10 @@ def match_play(
         raise ValueError(f"{game} has {game.num_seats} seats; {len(bots)} bots given")
     if sandbox and any(spec.bundle is not None for spec in bots):
         sandbox_require()
+    for spec in bots:
+        missing = runtime_unavailable_reason(spec.bundle.runtime) if spec.bundle else None
+        if spec.bundle is not None and missing is not None:
+            raise SandboxUnavailableError(f"{spec.bundle.runtime} bots cannot run here: {missing}")
     if seed is None:
         seed = random.SystemRandom().getrandbits(31)
     control = time_control or TimeControl()

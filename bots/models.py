@@ -98,6 +98,12 @@ class BotVersion(models.Model):
         default=dict, blank=True, help_text="Keyword options of a built-in bot."
     )
     filename = models.CharField(max_length=200, blank=True)
+    runtime = models.CharField(
+        max_length=20,
+        default="python",
+        help_text="What runs an uploaded version (bots.runtimes): python, python-numpy, "
+        "native, node or java; chosen at upload or recognised from its files.",
+    )
     code = models.BinaryField(blank=True, default=b"", editable=False)
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)

@@ -1,6 +1,7 @@
 """Writes of the bots app: bots, uploaded versions and their validation, built-in versions.
 
-An upload is checked at once (bots.bundle: size, a .py or a .zip with main.py); it is
+An upload is checked at once (bots.bundle: size, its runtime and entry file; the runtime
+installed here: bots.runner.runtimes); it is
 stored as a ``pending`` version and a validation game in the sandbox against built-in
 bots decides whether it becomes ``active`` (no fault) or ``rejected`` (the report says
 why). A version whose own code failed at every decision (its helper module, kingbot,
@@ -19,9 +20,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
+from bots.bundle import BotBundle, BotBundleError, bot_bundle_check, bundle_kind
 from bots.match import BotSpec, match_play
 from bots.models import Bot, BotFault, BotVersion
+from bots.runner.runtimes import runtime_unavailable_reason
 from bots.runner.sandbox import SandboxUnavailableError
 from bots.seats import Outcome, SeatReport, builtin_names
 from bots.untrusted_text import storable_text
@@ -66,8 +68,14 @@ def bot_create(*, owner: User, name: str, family: str = "") -> Bot:
     return bot
 
 
-def bot_version_store(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
+def bot_version_store(
+    *, owner: User, bot: Bot, filename: str, data: bytes, runtime: str | None = None
+) -> BotVersion:
     """Store a checked upload as the bot's next version, pending its validation game.
+
+    ``runtime`` is the uploader's choice (bots.runtimes); None or "" recognises it from
+    the files (the version's ``runtime`` shows what was settled). A runtime this server
+    cannot run is refused here, naming what to install, never at match time.
 
     Sending the validation task is the caller's: the league sends it through its task
     outbox in the same transaction (league.services.bot_versions.bot_version_submit), so an
@@ -76,9 +84,12 @@ def bot_version_store(*, owner: User, bot: Bot, filename: str, data: bytes) -> B
     if bot.owner_id != owner.pk:
         raise BotServiceError("only the bot's owner may upload its versions")
     try:
-        bundle = bot_bundle_check(filename, data)
+        bundle = bot_bundle_check(filename, data, runtime)
     except BotBundleError as exc:
         raise BotServiceError(str(exc)) from None
+    missing = runtime_unavailable_reason(bundle.runtime)
+    if missing is not None:
+        raise BotServiceError(f"the {bundle.runtime} runtime is not installed here: {missing}")
     with transaction.atomic():
         Bot.objects.select_for_update().filter(pk=bot.pk).first()
         number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
@@ -86,6 +97,7 @@ def bot_version_store(*, owner: User, bot: Bot, filename: str, data: bytes) -> B
             bot=bot,
             number=number,
             filename=bundle.filename,
+            runtime=bundle.runtime,
             code=bundle.data,
             sha256=hashlib.sha256(bundle.data).hexdigest(),
             size=len(bundle.data),
@@ -97,10 +109,9 @@ def bot_version_store(*, owner: User, bot: Bot, filename: str, data: bytes) -> B
 def bot_version_bundle(version: BotVersion) -> BotBundle:
     if version.is_builtin:
         raise BotServiceError(f"{version} is a built-in bot")
+    code = bytes(version.code)
     return BotBundle(
-        version.filename,
-        "zip" if version.filename.lower().endswith(".zip") else "py",
-        bytes(version.code),
+        version.filename, bundle_kind(version.filename, code) or "py", code, version.runtime
     )
 
 

@@ -13,6 +13,11 @@ Public API::
     state.scores()
 
 See docs/engine.md for the model and docs/record-format.md for game records.
+
+The engine is also a distribution of its own for bot authors (``pip install ./engine``:
+engine/pyproject.toml, no Django), and the league puts the same files on the path of
+every Python bot in the sandbox: ``engine.view.view_from_json`` rebuilds a request's view,
+``engine.hidden_hands.search_state`` draws a full state consistent with it to search.
 """
 
 from engine.chance import Chance
@@ -28,6 +33,11 @@ from engine.errors import (
 from engine.game import CHANCE, TERMINAL, Game, ScoringUnit, SeatRole, State
 from engine.variants import FAMILIES, load_game, register_family, unregister_family
 from engine.view import PlayerView, TrickView
+
+__version__ = "1.0.0"
+"""The distribution's version; its major number is the bot protocol's version
+(bots.protocol.PROTOCOL_VERSION; tests/bots/test_engine_distribution.py holds them equal),
+so a bot written against protocol 1 asks for ``king-league-engine>=1,<2``."""
 
 __all__ = [
     "CHANCE",
@@ -47,6 +57,7 @@ __all__ = [
     "SeatRole",
     "State",
     "TrickView",
+    "__version__",
     "load_game",
     "register_family",
     "unregister_family",

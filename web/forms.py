@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from bots.bundle import MAX_BOT_BYTES, MAX_BOT_SIZE, bot_too_large_message
+from bots.runtimes import RUNTIME_NAMES
 from bots.seats import builtin_names
 from engine.variants import FAMILIES, load_game
 from league.models import LEAGUE_FORMATS
@@ -192,12 +193,19 @@ class BotForm(forms.Form):
 class BotUploadForm(forms.Form):
     file = forms.FileField(
         label="Bot file",
-        help_text=f"One .py file, or a .zip with main.py; at most {MAX_BOT_SIZE}"
-        " (docs/bot-protocol.md).",
+        help_text=f"One .py, .js or .jar file or a Linux executable, or a .zip with its entry"
+        f" file (main.py, main, main.js, bot.jar); at most {MAX_BOT_SIZE} (docs/bot-protocol.md).",
         error_messages={
             "required": "Choose a file to upload: one .py file or a .zip with main.py.",
             "empty": "The file is empty.",
         },
+    )
+
+    runtime = forms.ChoiceField(
+        label="Runtime",
+        required=False,
+        choices=[("", "Recognise from the files"), *((name, name) for name in RUNTIME_NAMES)],
+        help_text="python, python-numpy, native (an x86-64 executable), node or java.",
     )
 
     def clean_file(self) -> Any:

@@ -9,7 +9,10 @@ runs, so the bot cannot raise it again: ``as`` (address space, bytes), ``cpu`` (
 seconds), ``nproc`` (processes of the bot's user), ``nofile`` (open files), ``fsize``
 (bytes a file may grow to), ``core`` (0: no core dumps), ``memlock``; ``nice`` sets
 the scheduling priority (a bot cannot raise it back); ``stdio=IN,OUT`` moves the
-protocol's pipes from those descriptors onto stdin and stdout. Then ``main.py``
+protocol's pipes from those descriptors onto stdin and stdout; ``path=DIR`` adds DIR
+to a Python bot's ``sys.path`` (the python-numpy runtime's packages); ``exec=ARG``, once
+per argument, names a command to become instead of running ``main.py`` (every runtime but
+Python's: bots.runner.runtimes), with the limits already lowered. Otherwise ``main.py``
 runs as ``__main__`` with BOT_DIR first on ``sys.path`` and LIB_DIR after it, so a bot
 imports its own modules, and ``import kingbot`` finds the bot's copy of the helper
 module if it ships one, else the league's.
@@ -45,8 +48,16 @@ def _standard_streams_reopen() -> None:
 
 def main() -> None:
     bot_dir, lib_dir, *limits = sys.argv[1:]
+    extra_paths = []
+    command = []
     for item in limits:
         name, _, value = item.partition("=")
+        if name == "path":
+            extra_paths.append(value)
+            continue
+        if name == "exec":
+            command.append(value)
+            continue
         if name == "stdio":
             # the protocol's pipes, held by this process alone (bots.runner.process)
             stdin_fd, stdout_fd = (int(fd) for fd in value.split(","))
@@ -64,10 +75,14 @@ def main() -> None:
                 adjustment.write(str(number))
         else:
             resource.setrlimit(LIMITS[name], (number, number))
+    if command:
+        sys.stdout.flush()
+        os.execv(command[0], command)
     main_path = bot_dir + "/main.py"
     sys.argv = [main_path]
     sys.path[0] = bot_dir
     sys.path.insert(1, lib_dir)
+    sys.path.extend(extra_paths)
     module = type(sys)("__main__")
     module.__file__ = main_path
     sys.modules["__main__"] = module

@@ -434,4 +434,13 @@ def describe_exit(code: int) -> str:
         except ValueError:
             name = f"signal {-code}"
         return f"killed by {name}"
+    if 128 < code < 128 + 65:
+        # bubblewrap exits with 128 + N when the bot inside was killed by signal N
+        try:
+            name = signal.Signals(code - 128).name
+        except ValueError:
+            return f"exit status {code}"
+        if name == "SIGSYS":
+            return f"exit status {code} (killed by SIGSYS: a system call the sandbox forbids)"
+        return f"exit status {code} (killed by {name})"
     return f"exit status {code}"

@@ -18,7 +18,8 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
    ``--die-with-parent``, ``--cap-drop ALL``, a cleared environment. The file system
    holds only what the interpreter needs, read-only (the interpreter, its standard
    library, the shared libraries), ``/proc`` and a minimal ``/dev`` of its own, the bot's
-   files read-only at /bot, the league's launcher and helper module read-only at /kl, and
+   files read-only at /bot, the league's launcher, helper module and rules engine
+   read-only at /kl, what the bot's runtime adds (bots.runner.runtimes), and
    a private, size-capped ``/tmp``; the root and ``/dev`` are remounted read-only. No
    /etc, no project tree, no settings, secret key or database, no other bot's files.
 3. **A control group per seat** (bots.runner.cgroups), as root where the host has a
@@ -43,6 +44,7 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
 from __future__ import annotations
 
 import atexit
+import compileall
 import contextlib
 import fcntl
 import functools
@@ -66,7 +68,9 @@ import psutil
 from bots.bundle import BotBundle, bot_bundle_extract
 from bots.runner.cgroups import CgroupError, SeatCgroup, cgroup_host
 from bots.runner.process import LaunchSpec
+from bots.runner.runtimes import runtime_launch
 from bots.runner.seccomp import SeccompUnsupportedError, filter_program
+from bots.runtimes import DEFAULT_RUNTIME, runtime_get
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +89,9 @@ LIB_FILES = {
     "kingbot.py": Path(__file__).parent.parent / "sdk" / "kingbot.py",
 }
 """What the sandbox sees at /kl: the launcher and the helper module for bot authors."""
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
+"""The rules engine (pure Python, the standard library only), copied to /kl/engine so that
+a Python bot may ``import engine``: the version the league runs (engine/__init__.py)."""
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -111,6 +118,17 @@ class Limits:
     """Scheduling priority: a bot that spins yields to the runner and the other seats."""
     oom_score_adj: int = 1000
     """When memory runs out, the kernel kills a bot's process before anything else."""
+
+    @classmethod
+    def for_runtime(cls, name: str) -> Limits:
+        """The limits of a seat whose bot runs on ``name`` (bots.runtimes' profiles)."""
+        profile = runtime_get(name).profile
+        return cls(
+            memory=profile.memory,
+            address_space=profile.address_space,
+            processes=profile.processes,
+            open_files=profile.open_files,
+        )
 
     def launcher_arguments(self, *, sandboxed: bool) -> list[str]:
         arguments = [
@@ -196,8 +214,8 @@ def python_layout() -> PythonLayout:
 
 
 @functools.cache
-def seccomp_program(*, allow_memfd: bool = False) -> bytes:
-    return filter_program(allow_memfd=allow_memfd)
+def seccomp_program(*, allow_memfd: bool = False, allow_unix_socketpair: bool = False) -> bytes:
+    return filter_program(allow_memfd=allow_memfd, allow_unix_socketpair=allow_unix_socketpair)
 
 
 def _bwrap() -> str | None:
@@ -477,14 +495,18 @@ def user_processes_kill(uids: set[int], timeout: float = 2.0) -> None:
 
 
 @functools.cache
-def staging_dir() -> str | None:
+def staging_dir(*, executable: bool = False) -> str | None:
     """Where bots' files are laid out: /dev/shm (memory: creating and removing them costs
     microseconds, not the milliseconds of a busy disk) when it is a writable sticky
-    folder, else the default temporary folder."""
+    folder, else the default temporary folder. ``executable``: a native bot's files,
+    which must not be on a ``noexec`` mount (Docker mounts /dev/shm so)."""
     shm = "/dev/shm"
     try:
         mode = os.stat(shm).st_mode
+        noexec = bool(os.statvfs(shm).f_flag & os.ST_NOEXEC)
     except OSError:
+        return None
+    if executable and noexec:
         return None
     if stat.S_ISDIR(mode) and mode & stat.S_ISVTX and os.access(shm, os.W_OK | os.X_OK):
         return shm
@@ -506,9 +528,25 @@ def shared_lib_dir() -> Path:
         target = directory / name
         shutil.copyfile(source, target)
         target.chmod(0o644)
+    _engine_copy(directory / "engine")
     atexit.register(shutil.rmtree, directory, True)
     _lib_dir = directory
     return directory
+
+
+def _engine_copy(target: Path) -> None:
+    """The engine's modules at ``target``, readable by every sandbox user, compiled once
+    here (a bot's interpreter runs with -B and a read-only /kl: it could not cache them)."""
+    shutil.copytree(
+        ENGINE_DIR,
+        target,
+        ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.md", "pettingzoo_env.py"),
+    )
+    compileall.compile_dir(target, quiet=1, workers=1)
+    for folder, _folders, files in os.walk(target):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
 
 
 class BotFiles:
@@ -516,14 +554,17 @@ class BotFiles:
     sandbox user and removed by ``cleanup``, and the shared ``lib_dir`` (the launcher and
     kingbot.py)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, runtime: str = DEFAULT_RUNTIME) -> None:
         self.root = root
         self.bot_dir = root / "bot"
         self.lib_dir = shared_lib_dir()
+        self.runtime = runtime
+        """What runs the bot (bots.runtimes)."""
 
     @classmethod
     def for_bundle(cls, bundle: BotBundle) -> BotFiles:
-        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-", dir=staging_dir())))
+        staging = staging_dir(executable=bundle.runtime == "native")
+        files = cls(Path(tempfile.mkdtemp(prefix="king-league-bot-", dir=staging)), bundle.runtime)
         try:
             files.root.chmod(0o711)
             files.bot_dir.mkdir(mode=0o755)
@@ -548,8 +589,8 @@ class BotFiles:
         self.cleanup()
 
 
-def _seccomp_fd(*, allow_memfd: bool) -> int:
-    program = seccomp_program(allow_memfd=allow_memfd)
+def _seccomp_fd(*, allow_memfd: bool, allow_unix_socketpair: bool) -> int:
+    program = seccomp_program(allow_memfd=allow_memfd, allow_unix_socketpair=allow_unix_socketpair)
     read_fd, write_fd = os.pipe()
     try:
         os.write(write_fd, program)  # far below a pipe's capacity
@@ -576,6 +617,7 @@ def launch_spec(
     ``user.release()``), entered before bubblewrap starts."""
     if not sandboxed:
         python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
+        runtime = runtime_launch(files.runtime, bot_dir=str(files.bot_dir), sandboxed=False)
         argv = [
             python,
             "-E",
@@ -586,8 +628,10 @@ def launch_spec(
             str(files.bot_dir),
             str(files.lib_dir),
             *limits.launcher_arguments(sandboxed=False),
+            *runtime.launcher_arguments,
         ]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(files.root)}
+        env.update(runtime.env)
         return LaunchSpec(
             argv, env, cwd=str(files.bot_dir), description="no sandbox", stdio_fds=True
         )
@@ -595,6 +639,7 @@ def launch_spec(
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}")
     layout = python_layout()
+    runtime = runtime_launch(files.runtime, bot_dir="/bot", sandboxed=True)
     cgroup = _seat_cgroup(user, limits)
     argv = [
         bwrap,
@@ -625,6 +670,10 @@ def launch_spec(
         argv += ["--ro-bind", directory, directory]
     for target, link in layout.symlinks:
         argv += ["--symlink", target, link]
+    for source, inside in runtime.binds:
+        argv += ["--ro-bind", source, inside]
+    for name, value in runtime.env:
+        argv += ["--setenv", name, value]
     argv += [
         "--proc",
         "/proc",
@@ -650,7 +699,9 @@ def launch_spec(
     pass_fds: tuple[int, ...] = ()
     if seccomp:
         # memfd pages are counted only by a control group: without one, no memfd
-        seccomp_fd = _seccomp_fd(allow_memfd=cgroup is not None)
+        seccomp_fd = _seccomp_fd(
+            allow_memfd=cgroup is not None, allow_unix_socketpair=runtime.unix_socketpair
+        )
         pass_fds = (seccomp_fd,)
         argv += ["--seccomp", str(seccomp_fd)]
     argv += [
@@ -663,6 +714,7 @@ def launch_spec(
         "/bot",
         "/kl",
         *limits.launcher_arguments(sandboxed=True),
+        *runtime.launcher_arguments,
     ]
     if user is not None:
         # setpriv rather than Popen(user=...): Python must then fork() the whole runner

@@ -46,6 +46,7 @@ from bots.runner.sandbox import (
     launch_spec,
     sandbox_user_acquire,
 )
+from bots.runtimes import runtime_get
 from bots.seats import GuardedSeat, Hello, Outcome
 from engine.view import PlayerView
 
@@ -74,7 +75,7 @@ class UploadedSeat(GuardedSeat):
         super().__init__(label or bundle.label, seed)
         self.bundle = bundle
         self.sandboxed = sandboxed
-        self.limits = limits or Limits()
+        self.limits = limits or Limits.for_runtime(bundle.runtime)
         self.transcript = transcript
         self.process: BotProcess | None = None
         self.files: BotFiles | None = None
@@ -113,7 +114,7 @@ class UploadedSeat(GuardedSeat):
             self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
             return
         self.process = process
-        self._ready_deadline = process.started_at + control.startup_ms / 1000
+        self._ready_deadline = process.started_at + self.startup_allowance_ms / 1000
         message = hello_message(
             seat=hello.seat, seats=hello.game.num_seats, game=str(hello.game), time_control=control
         )
@@ -144,7 +145,7 @@ class UploadedSeat(GuardedSeat):
             return
         if line is None:
             if expired:
-                startup_ms = self.time_control.startup_ms
+                startup_ms = self.startup_allowance_ms
                 self.crash(None, Outcome.INIT_FAILURE, f"no ready line within {startup_ms} ms")
             return
         self._log("bot", line)
@@ -154,6 +155,14 @@ class UploadedSeat(GuardedSeat):
             return
         self._ready = True
         self.startup_ms = (time.perf_counter() - process.started_at) * 1000
+
+    @property
+    def startup_allowance_ms(self) -> int:
+        """The time control's start-up allowance plus the runtime's own (a virtual
+        machine's start: bots.runtimes.RuntimeProfile.startup_extra_ms)."""
+        return (
+            self.time_control.startup_ms + runtime_get(self.bundle.runtime).profile.startup_extra_ms
+        )
 
     @property
     def time_control(self) -> TimeControl:

@@ -20,6 +20,8 @@ below against libseccomp's own tables where libseccomp is present):
    (shared memory, semaphores, message queues: a segment outlives its detachment, so
    its pages are held outside every address space the rlimits count; x86-64 and arm64
    have no multiplexing ``ipc()`` call, and the i386 ABI that has one is killed above);
+   For the java runtime alone, ``socketpair`` of the AF_UNIX family is let through
+   (``allow_unix_socketpair``: the JVM needs one to read files);
 4. ``memfd_create`` fails with EPERM too unless the caller says the seat's memory is
    bounded by a control group (``allow_memfd=True``, bots.runner.cgroups), which counts
    a memfd's pages; ``memfd_secret`` is always denied (no bot needs memory taken out
@@ -55,6 +57,8 @@ BPF_RET_K = 0x06  # BPF_RET | BPF_K
 OFFSET_NR = 0
 OFFSET_ARCH = 4
 OFFSET_ARG0_LOW = 16  # little-endian: the low 32 bits of args[0]
+
+AF_UNIX = 1
 
 CLONE_NEWTIME = 0x00000080
 CLONE_NEWNS = 0x00020000
@@ -340,10 +344,15 @@ def _instruction(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def filter_program(machine: str | None = None, *, allow_memfd: bool = False) -> bytes:
+def filter_program(
+    machine: str | None = None, *, allow_memfd: bool = False, allow_unix_socketpair: bool = False
+) -> bytes:
     """The filter for ``machine`` (default: this one), ready for ``bwrap --seccomp``;
     ``allow_memfd`` lets ``memfd_create`` through (only where a control group bounds the
-    seat's memory)."""
+    seat's memory); ``allow_unix_socketpair`` lets ``socketpair(AF_UNIX, ...)`` through
+    (the java runtime: the JVM's file channels make one at start; a connected pair of
+    local sockets reaches nothing outside the process, like a pipe), every other
+    family still failing with EPERM."""
     machine = machine or machine_name()
     numbers = SYSCALLS.get(machine)
     if numbers is None:
@@ -378,6 +387,15 @@ def filter_program(machine: str | None = None, *, allow_memfd: bool = False) -> 
     for name in denied:
         number = numbers.get(name)
         if number is None:
+            continue
+        if name == "socketpair" and allow_unix_socketpair:
+            program += [
+                _instruction(BPF_JEQ_K, 0, 4, number),
+                _instruction(BPF_LD_W_ABS, 0, 0, OFFSET_ARG0_LOW),
+                _instruction(BPF_JEQ_K, 0, 1, AF_UNIX),
+                _instruction(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+                _instruction(BPF_RET_K, 0, 0, deny_eperm),
+            ]
             continue
         program += [
             _instruction(BPF_JEQ_K, 0, 1, number),

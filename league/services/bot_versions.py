@@ -13,11 +13,16 @@ from league.services.task_outbox import task_enqueue
 from league.task_names import BOT_VERSION_VALIDATE
 
 
-def bot_version_submit(*, owner: User, bot: Bot, filename: str, data: bytes) -> BotVersion:
-    """Store ``data`` as ``bot``'s next version (pending) and queue its validation game.
+def bot_version_submit(
+    *, owner: User, bot: Bot, filename: str, data: bytes, runtime: str | None = None
+) -> BotVersion:
+    """Store ``data`` as ``bot``'s next version (pending) and queue its validation game;
+    ``runtime`` is the uploader's choice, None to recognise it from the files (bots.runtimes).
 
     Raises bots.services.BotServiceError, naming the problem, for an upload refused."""
     with transaction.atomic():
-        version = bot_version_store(owner=owner, bot=bot, filename=filename, data=data)
+        version = bot_version_store(
+            owner=owner, bot=bot, filename=filename, data=data, runtime=runtime
+        )
         task_enqueue(BOT_VERSION_VALIDATE, version.pk)
     return version

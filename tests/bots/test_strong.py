@@ -18,7 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bots.builtin import BUILTIN_PLAYERS
-from bots.builtin.hidden_hands import (
+from bots.builtin.strong import Playout, PlayoutView, StrongPlayer, greedy_policy
+from engine import FAMILIES, PlayerView, State, load_game
+from engine.cards import BIT, SUIT_MASKS, SUIT_OF, card_names, mask_of, parse_card
+from engine.chance import DEAL, FIRST_DEALER, Chance
+from engine.hidden_hands import (
     HandConstraints,
     HandSampler,
     _Deal,
@@ -26,10 +30,6 @@ from bots.builtin.hidden_hands import (
     hand_constraints,
     next_seats,
 )
-from bots.builtin.strong import Playout, PlayoutView, StrongPlayer, greedy_policy
-from engine import FAMILIES, PlayerView, State, load_game
-from engine.cards import BIT, SUIT_MASKS, SUIT_OF, card_names, mask_of, parse_card
-from engine.chance import DEAL, FIRST_DEALER, Chance
 from engine.players import RandomPlayer
 
 GAME_STRINGS = [

@@ -150,13 +150,15 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
             bot=bot,
             filename=upload.name or "bot.py",
             data=upload.read(),
+            runtime=form.cleaned_data.get("runtime") or None,
         )
     except BotServiceError as exc:
         messages.error(request, f"Upload refused: {exc}")
     else:
         messages.success(
             request,
-            f"Version {version.number} is uploaded (sha256 {version.sha256[:12]}…); "
+            f"Version {version.number} is uploaded (runtime {version.runtime}, sha256"
+            f" {version.sha256[:12]}…); "
             "its validation game is being played.",
         )
     return redirect("web:bot", bot_id=bot.pk)

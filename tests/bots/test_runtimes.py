@@ -1,0 +1,329 @@
+"""The bots' runtimes (bots.runtimes): recognised or chosen at upload, each entry file
+checked with a clear message, a runtime missing here refused at upload naming what to
+install, and the starter kit of every runtime (bots/examples/) built from source and
+played in real matches, in the sandbox and out of it, and from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+import pytest
+
+from bots.bundle import BotBundle, BotBundleError, bot_bundle_check
+from bots.match import BotSpec, bot_spec_parse, match_play
+from bots.models import BotVersion
+from bots.protocol import TimeControl
+from bots.runner.runtimes import NUMPY_VARIABLE, runtime_unavailable_reason
+from bots.runner.sandbox import Limits
+from bots.runner.seat import UploadedSeat
+from bots.runtimes import RUNTIMES, elf_problem, jar_problem
+from bots.seats import Hello, Outcome
+from bots.services import (
+    BotServiceError,
+    bot_create,
+    bot_version_bundle,
+    bot_version_store,
+    bot_version_validate,
+)
+from engine.variants import load_game
+from tests.bots import kits
+from tests.bots.botcode import assert_others_intact
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _elf(
+    *, bits: int = 2, endian: int = 1, machine: int = 62, kind: int = 2, loader: bytes = b""
+) -> bytes:
+    """A minimal ELF header (and a PT_INTERP naming ``loader`` if given)."""
+    header = bytearray(64)
+    header[:4] = b"\x7fELF"
+    header[4], header[5], header[6] = bits, endian, 1
+    phnum = 1 if loader else 0
+    struct.pack_into("<HHI", header, 16, kind, machine, 1)
+    struct.pack_into("<Q", header, 32, 64)  # e_phoff
+    struct.pack_into("<HH", header, 54, 56, phnum)
+    if not loader:
+        return bytes(header)
+    program = bytearray(56)
+    struct.pack_into("<I", program, 0, 3)  # PT_INTERP
+    struct.pack_into("<QQQQ", program, 8, 120, 0, 0, len(loader) + 1)
+    return bytes(header) + bytes(program) + loader + b"\0"
+
+
+def _jar(manifest: str | None, classes: tuple[str, ...] = ("Main.class",)) -> bytes:
+    files = dict.fromkeys(classes, b"\xca\xfe\xba\xbe")
+    if manifest is not None:
+        files["META-INF/MANIFEST.MF"] = manifest.encode()
+    return kits.zipped(files)
+
+
+# ---------------------------------------------------------------- recognising
+
+
+@pytest.mark.parametrize(
+    ("filename", "data", "runtime"),
+    [
+        ("bot.py", b"print('hi')\n", "python"),
+        ("bot.py", b"import json\nimport numpy as np\n", "python-numpy"),
+        ("bot.zip", kits.zipped({"main.py": b"x", "h.py": b"from numpy import e"}), "python-numpy"),
+        ("bot.zip", kits.zipped({"main.py": b"# numpy is not imported here\n"}), "python"),
+        ("bot.js", b"console.log('x')\n", "node"),
+        ("bot.zip", kits.zipped({"main.js": b"1\n", "lib/x.js": b"2\n"}), "node"),
+        ("bot.jar", _jar("Main-Class: Main\n"), "java"),
+        ("bot.zip", kits.zipped({"bot.jar": _jar("Main-Class: a.B\n", ("a/B.class",))}), "java"),
+        ("main", _elf(), "native"),
+        ("mybot", _elf(loader=b"/lib64/ld-linux-x86-64.so.2"), "native"),
+        ("bot.zip", kits.zipped({"main": _elf(kind=3), "data.bin": b"x"}), "native"),
+    ],
+)  # fmt: skip
+def test_the_runtime_is_recognised_from_the_files(filename: str, data: bytes, runtime: str) -> None:
+    assert bot_bundle_check(filename, data).runtime == runtime
+
+
+@pytest.mark.parametrize(
+    ("filename", "data", "runtime", "message"),
+    [
+        ("main", _elf(bits=1), None, "main: is a 32-bit ELF file; build for x86-64"),
+        ("main", _elf(machine=183), None, "is built for AArch64 (arm64); the league runs"),
+        ("main", _elf(endian=2), None, "big-endian"),
+        ("main", _elf(kind=1), None, "not an executable (a shared library or an object file?)"),
+        ("main", _elf(loader=b"/lib/ld-musl.so"), None, "'/lib/ld-musl.so', which the sandbox"),
+        ("main", _elf(loader=b"/lib/ld-musl.so"), None, "does not have; link it statically"),
+        ("bot.zip", kits.zipped({"main": b"#!/bin/sh\n"}), None, "main: is not an ELF executable"),
+        ("bot.jar", _jar(None), None, "bot.jar: has no META-INF/MANIFEST.MF"),
+        ("bot.jar", _jar("Manifest-Version: 1.0\n"), None, "has no Main-Class in its manifest"),
+        ("bot.jar", _jar("Main-Class: Bot\n"), None, "Main-Class Bot, but Bot.class is not in"),
+        ("bot.jar", b"PK\x03\x04 not really", None, "not a valid jar"),
+        ("bot.js", b"\xff\xfe", None, "bot.js: must be UTF-8 text"),
+        ("bot.zip", kits.zipped({"main.py": b"x", "main.js": b"y"}), None, "several entry files"),
+        ("bot.zip", kits.zipped({"x.js": b"x"}), None, "no main.py at its top level, nor another"),
+        ("bot.py", b"x = 1\n", "node", "bot.py has no main.js at its top level, which the node"),
+        ("bot.zip", kits.zipped({"main.py": b"x"}), "java", "the zip has no bot.jar at its top"),
+        ("bot.py", b"x = 1\n", "cobol", "runtime: unknown runtime 'cobol' (known: python, python-"),
+        ("bot.exe", b"MZ\x90\x00", None, "a bot is a .py file or a .zip"),
+    ],
+)  # fmt: skip
+def test_an_entry_file_its_runtime_cannot_run_is_refused_with_the_reason(
+    filename: str, data: bytes, runtime: str | None, message: str
+) -> None:
+    with pytest.raises(BotBundleError) as refused:
+        bot_bundle_check(filename, data, runtime)
+    assert message in str(refused.value)
+
+
+def test_the_uploaders_choice_wins_over_recognition() -> None:
+    assert bot_bundle_check("bot.py", b"import numpy\n", "python").runtime == "python"
+    assert bot_bundle_check("bot.py", b"x = 1\n", "python-numpy").runtime == "python-numpy"
+
+
+def test_a_real_static_executable_passes_and_a_dynamic_system_one_too() -> None:
+    assert elf_problem(kits.c_kit()) is None
+    assert elf_problem(Path(sys.executable).resolve().read_bytes()[:65536]) is None
+    assert jar_problem(kits.zipped({})) is not None
+
+
+def test_each_runtime_has_its_limits_and_start_up_allowance() -> None:
+    java = Limits.for_runtime("java")
+    assert java.processes > Limits.for_runtime("python").processes
+    assert Limits.for_runtime("python") == Limits()  # Python's are today's
+    seat = UploadedSeat(BotBundle("bot.jar", "jar", b"", "java"), seed=1)
+    seat._hello = Hello(load_game("kingen"), 0, TimeControl(startup_ms=5000))
+    assert seat.startup_allowance_ms == 5000 + RUNTIMES["java"].profile.startup_extra_ms
+    assert seat.limits == java
+
+
+# ---------------------------------------------------------------- uploads
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_upload_stores_the_runtime_and_the_version_replays_it() -> None:
+    author = User.objects.create_user("runtime-author", password="x")
+    bot = bot_create(owner=author, name="polyglot")
+    files = kits.node_kit()
+    version = bot_version_store(owner=author, bot=bot, filename="bot.zip", data=kits.zipped(files))
+    assert version.runtime == "node"
+    bundle = bot_version_bundle(version)
+    assert (bundle.kind, bundle.runtime) == ("zip", "node")
+    chosen = bot_version_store(
+        owner=author, bot=bot, filename="bot.py", data=b"x = 1\n", runtime="python-numpy"
+    )
+    assert chosen.runtime == "python-numpy"
+    single = bot_version_store(owner=author, bot=bot, filename="main", data=kits.c_kit())
+    assert bot_version_bundle(single) == BotBundle("main", "elf", kits.c_kit(), "native")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_runtime_missing_here_is_refused_at_upload_naming_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(NUMPY_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node, no java
+    author = User.objects.create_user("runtime-author", password="x")
+    bot = bot_create(owner=author, name="polyglot")
+    cases = {
+        ("bot.py", b"import numpy\n"): f"numpy is not installed in {tmp_path}: run"
+        " scripts/runtimes-install python-numpy",
+        ("bot.js", b"1\n"): "node is not installed: apt-get install nodejs",
+        ("bot.jar", _jar("Main-Class: Main\n")): "java is not installed: apt-get install"
+        " default-jre-headless",
+    }
+    for (filename, data), message in cases.items():
+        with pytest.raises(BotServiceError) as refused:
+            bot_version_store(owner=author, bot=bot, filename=filename, data=data)
+        assert message in str(refused.value)
+    assert not bot.versions.exists()
+    # the native and python runtimes need nothing more
+    assert runtime_unavailable_reason("native") is None
+    assert runtime_unavailable_reason("python") is None
+
+
+# ---------------------------------------------------------------- the kits play
+
+
+def _kit_bundles() -> dict[str, BotBundle]:
+    for runtime in ("python-numpy", "node", "java"):
+        kits.require_runtime(runtime)
+    examples = kits.EXAMPLES
+    return {
+        "c": kits.bundle("c.zip", {"main": kits.c_kit()}),
+        "rust": kits.bundle("rust.zip", {"main": kits.rust_kit()}),
+        "node": kits.bundle("node.zip", kits.node_kit()),
+        "java": kits.bundle("java.zip", {"bot.jar": kits.java_kit()}),
+        "python-numpy": bot_bundle_check(
+            "main.py", (examples / "python-numpy" / "main.py").read_bytes()
+        ),
+        "python": bot_bundle_check("main.py", (examples / "python" / "main.py").read_bytes()),
+    }
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandboxed", "plain"])
+def test_every_runtimes_starter_kit_plays_whole_matches(sandbox: bool) -> None:
+    bundles = _kit_bundles()
+    assert [bundle.runtime for bundle in bundles.values()] == [
+        "native", "native", "node", "java", "python-numpy", "python",
+    ]  # fmt: skip
+    lineups = [
+        ("kingen", ["c", "node", "java", "python-numpy"]),
+        ("king(quick_game=true)", ["rust", "python", "node", "c"]),
+    ]
+    for game, names in lineups:
+        result = match_play(
+            game,
+            [BotSpec.uploaded(bundles[name], label=name) for name in names],
+            seed=5,
+            sandbox=sandbox,
+        )
+        for name, report in zip(names, result.seats, strict=True):
+            assert report.outcome is Outcome.OK, (name, report.faults, report.log[-2000:])
+            assert report.fallbacks == 0, (name, report.fallback_reasons)
+            assert report.decisions > 0
+        assert_others_intact(result, attacker=-1)
+
+
+@pytest.mark.sandbox
+def test_the_command_line_plays_bots_of_every_runtime(tmp_path: Path) -> None:
+    kits.require_runtime("node")
+    native = tmp_path / "main"
+    native.write_bytes(kits.c_kit())
+    node = tmp_path / "bot.zip"
+    node.write_bytes(kits.zipped(kits.node_kit()))
+    numpy_bot = kits.EXAMPLES / "python-numpy" / "main.py"
+    assert bot_spec_parse(f"python:{numpy_bot}").name == "main.py"
+    assert bot_spec_parse(f"python:{numpy_bot}").bundle == BotBundle(
+        "main.py", "py", numpy_bot.read_bytes(), "python"
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bots",
+            "match",
+            "kingen",
+            str(native),
+            str(node),
+            f"python-numpy:{numpy_bot}",
+            "builtin:greedy",
+            "--seed",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=PROJECT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert [seat["outcome"] for seat in summary["seats"]] == ["ok"] * 4
+    listing = subprocess.run(
+        [sys.executable, "-m", "bots", "runtimes"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT,
+        check=False,
+    )
+    assert "native: ready" in listing.stdout
+    assert "python: ready" in listing.stdout
+
+
+@pytest.mark.postgres
+@pytest.mark.sandbox
+@pytest.mark.django_db
+def test_uploads_through_the_api_and_the_page_choose_or_recognise_the_runtime() -> None:
+    author = User.objects.create_user("runtime-author", password="x")
+    bot = bot_create(owner=author, name="polyglot", family="kingen")
+    api = APIClient()
+    api.force_authenticate(author)
+    native = io.BytesIO(kits.zipped({"main": kits.c_kit()}))
+    native.name = "bot.zip"
+    created = api.post(f"/api/bots/{bot.pk}/versions/", {"file": native}, format="multipart")
+    assert created.status_code == 201, created.json()
+    assert created.json()["runtime"] == "native"
+    wrong = io.BytesIO(kits.zipped({"main": kits.c_kit()}))
+    wrong.name = "bot.zip"
+    refused = api.post(
+        f"/api/bots/{bot.pk}/versions/", {"file": wrong, "runtime": "java"}, format="multipart"
+    )
+    assert refused.status_code == 400
+    assert "the zip has no bot.jar at its top level" in json.dumps(refused.json())
+    client = Client()
+    client.force_login(author)
+    page = client.post(
+        reverse("web:bot-upload", args=[bot.pk]),
+        {"file": SimpleUploadedFile("bot.py", b"x = 1\n"), "runtime": "python-numpy"},
+        follow=True,
+    ).content.decode()
+    assert "(runtime python-numpy, sha256" in page
+    assert [v.runtime for v in bot.versions.order_by("number")] == ["native", "python-numpy"]
+    validated = bot_version_validate(version_id=created.json()["id"])
+    assert validated is not None
+    assert validated.status == BotVersion.Status.ACTIVE, validated.report
+
+
+@pytest.mark.sandbox
+def test_a_native_bot_linked_against_the_c_library_runs_on_the_sandboxs() -> None:
+    kit = kits.EXAMPLES / "native" / "c"
+    dynamic = kits.c_executable(kit, "main.c", "kingbot.c", static=False)
+    assert b"/lib64/ld-linux-x86-64.so.2" in dynamic  # not static: it needs the loader
+    bundle = kits.bundle("dynamic.zip", {"main": dynamic})
+    result = match_play(
+        "kingen", [BotSpec.uploaded(bundle)] + [BotSpec.builtin("greedy")] * 3, seed=6
+    )
+    assert result.seats[0].outcome is Outcome.OK, result.seats[0].faults
+    assert result.seats[0].fallbacks == 0

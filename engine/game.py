@@ -57,6 +57,7 @@ from engine.table_sheet import (
     totals_checked,
     unknown_keys,
 )
+from engine.solving import PLAIN_PLAY, CardPlayRules, DealScoring
 from engine.view import PlayerView, TrickView
 
 CHANCE = -1
@@ -903,6 +904,34 @@ class TrickTakingState(State[GameT]):
     def contract_name(self) -> str:
         """The current deal's contract for people ("hearts", "trumps (S)", "2 down")."""
         return ""
+
+    # --- what the double-dummy solver reads (engine/solving.py) -------------------------
+
+    def solver_play_rules(self) -> CardPlayRules:
+        """The legal cards of this deal's card play as the solver computes them: following
+        suit unless the family says more (its contract's obligations)."""
+        return PLAIN_PLAY
+
+    def solver_scoring(self, seat: int) -> DealScoring:
+        """What ``seat`` scores from the card play of the current deal (card play only);
+        NotImplementedError for a family that does not say."""
+        raise NotImplementedError(f"{self.game.family} does not describe its scoring")
+
+    def _score_with_tricks(self, seat: int, tricks: Sequence[int]) -> int:
+        """``seat``'s score of the current deal had the seats won ``tricks``, by the
+        family's own scoring code (``_score_tricks`` on a copy that ends with the deal)."""
+        copy = self.clone()
+        assert isinstance(copy, TrickTakingState)
+        copy.rng = None
+        copy.stop_after_deal = True
+        copy.tricks_won = list(tricks)
+        copy._score_tricks()
+        return copy.deal_scores[-1][seat]
+
+    def _score_tricks(self) -> None:
+        """Score the deal from ``tricks_won`` alone (families whose score depends only on
+        the tricks counted: see ``_score_with_tricks``)."""
+        raise NotImplementedError
 
     def _view(
         self,

@@ -130,6 +130,7 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
+from engine.solving import CardPlayRules, DealScoring
 from engine.view import PlayerView
 
 SEATS = 4
@@ -1209,6 +1210,65 @@ class KingState(TrickTakingState[KingGame]):
         else:
             scores = [DOWN_START_POINTS - DOWN_TRICK_POINTS * t for t in tricks]
         self._finish_deal(scores)
+
+    # --- what the double-dummy solver reads ---------------------------------------
+
+    def solver_play_rules(self) -> CardPlayRules:
+        if self.positive:
+            must_trump = self.rules.must_trump and self.trump >= 0
+            return CardPlayRules(
+                trump_rules=must_trump, must_trump=must_trump, undertrump="must_trump_anyway"
+            )
+        forced = self.k_hearts_forced
+        return CardPlayRules(
+            lead_ban_suit=HEARTS if self.lead_rule else -1,
+            lead_ban_until_broken=self.lead_rule == "after_broken",
+            forced_card=KING_OF_HEARTS_CARD if forced else -1,
+            forced_on_void=bool(forced),
+            forced_when_beaten_by=(ACE_OF_HEARTS_CARD if forced == "on_void_or_cannot_win" else -1),
+            forced_on_first_lead=forced == "on_void_and_on_heart_lead",
+        )
+
+    def solver_scoring(self, seat: int) -> DealScoring:
+        if self.positive:
+            # The score is a function of the seat's own tricks, and (the winner of a down
+            # auction with a capped payment) of the Beneficiary's, up to what is owed.
+            counters = [-1] * SEATS
+            counters[seat] = 0
+            caps = [HAND_SIZE]
+            if seat == self.winner and self.beneficiary != seat and self.paid_tricks:
+                counters[self.beneficiary] = 1
+                caps.append(self.paid_tricks)
+            beneficiary = self.beneficiary
+
+            def outcome(counts: tuple[int, ...]) -> int:
+                tricks = [0] * SEATS
+                tricks[seat] = counts[0]
+                if len(counts) > 1:
+                    tricks[beneficiary] = counts[1]
+                return self._score_with_tricks(seat, tricks)
+
+            return DealScoring(
+                side=(seat,), counters=tuple(counters), caps=tuple(caps), outcome=outcome
+            )
+        card_points = [0] * 52
+        trick_points = [0] * HAND_SIZE
+        for contract in self.contracts:
+            if contract == TRICKS:
+                trick_points = [p - TRICK_POINTS for p in trick_points]
+            elif contract == LAST_TWO:
+                trick_points[-1] -= LAST_TRICK_POINTS
+                trick_points[-2] -= LAST_TRICK_POINTS
+            else:
+                for c in range(52):
+                    if BIT[c] & PENALTY_MASK[contract]:
+                        card_points[c] -= CARD_POINTS[contract]
+        return DealScoring(
+            side=(seat,), card_points=tuple(card_points), trick_points=tuple(trick_points)
+        )
+
+    def _score_tricks(self) -> None:
+        self._score_positive()
 
     # --- views ----------------------------------------------------------------------
 

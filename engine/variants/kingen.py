@@ -109,6 +109,7 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
+from engine.solving import CardPlayRules, DealScoring
 from engine.view import PlayerView
 
 TRICKS, HEARTS_CONTRACT, KINGS_JACKS, QUEENS, KING_OF_HEARTS, SEVENTH_LAST, TRUMPS = range(7)
@@ -1038,6 +1039,57 @@ class KingenState(TrickTakingState[KingenGame]):
         else:
             scores = [-(w & PENALTY_MASK[contract]).bit_count() for w in won]
         self._finish_deal(scores)
+
+    # --- what the double-dummy solver reads -----------------------------------------
+
+    def solver_play_rules(self) -> CardPlayRules:
+        rules = self.rules
+        contract = self.contract
+        penalty = PENALTY_MASK[contract]
+        heart_ban = rules.heart_lead_ban and contract in (HEARTS_CONTRACT, KING_OF_HEARTS)
+        trumps = contract == TRUMPS
+        return CardPlayRules(
+            lead_ban_suit=HEARTS if heart_ban else -1,
+            follow_penalty=penalty if rules.must_follow_with_penalty_when_safe else 0,
+            beat_trump_lead=trumps and rules.must_beat_trump_lead,
+            trump_rules=trumps,
+            must_trump=rules.must_trump,
+            must_overtrump=rules.must_overtrump,
+            undertrump=rules.undertrump_policy,
+            discard_penalty=penalty if rules.must_discard_penalty else 0,
+        )
+
+    def solver_scoring(self, seat: int) -> DealScoring:
+        contract = self.contract
+        table = self.table
+        last = self.hand_size - 1
+        card_points = [0] * 52
+        trick_points = [0] * self.hand_size
+        base = 0
+        if contract == TRICKS:
+            trick_points = [-1] * self.hand_size
+        elif contract == SEVENTH_LAST:
+            trick_points[table.seventh_trick - 1] -= self.seventh_points
+            trick_points[last] -= table.last_points
+        elif contract == TRUMPS:
+            trick_points = [1] * self.hand_size
+            if seat == self.trump_chooser:
+                base -= self.transfer
+            if seat == self.dealer:
+                base += self.transfer
+        else:
+            points = {
+                QUEENS: table.queen_points,
+                KING_OF_HEARTS: self.king_points,
+            }.get(contract, 1)
+            for c in cards_of(PENALTY_MASK[contract]):
+                card_points[c] = -points
+        return DealScoring(
+            side=(seat,),
+            card_points=tuple(card_points),
+            trick_points=tuple(trick_points),
+            base=base,
+        )
 
     # --- views --------------------------------------------------------------------
 

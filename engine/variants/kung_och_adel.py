@@ -112,6 +112,7 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
+from engine.solving import DealScoring
 from engine.view import PlayerView
 
 MONARCH, NOBLE, PEASANT, FOOL = range(4)
@@ -837,6 +838,24 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
         self.trick_history.append(tricks)
         points = self.rules.rank_points
         self._finish_deal([points[rank] for rank in self.ranks])
+
+    # --- what the double-dummy solver reads -------------------------------------
+
+    def solver_scoring(self, seat: int) -> DealScoring:
+        # The rank earned depends on every seat's tricks; with the default rank update
+        # only on who made their quota, so each count is capped at the seat's quota.
+        by_margin = self.rules.rank_update == "by_margin"
+        caps = tuple(self.tricks_per_deal if by_margin else QUOTAS[rank] for rank in self.ranks)
+
+        def outcome(counts: tuple[int, ...]) -> int:
+            return self._score_with_tricks(seat, counts)
+
+        return DealScoring(
+            side=(seat,), counters=tuple(range(self.num_seats)), caps=caps, outcome=outcome
+        )
+
+    def _score_tricks(self) -> None:
+        self._after_trick(self.current_seat)
 
     # --- views --------------------------------------------------------------------
 

@@ -139,6 +139,7 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
+from engine.solving import DealScoring
 from engine.view import PlayerView, spectator_view
 
 CLUBS_BID, SPADES_BID, DIAMONDS_BID, HEARTS_BID, NOLL, SPEL, MISERE = range(1, 8)
@@ -1112,6 +1113,37 @@ class PriffeState(TrickTakingState[PriffeGame]):
             self._seat_rubber(rubber.number + 1, seating_for((self.partner_of_last + 1) % 3))
         self.phase = "deal"
         self.current_seat = CHANCE
+
+    # --- what the double-dummy solver reads -----------------------------------------
+
+    def solver_scoring(self, seat: int) -> DealScoring:
+        # A deal is worth a function of one count: the tricks of the seat's side, or in
+        # misère the declarer's (one is enough to lose it). Scored by _score_deal itself.
+        side_of = self.side_of
+        mine = side_of[seat]
+        side = tuple(s for s in range(4) if side_of[s] == mine)
+        if self.contract == MISERE:
+            declarer = self.declarer
+            counters = tuple(0 if s == declarer else -1 for s in range(4))
+            caps: tuple[int, ...] = (1,)
+        else:
+            declarer = side[0]
+            counters = tuple(0 if side_of[s] == mine else -1 for s in range(4))
+            caps = (self.tricks_per_deal,)
+        other = next(s for s in range(4) if side_of[s] != side_of[declarer])
+        total = self.tricks_per_deal
+
+        def outcome(counts: tuple[int, ...]) -> int:
+            tricks = [0] * 4
+            tricks[declarer] = counts[0]
+            if self.contract != MISERE:
+                tricks[other] = total - counts[0]
+            return self._score_with_tricks(seat, tricks)
+
+        return DealScoring(side=side, counters=counters, caps=caps, outcome=outcome)
+
+    def _score_tricks(self) -> None:
+        self._score_deal()
 
     # --- views ----------------------------------------------------------------------
 

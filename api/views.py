@@ -30,6 +30,14 @@ from api.clubs import (
     InvitationListApi,
 )
 from api.competitors import CompetitorListApi
+from api.ladders import (
+    LadderChallengeListApi,
+    LadderDetailApi,
+    LadderEntrantApi,
+    LadderListApi,
+    LadderVersionApi,
+    MatchSeatLogApi,
+)
 from api.matches import (
     MatchDetailApi,
     MatchListApi,
@@ -68,10 +76,16 @@ __all__ = [
     "InvitationAcceptApi",
     "InvitationDeclineApi",
     "InvitationListApi",
+    "LadderChallengeListApi",
+    "LadderDetailApi",
+    "LadderEntrantApi",
+    "LadderListApi",
+    "LadderVersionApi",
     "MatchDetailApi",
     "MatchListApi",
     "MatchRecordApi",
     "MatchSeatActionApi",
+    "MatchSeatLogApi",
     "MatchSeatViewApi",
     "MatchSpectateApi",
     "RatingLeaderboardApi",

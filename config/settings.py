@@ -264,6 +264,12 @@ CELERY_TASK_QUEUES = (
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
 CELERY_TASK_ROUTES = {
+    # Ladder games wait behind every other match: on Redis a message's priority picks the
+    # list it goes to (`matches` for 0, the default; `matches\x06\x169` for 9), and a
+    # worker polls every queue's priority-0 list before any priority-9 one (kombu's
+    # priority_steps), so challenges, leagues and people's tables go first
+    # (docs/operations.md, *Queues and priorities*).
+    "league.tasks.run_match_ladder": {"queue": "matches", "priority": 9},
     "league.tasks.run_match*": {"queue": "matches"},
     "league.tasks.ratings_update": {"queue": "ratings"},
 }
@@ -276,6 +282,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "league.matches_sweep": {"task": "league.tasks.matches_sweep", "schedule": 5.0},
     # Results not rated yet (a lost message); the ratings queue normally has them at once.
     "league.ratings_update": {"task": "league.tasks.ratings_update", "schedule": 60.0},
+    # The ladders' matchmaker: roster changes, and the queue refilled (each finished ladder
+    # match asks for a pass too).
+    "league.ladders_matchmake": {"task": "league.tasks.ladders_matchmake", "schedule": 10.0},
     # Notices still to be mailed (a lost task, a mail server that was down).
     "league.notification_emails_send_due": {
         "task": "league.tasks.notification_emails_send_due",

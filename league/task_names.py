@@ -9,6 +9,8 @@ league/tasks.py (or bots/tasks.py) registers.
 
 HEARTBEAT_RECORD = "league.tasks.heartbeat_record"
 RUN_MATCH = "league.tasks.run_match"
+RUN_LADDER_MATCH = "league.tasks.run_match_ladder"
+LADDERS_MATCHMAKE = "league.tasks.ladders_matchmake"
 MATCHES_SWEEP = "league.tasks.matches_sweep"
 RATINGS_UPDATE = "league.tasks.ratings_update"
 TOURNAMENT_ROUND_START_SCHEDULED = "league.tasks.tournament_round_start_scheduled"

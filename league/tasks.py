@@ -8,6 +8,7 @@ league.tasks.ratings_update to the `ratings` queue (settings).
 """
 
 from dataclasses import asdict
+from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
@@ -17,6 +18,7 @@ from celery.contrib.django.task import DjangoTask
 from league import task_names
 from league.services.demo import demo_seasons_renew as demo_seasons_renew_service
 from league.services.heartbeats import heartbeat_record as heartbeat_record_service
+from league.services.ladders import ladders_matchmake as ladders_matchmake_service
 from league.services.matches import match_run
 from league.services.matches import matches_sweep as matches_sweep_service
 from league.services.notification_emails import (
@@ -41,21 +43,35 @@ def heartbeat_record(token: str) -> None:
     heartbeat_record_service(token=token)
 
 
-@shared_task(
-    base=DjangoTask,
-    name=task_names.RUN_MATCH,
+RUN_MATCH_RETRIES: dict[str, Any] = {
     # The database was unreachable before the match was claimed (once claimed, match_run
     # releases it itself): try again shortly rather than leave the match queued until the
     # sweep re-sends its task minutes later.
-    autoretry_for=DATABASE_UNAVAILABLE,
-    retry_backoff=1,
-    retry_backoff_max=30,
-    max_retries=20,
-)
+    "autoretry_for": DATABASE_UNAVAILABLE,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "max_retries": 20,
+}
+
+
+@shared_task(base=DjangoTask, name=task_names.RUN_MATCH, **RUN_MATCH_RETRIES)
 def run_match(match_id: int) -> str:
     """Play a match's bot seats (routed to the `matches` queue); idempotent: a duplicate
     finds nothing to claim."""
     return match_run(match_id=match_id).outcome
+
+
+@shared_task(base=DjangoTask, name=task_names.RUN_LADDER_MATCH, **RUN_MATCH_RETRIES)
+def run_match_ladder(match_id: int) -> str:
+    """``run_match`` at the lowest priority (settings' routes): other matches go first."""
+    return match_run(match_id=match_id).outcome
+
+
+@shared_task(base=DjangoTask, name=task_names.LADDERS_MATCHMAKE)
+def ladders_matchmake() -> dict[str, int]:
+    """Beat, every few seconds, and after each ladder match: each ladder's roster brought
+    up to date and its queue refilled (league.services.ladders); matches queued per ladder."""
+    return ladders_matchmake_service()
 
 
 @shared_task(base=DjangoTask, name=task_names.MATCHES_SWEEP)

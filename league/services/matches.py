@@ -81,9 +81,11 @@ from league.models import (
     Round,
     TimeControl,
     Tournament,
+    TournamentFormat,
     TournamentStatus,
 )
 from league.replays import MatchLogError, Replay, match_replay, match_state_read
+from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_notices import (
     deadline_near,
     deadline_near_notify,
@@ -95,7 +97,7 @@ from league.services.notifications import match_notices_done
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
-from league.task_names import RATINGS_UPDATE, RUN_MATCH
+from league.task_names import RATINGS_UPDATE, RUN_LADDER_MATCH, RUN_MATCH
 
 logger = logging.getLogger(__name__)
 
@@ -588,10 +590,14 @@ def _result_write(
     assembled = match_result_assemble(
         match=match, rows=rows, state=state, times=times, reports=reports, finished=now
     )
+    by_pk = {row.pk: row for row in rows}
     for change in assembled.seat_changes:
         MatchSeat.objects.filter(pk=change.row_id).update(
             outcome=change.outcome, faults=change.faults
         )
+        by_pk[change.row_id].outcome = change.outcome  # for the ladder, below
+        by_pk[change.row_id].faults = change.faults
+    seat_logs_store(match=match, rows=rows, reports=reports)
     result = MatchResult.objects.create(
         match=match,
         scores=assembled.scores,
@@ -606,6 +612,8 @@ def _result_write(
     task_enqueue(RATINGS_UPDATE)  # the serial `ratings` queue
     if assembled.bot_faults:
         BotFault.objects.bulk_create(assembled.bot_faults)
+    if match.tournament.format == TournamentFormat.LADDER:
+        ladder_match_finished(match=match, rows=rows, now=now)
     match.status = MatchStatus.FINISHED
     match.finished_at = now
     match.lease_until = None
@@ -852,7 +860,7 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
         else:
             match.status = MatchStatus.QUEUED
             match.queued_at = now
-            task_enqueue(RUN_MATCH, match.pk)
+            task_enqueue(_run_task(match.tournament_id), match.pk)
         match.save(
             update_fields=[
                 "lease_expiries",
@@ -867,6 +875,12 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
             match_updated(match.pk, match.events_stored - 1)
             tournament_progressed(match.tournament_id)
         return str(match.status)
+
+
+def _run_task(tournament_id: int) -> str:
+    """The task that plays a match of this tournament (a ladder's goes at low priority)."""
+    ladder = Tournament.objects.filter(pk=tournament_id, format=TournamentFormat.LADDER).exists()
+    return RUN_LADDER_MATCH if ladder else RUN_MATCH
 
 
 def matches_sweep(*, now: datetime | None = None) -> SweepReport:
@@ -896,13 +910,13 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
     stale = Match.objects.filter(status=MatchStatus.QUEUED, queued_at__lt=queued_before).exclude(
         tournament__status=TournamentStatus.PAUSED
     )
-    for match_id in stale.values_list("id", flat=True):
+    for match_id, tournament_id in stale.values_list("id", "tournament_id"):
         with transaction.atomic():
             resent = Match.objects.filter(
                 pk=match_id, status=MatchStatus.QUEUED, queued_at__lt=queued_before
             ).update(queued_at=now)
             if resent == 1:  # not resent by another sweep meanwhile
-                task_enqueue(RUN_MATCH, match_id)
+                task_enqueue(_run_task(tournament_id), match_id)
                 report.resent.append(match_id)
     return report
 

@@ -28,6 +28,7 @@ def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
 
     assert queue_of("league.tasks.run_match") == "matches"
     assert queue_of("league.tasks.run_match_deal") == "matches"
+    assert queue_of("league.tasks.run_match_ladder") == "matches"
     assert queue_of("league.tasks.heartbeat_record") == "default"
     assert queue_of("league.tasks.ratings_update") == "ratings"  # the serial queue
 
@@ -36,3 +37,16 @@ def test_a_worker_consumes_every_queue_by_default() -> None:
     assert set(app.amqp.queues) == {"default", "matches", "ratings"}
     routing = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
     assert routing == {"default": "default", "matches": "matches", "ratings": "ratings"}
+
+
+def test_ladder_matches_go_at_the_lowest_priority_and_every_other_match_at_the_highest() -> None:
+    """On Redis a worker polls each queue's priority-0 list before any priority-9 one, so
+    a challenge (sent as run_match, no priority: 0) is taken before waiting ladder games
+    (docs/operations.md, *Queues and priorities*; tests/league/test_ladder_worker.py)."""
+
+    def priority_of(task_name: str) -> object:
+        return app.amqp.router.route({}, task_name).get("priority")
+
+    assert priority_of("league.tasks.run_match_ladder") == 9
+    assert priority_of("league.tasks.run_match") is None
+    assert priority_of("league.tasks.ladders_matchmake") is None

@@ -1,0 +1,109 @@
+"""The API's ladders (docs/api.md, "Ladders"): the ladders, a ladder's leaderboard, a
+version's games and rating history, the owner's choices for a version, challenges, and an
+author's seat logs (owner and staff only: 403 for anyone else)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+
+from api.fields import StrictBooleanField, id_field
+from api.operations import nested_serializers_named, responses, validated
+from api.throttles import SettingsThrottle
+from league.ladder_reads import (
+    challenges_of,
+    ladder_board,
+    ladder_get,
+    ladder_version,
+    ladders_list,
+    seat_log_read,
+)
+from league.services.ladder_authors import challenge_create, ladder_entrant_update
+
+
+class LadderListApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request) -> Response:
+        return Response(ladders_list())
+
+
+class LadderDetailApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(ladder_board(ladder_get(slug)))
+
+
+class LadderVersionApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, slug: str, competitor_id: int) -> Response:
+        return Response(ladder_version(ladder_get(slug), competitor_id))
+
+
+class LadderEntrantApi(APIView):
+    throttle_classes = (SettingsThrottle,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        opted_out = StrictBooleanField(required=False, help_text="Take it off the ladder.")
+        challengeable = StrictBooleanField(
+            required=False, help_text="Other authors may challenge it."
+        )
+        resume = StrictBooleanField(required=False, help_text="Resume a suspended version.")
+
+    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
+    def patch(self, request: Request, slug: str, competitor_id: int) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        ladder = ladder_get(slug)
+        ladder_entrant_update(
+            actor=request.user,
+            ladder=ladder,
+            competitor_id=competitor_id,
+            opted_out=data.get("opted_out"),
+            challengeable=data.get("challengeable"),
+            resume=bool(data.get("resume", False)),
+        )
+        return Response(ladder_version(ladder, competitor_id))
+
+
+class LadderChallengeListApi(APIView):
+    throttle_classes = (SettingsThrottle,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        version = id_field(help_text="Your version's competitor id.")
+        opponents = serializers.ListField(
+            child=id_field(),
+            min_length=1,
+            max_length=4,
+            help_text="Competitor ids, clockwise from seat 1.",
+        )
+
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(challenges_of(user=request.user, ladder=ladder_get(slug)))
+
+    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT, 201))
+    def post(self, request: Request, slug: str) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        ladder = ladder_get(slug)
+        match = challenge_create(
+            actor=request.user,
+            ladder=ladder,
+            competitor_id=data["version"],
+            opponent_ids=data["opponents"],
+        )
+        return Response({"match": match.pk, "status": match.status}, status=201)
+
+
+class MatchSeatLogApi(APIView):
+    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    def get(self, request: Request, match_id: int, seat: int) -> Response:
+        return Response(seat_log_read(user=request.user, match_id=match_id, seat=seat))
+
+
+nested_serializers_named(list(globals().values()))

@@ -1,0 +1,195 @@
+"""Does the ladder find the truth fast? Ten bots of known, graded strength on one ladder.
+
+    python -m bench.ladder_truth [--game kingen] [--games-per-bot 100] [--every 10]
+                                 [--workers 2] [--seed 1]
+
+The bots, strongest first (their true order): ``strong`` with 4, 2 and 1 samples (no
+clock, so reproducible), ``greedy``, then greedy that plays a random legal action with
+probability 0.1, 0.2, 0.35, 0.5 and 0.75, and ``random``. Two ladders are run in the same
+process on the same stream of game seeds:
+
+- **matchmaker**: the ladder's own, ``league.domain.ladder_matchmaking.plan_tables``, with
+  its history of meetings and seats, planning ``--workers`` tables at a time (as the
+  ladder plans several queued tables per pass) from the ratings so far;
+- **random tables**: four bots drawn at random for every table, in random seats.
+
+Each match is played in process with the engine directly (no database, no worker, no
+sandbox), in ``--workers`` processes, and rated with the league's own openskill update
+(league.domain.ratings_book's model: Plackett-Luce, ranked by score). Every ``--every``
+games per bot the leaderboard (ranked by mu - 3 sigma, as the pages rank) is compared with
+the true order by Kendall's tau. It prints the curve; it asserts nothing
+(docs/benchmarks.md, *The ladder finds the truth*).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scipy.stats import kendalltau
+
+from bots.builtin.strong import StrongPlayer
+from engine import load_game
+from engine.players import GreedyPlayer, Player, RandomPlayer
+from engine.view import PlayerView
+from league.domain.ladder_matchmaking import Candidate, LadderShape, PlannedTable, plan_tables
+from league.domain.ladder_results import tables_history
+from league.domain.ratings_book import BETA, KAPPA, TAU, conservative
+from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce_update
+
+BOTS: tuple[str, ...] = (
+    "strong-4",
+    "strong-2",
+    "strong-1",
+    "greedy",
+    "noisy-0.1",
+    "noisy-0.2",
+    "noisy-0.35",
+    "noisy-0.5",
+    "noisy-0.75",
+    "random",
+)
+"""The true order, strongest first."""
+
+
+class NoisyGreedy:
+    """Greedy, but a random legal action with probability ``noise``."""
+
+    def __init__(self, seed: int, noise: float) -> None:
+        self.greedy = GreedyPlayer(seed)
+        self.random = RandomPlayer(seed + 1)
+        self.rng = random.Random(seed + 2)
+        self.noise = noise
+
+    def choose(self, view: PlayerView) -> int:
+        player = self.random if self.rng.random() < self.noise else self.greedy
+        return player.choose(view)
+
+
+def make(name: str, seed: int) -> Player | NoisyGreedy:
+    if name.startswith("strong-"):
+        return StrongPlayer(seed, time_budget_ms=None, samples=int(name.split("-")[1]))
+    if name.startswith("noisy-"):
+        return NoisyGreedy(seed, float(name.split("-")[1]))
+    return GreedyPlayer(seed) if name == "greedy" else RandomPlayer(seed)
+
+
+def play(job: tuple[str, tuple[int, ...], int]) -> list[int]:
+    """One match of ``game`` with the bots ``seats`` (indices into BOTS), seed ``seed``."""
+    game_text, seats, seed = job
+    state = load_game(game_text).new_initial_state(seed=seed)
+    players = [make(BOTS[bot], seed * 16 + seat) for seat, bot in enumerate(seats)]
+    while not state.is_terminal():
+        seat = state.acting_seat()
+        state.apply_action(players[seat].choose(state.view_for(seat)))
+    return list(state.scores())
+
+
+@dataclass
+class Ladder:
+    method: str
+    rng: random.Random
+    ratings: list[tuple[float, float]]
+    games: list[int]
+    tables: list[dict[int, int]]
+
+    @classmethod
+    def new(cls, method: str, seed: int) -> Ladder:
+        n = len(BOTS)
+        return cls(method, random.Random(seed), [(DEFAULT_MU, DEFAULT_SIGMA)] * n, [0] * n, [])
+
+    def plan(self, shape: LadderShape, count: int) -> list[tuple[int, ...]]:
+        if self.method == "random":
+            return [tuple(self.rng.sample(range(len(BOTS)), shape.seats)) for _ in range(count)]
+        candidates = [
+            Candidate(i, mu, sigma, self.games[i]) for i, (mu, sigma) in enumerate(self.ratings)
+        ]
+        planned: list[PlannedTable] = plan_tables(
+            candidates,
+            shape,
+            room=count,
+            history=tables_history(self.tables[-400:], partnership=shape.partnership),
+            seed=self.rng.randrange(2**31),
+        )
+        return [table.seats for table in planned]
+
+    def rate(self, seats: Sequence[int], scores: Sequence[int]) -> None:
+        updated = plackett_luce_update(
+            [[self.ratings[bot]] for bot in seats],
+            [float(s) for s in scores],
+            beta=BETA,
+            tau=TAU,
+            kappa=KAPPA,
+        )
+        for bot, (new,) in zip(seats, updated, strict=True):
+            self.ratings[bot] = new
+            self.games[bot] += 1
+        self.tables.append(dict(enumerate(seats)))
+
+    def tau(self) -> float:
+        board = sorted(range(len(BOTS)), key=lambda i: -conservative(*self.ratings[i]))
+        rank_of = {bot: place for place, bot in enumerate(board)}
+        statistic = kendalltau(list(range(len(BOTS))), [rank_of[i] for i in range(len(BOTS))])
+        return float(statistic.statistic)
+
+
+def out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="kingen")
+    parser.add_argument("--games-per-bot", type=int, default=100)
+    parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    loaded = load_game(args.game)
+    shape = LadderShape(
+        seats=len(loaded.player_seats),
+        partnership=loaded.partnership_play,
+        duplicate=False,  # each table its own seed here: the two methods differ in seating only
+        concurrent_limit=args.workers,
+        placement_games=10,
+    )
+    seeds = random.Random(args.seed)
+    ladders = [Ladder.new("matchmaker", args.seed), Ladder.new("random", args.seed)]
+    out(f"# {args.game}: ten bots, {args.games_per_bot} games per bot, {args.workers} workers")
+    out("| games per bot | tau, matchmaker | tau, random tables |")
+    out("|---:|---:|---:|")
+    began = time.perf_counter()
+    checkpoint = args.every
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        while True:
+            done = min(sum(ladder.games) / len(BOTS) for ladder in ladders)
+            if done >= checkpoint:
+                out(f"| {checkpoint} | {ladders[0].tau():.3f} | {ladders[1].tau():.3f} |")
+                checkpoint += args.every
+            if done >= args.games_per_bot:
+                break
+            batch = [seeds.randrange(2**62) for _ in range(args.workers)]
+            for ladder in ladders:
+                if sum(ladder.games) / len(BOTS) >= args.games_per_bot:
+                    continue
+                tables = ladder.plan(shape, args.workers)
+                jobs = [
+                    (str(loaded), seats, seed) for seats, seed in zip(tables, batch, strict=False)
+                ]
+                for seats, scores in zip(tables, pool.map(play, jobs), strict=True):
+                    ladder.rate(seats, scores)
+    for ladder in ladders:
+        board = sorted(range(len(BOTS)), key=lambda i: -conservative(*ladder.ratings[i]))
+        out(f"\n{ladder.method}: " + ", ".join(BOTS[i] for i in board))
+    out(f"\n{time.perf_counter() - began:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

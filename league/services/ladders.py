@@ -1,0 +1,324 @@
+"""Ladders (docs/league.md, *Ladders*): ``ladder_open`` (a club-less tournament whose
+entrants are the versions, so the ratings queue rates its games); ``ladders_matchmake``
+(beat and after each ladder match: the roster brought up to date, the tables
+league.domain.ladder_matchmaking chooses queued as ``run_match_ladder`` at the lowest
+priority, within the bound on queued matches and each version's limit);
+``ladder_match_finished`` (crashes in a row, suspension, the author told);
+``seat_logs_store`` (each uploaded seat's stderr for its author).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+from django.utils.text import slugify
+
+from bots.models import Bot, BotVersion
+from bots.seats import SeatReport
+from engine.errors import InvalidGameError
+from engine.variants import load_game
+from league.domain import ladder_results as results
+from league.domain.ladder_matchmaking import (
+    PlannedTable,
+    plan_tables,
+)
+from league.errors import ConflictError, InvalidInputError
+from league.models import (
+    Competitor,
+    Entry,
+    Ladder,
+    LadderEntrant,
+    LadderEntrantStatus,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    NotificationKind,
+    Rating,
+    Round,
+    SeatLog,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from league.services.competitors import competitor_builtin, competitor_for_bot_version
+from league.services.notifications import notify
+from league.services.task_outbox import task_enqueue
+from league.services.tournaments import seed_draw
+from league.task_names import LADDERS_MATCHMAKE, RUN_LADDER_MATCH
+
+LADDER_SUSPEND_AFTER = results.LADDER_SUSPEND_AFTER
+SEAT_LOG_CHARS = 32 * 1024  # the end of an uploaded seat's stderr kept per match
+HISTORY_SEATS = 2000  # recent seats the matchmaker reads: meetings, seats, partners
+DEFAULT_ANCHORS = ("greedy", "random")  # built-in bots anchoring a new ladder
+
+
+@transaction.atomic
+def ladder_open(
+    *,
+    game: str,
+    name: str = "",
+    slug: str = "",
+    anchors: Sequence[str] = DEFAULT_ANCHORS,
+    **limits: int,
+) -> Ladder:
+    """Open a ladder of ``game`` (an operator's act: manage.py ladder_open, the admin);
+    ``limits``: queued_limit, concurrent_limit, placement_games (Ladder's defaults)."""
+    try:
+        loaded = load_game(game)
+    except InvalidGameError as exc:
+        raise InvalidInputError(f"game: {exc}", errors={"game": [str(exc)]}) from None
+    canonical = str(loaded)
+    name = name or f"{canonical} ladder"
+    slug = slug or slugify(canonical.replace("(", "-").replace(")", ""))[:60] or "ladder"
+    if Ladder.objects.filter(slug=slug).exists():
+        raise ConflictError(f"a ladder called {slug!r} exists already")
+    if any(value < 1 for value in limits.values()):
+        raise InvalidInputError("a ladder's limits and placement games must be at least 1")
+    tournament = Tournament.objects.create(
+        name=name,
+        game=canonical,
+        format=TournamentFormat.LADDER,
+        status=TournamentStatus.RUNNING,
+        seed=seed_draw(),
+    )
+    ladder = Ladder.objects.create(
+        slug=slug,
+        name=name,
+        game=canonical,
+        family=loaded.family,
+        **limits,
+        tournament=tournament,
+    )
+    for anchor in anchors:
+        ladder_anchor_add(ladder=ladder, name=anchor)
+    return ladder
+
+
+def ladder_anchor_add(*, ladder: Ladder, name: str, bot_name: str | None = None) -> LadderEntrant:
+    """The built-in bot ``name`` (as bot ``bot_name``: a second copy) anchors the ladder."""
+    competitor = competitor_builtin(name=name, bot_name=bot_name)
+    version = competitor.bot_version
+    assert version is not None  # a built-in competitor is a bot version
+    return _entrant_add(ladder, competitor, version.bot, anchor=True)
+
+
+def _entrant_add(ladder: Ladder, competitor: Competitor, bot: Bot, **flags: bool) -> LadderEntrant:
+    """``flags``: anchor, opted_out, challengeable (LadderEntrant's fields)."""
+    entrant, _ = LadderEntrant.objects.get_or_create(
+        ladder=ladder, competitor=competitor, defaults={"bot": bot, **flags}
+    )
+    Entry.objects.get_or_create(tournament=ladder.tournament, competitor=competitor)
+    return entrant
+
+
+def ladder_roster_sync(ladder: Ladder) -> list[int]:
+    """Each bot of the family plays its newest active version (the owner's choices carried
+    over), older ones are superseded (still listed); the competitors who joined."""
+    versions = BotVersion.objects.filter(
+        bot__kind=Bot.Kind.UPLOADED, bot__family=ladder.family, status=BotVersion.Status.ACTIVE
+    ).select_related("bot")
+    newest = {v.bot_id: v for v in versions.order_by("bot_id", "number")}
+    if not newest:
+        return []
+    competitors = {bot: competitor_for_bot_version(version=v) for bot, v in newest.items()}
+    known = [
+        results.KnownEntrant(
+            e.pk, e.bot_id, e.competitor_id, e.status == "playing", e.opted_out, e.challengeable
+        )
+        for e in LadderEntrant.objects.filter(ladder=ladder, bot_id__in=list(newest))
+    ]
+    changes = results.roster_changes({bot: c.pk for bot, c in competitors.items()}, known)
+    LadderEntrant.objects.filter(pk__in=changes.superseded).update(
+        status=LadderEntrantStatus.SUPERSEDED
+    )
+    for bot, _, out, open_ in changes.joining:
+        _entrant_add(ladder, competitors[bot], newest[bot].bot, opted_out=out, challengeable=open_)
+    return [competitor for _, competitor, _, _ in changes.joining]
+
+
+# ---------------------------------------------------------------- matchmaking
+
+
+def _in_flight(tournament_id: int) -> dict[int, int]:
+    rows = (
+        MatchSeat.objects.filter(
+            match__tournament_id=tournament_id,
+            match__status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING],
+        )
+        .values("competitor_id")
+        .annotate(n=Count("match_id", distinct=True))
+    )
+    return {row["competitor_id"]: row["n"] for row in rows}
+
+
+def _recent_tables(ladder: Ladder) -> Iterable[dict[int, int]]:
+    rows = MatchSeat.objects.filter(match__tournament_id=ladder.tournament_id).order_by("-match_id")
+    tables: dict[int, dict[int, int]] = {}
+    for match_id, seat, who in rows.values_list("match_id", "seat", "competitor_id")[
+        :HISTORY_SEATS
+    ]:
+        tables.setdefault(match_id, {})[seat] = who
+    return tables.values()
+
+
+def ladder_matchmake(*, ladder_id: int, seed: int | None = None) -> list[int]:
+    """Bring the roster up to date and queue the tables the matchmaker chooses, under the
+    ladder's row lock (one matchmaker at a time); the ids of the matches queued."""
+    with transaction.atomic():
+        ladder = Ladder.objects.select_for_update().select_related("tournament").get(pk=ladder_id)
+        ladder_roster_sync(ladder)
+        if not ladder.running:
+            return []
+        queued = Match.objects.filter(
+            tournament_id=ladder.tournament_id, status=MatchStatus.QUEUED
+        ).count()
+        room = ladder.queued_limit - queued
+        if room <= 0:
+            return []
+        shape = results.shape_of(
+            ladder.game,
+            concurrent_limit=ladder.concurrent_limit,
+            placement_games=ladder.placement_games,
+        )
+        entrants = LadderEntrant.objects.filter(
+            ladder=ladder, status=LadderEntrantStatus.PLAYING, opted_out=False
+        ).values_list("competitor_id", "anchor")
+        ratings = Rating.objects.filter(tournament_id=ladder.tournament_id)
+        tables = plan_tables(
+            results.candidates_of(
+                entrants,
+                {r.competitor_id: (r.mu, r.sigma, r.games) for r in ratings},
+                _in_flight(ladder.tournament_id),
+            ),
+            shape,
+            room=room,
+            history=results.tables_history(_recent_tables(ladder), partnership=shape.partnership),
+            seed=seed_draw() if seed is None else seed,
+        )
+        if not tables:
+            return []
+        return [m.pk for m in _tables_queue(ladder, tables)]
+
+
+def _tables_queue(ladder: Ladder, tables: Sequence[PlannedTable]) -> list[Match]:
+    round_ = round_next(ladder.tournament)
+    seeds: dict[int, int] = {}
+    return [
+        match_queue(
+            round_=round_,
+            table=number,
+            seed=seeds.setdefault(table.deal_group, seed_draw()),  # a duplicate pair: one seed
+            players=table.seats,
+            task=RUN_LADDER_MATCH,  # the lowest priority (docs/operations.md)
+        )
+        for number, table in enumerate(tables, start=1)
+    ]
+
+
+def round_next(tournament: Tournament) -> Round:
+    """A new round of a ladder's (or its challenges') tournament: one per pass."""
+    number = (
+        Tournament.objects.select_for_update()
+        .get(pk=tournament.pk)
+        .round_set.aggregate(top=Max("number"))["top"]
+    )
+    return Round.objects.create(tournament=tournament, number=(number or 0) + 1)
+
+
+def match_queue(
+    *, round_: Round, table: int, seed: int, players: Sequence[int], task: str
+) -> Match:
+    """A queued match of ``players`` (the filler bot in a dummy's seat), sent as ``task``."""
+    game = load_game(round_.tournament.game)
+    match = Match.objects.create(
+        tournament=round_.tournament,
+        round=round_,
+        table=table,
+        game=str(game),
+        seed=seed,
+        status=MatchStatus.QUEUED,
+        queued_at=timezone.now(),
+    )
+    seated = results.table_seats(game.num_seats, game.player_seats, players)
+    filler = competitor_builtin(name="greedy").pk if None in seated else 0
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, seat=seat, competitor_id=filler if who is None else who)
+        for seat, who in enumerate(seated)
+    )
+    task_enqueue(task, match.pk)
+    return match
+
+
+def ladders_matchmake() -> dict[str, int]:
+    """Beat's pass over every running ladder: matches queued per ladder."""
+    running = Ladder.objects.filter(running=True).values_list("id", "slug")
+    return {slug: len(ladder_matchmake(ladder_id=pk)) for pk, slug in running}
+
+
+# ---------------------------------------------------------------- after a match
+
+
+def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datetime) -> None:
+    """In the transaction storing a ladder match's result (``rows``: its final seats): the
+    crashes in a row, a suspension (its author told), and a matchmaker's pass asked for."""
+    ladder = Ladder.objects.filter(tournament_id=match.tournament_id).first()
+    if ladder is None:
+        return
+    by_competitor = {row.competitor_id: row for row in rows}
+    entrants = LadderEntrant.objects.select_for_update().filter(
+        ladder=ladder, competitor_id__in=list(by_competitor), anchor=False
+    )
+    for entrant in entrants.select_related("bot", "competitor"):
+        row = by_competitor[entrant.competitor_id]
+        fault = {"match": match.pk, "seat": row.seat, "outcome": row.outcome, "faults": row.faults}
+        after = results.failures_after(
+            results.Failures(entrant.consecutive_failures, list(entrant.suspension_faults or [])),
+            outcome=row.outcome,
+            fault=fault,
+            limit=LADDER_SUSPEND_AFTER,
+            playing=entrant.status == LadderEntrantStatus.PLAYING,
+        )
+        entrant.consecutive_failures, entrant.suspension_faults = after.count, after.faults
+        fields = ["consecutive_failures", "suspension_faults"]
+        if after.suspend:
+            entrant.status, entrant.suspended_at = LadderEntrantStatus.SUSPENDED, now
+            fields += ["status", "suspended_at"]
+            if entrant.bot.owner_id is not None:
+                notify(
+                    user=entrant.bot.owner_id,
+                    kind=NotificationKind.BOT_SUSPENDED,
+                    key=f"ladder-suspended-{entrant.pk}-{now.timestamp():.0f}",
+                    text=results.suspension_text(
+                        name=entrant.competitor.name, ladder=ladder.name, failures=after
+                    ),
+                    url=f"/ladders/{ladder.slug}/versions/{entrant.competitor_id}/",
+                )
+        entrant.save(update_fields=fields)
+    task_enqueue(LADDERS_MATCHMAKE)
+
+
+def seat_logs_store(
+    *, match: Match, rows: Sequence[MatchSeat], reports: Sequence[SeatReport | None]
+) -> None:
+    """Keep each uploaded seat's stderr (its end, ``SEAT_LOG_CHARS``) for its author."""
+    uploaded = [
+        (row, report)
+        for row, report in zip(rows, reports, strict=False)
+        if report is not None and report.kind == "uploaded" and row.competitor.bot_version
+    ]
+    SeatLog.objects.bulk_create(
+        (
+            SeatLog(
+                match=match,
+                seat=r.seat,
+                competitor_id=r.competitor_id,
+                stderr=p.log[-SEAT_LOG_CHARS:],
+            )
+            for r, p in uploaded
+        ),
+        ignore_conflicts=True,
+    )

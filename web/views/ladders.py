@@ -1,0 +1,153 @@
+"""Ladder pages (docs/web.md, *Ladders*): the ladders, a ladder's leaderboard (with your
+challenges and a form to ask for one), a version's page (its games, its results against
+each opponent, its rating chart, and for its owner: opt out, allow challenges, resume), and
+an author's seat logs: browsable and downloadable, for the bot's owner and staff only
+(403 for anyone else)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from league.errors import LeagueError, NotAllowedError, NotFoundError
+from league.ladder_reads import (
+    challenges_of,
+    ladder_board,
+    ladder_get,
+    ladder_version,
+    ladders_list,
+    seat_log_read,
+)
+from league.models import Ladder
+from league.services.ladder_authors import (
+    challenge_create,
+    challenges_left,
+    ladder_entrant_update,
+)
+from web.charts import line_chart_svg
+
+
+def _ladder(slug: str) -> Ladder:
+    try:
+        return ladder_get(slug)
+    except NotFoundError:
+        raise Http404("No such ladder.") from None
+
+
+@require_GET
+def ladder_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/ladders.html", {"ladders": ladders_list()})
+
+
+@require_GET
+def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    ladder = _ladder(slug)
+    board = ladder_board(ladder)
+    context: dict[str, object] = {"ladder": ladder, "board": board}
+    if request.user.is_authenticated:
+        user_id = int(request.user.pk)
+        context["challenges"] = challenges_of(user=request.user, ladder=ladder)
+        context["challenges_left"] = challenges_left(user_id=user_id)
+        context["my_versions"] = [
+            row for row in board["rows"] if row["owner"] == request.user.get_username()
+        ]
+        context["opponents"] = [row for row in board["rows"] if row["challengeable"]]
+        context["seats"] = range(1, int(board["seats"]))
+    return render(request, "web/ladder.html", context)
+
+
+@require_POST
+def ladder_challenge(request: HttpRequest, slug: str) -> HttpResponse:
+    ladder = _ladder(slug)
+    if not request.user.is_authenticated:
+        return redirect("web:login")
+    try:
+        version = int(request.POST.get("version", ""))
+        opponents = [int(value) for value in request.POST.getlist("opponent")]
+        match = challenge_create(
+            actor=request.user, ladder=ladder, competitor_id=version, opponent_ids=opponents
+        )
+    except ValueError:
+        messages.error(request, "Choose your version and every opponent.")
+    except LeagueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Challenge queued: match {match.pk}.")
+    return redirect("web:ladder", slug=ladder.slug)
+
+
+@require_GET
+def ladder_version_page(request: HttpRequest, slug: str, competitor_id: int) -> HttpResponse:
+    ladder = _ladder(slug)
+    try:
+        version = ladder_version(ladder, competitor_id)
+    except NotFoundError:
+        raise Http404("This version is not on the ladder.") from None
+    owner = request.user.is_authenticated and (
+        request.user.pk == version["owner_id"] or getattr(request.user, "is_staff", False)
+    )
+    points = [(float(i), row["conservative"]) for i, row in enumerate(version["history"], 1)]
+    chart = line_chart_svg(
+        [(version["name"], points)],
+        title=f"Ladder rating of {version['name']}",
+        x_label="ladder games rated",
+        y_label="rating's low end",
+        chart_id=f"ladder-{ladder.pk}-{competitor_id}",
+    )
+    context = {"ladder": ladder, "version": version, "owner": owner, "chart": chart}
+    return render(request, "web/ladder_version.html", context)
+
+
+@require_POST
+def ladder_version_update(request: HttpRequest, slug: str, competitor_id: int) -> HttpResponse:
+    ladder = _ladder(slug)
+    what = request.POST.get("what", "")
+    choices: dict[str, dict[str, bool]] = {
+        "opt_out": {"opted_out": True},
+        "opt_in": {"opted_out": False},
+        "allow_challenges": {"challengeable": True},
+        "refuse_challenges": {"challengeable": False},
+        "resume": {"resume": True},
+    }
+    if what not in choices:
+        messages.error(request, "Unknown change.")
+    else:
+        try:
+            ladder_entrant_update(
+                actor=request.user, ladder=ladder, competitor_id=competitor_id, **choices[what]
+            )
+        except NotAllowedError:
+            raise PermissionDenied("only the bot's owner changes its place") from None
+        except LeagueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Saved.")
+    return redirect("web:ladder-version", slug=ladder.slug, competitor_id=competitor_id)
+
+
+def _log(request: HttpRequest, match_id: int, seat: int) -> dict[str, object]:
+    try:
+        return seat_log_read(user=request.user, match_id=match_id, seat=seat)
+    except NotAllowedError:
+        raise PermissionDenied("a seat's logs are for its bot's owner and staff") from None
+    except NotFoundError:
+        raise Http404("No log was kept for this seat.") from None
+
+
+@require_GET
+def seat_log(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    return render(request, "web/seat_log.html", {"log": _log(request, match_id, seat)})
+
+
+@require_GET
+def seat_log_download(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    log = _log(request, match_id, seat)
+    response = HttpResponse(str(log["stderr"]), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="match-{match_id}-seat-{seat}-stderr.txt"'
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -898,3 +898,20 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.kind} by email {'on' if self.email else 'off'}"
+
+
+class PersonDisplaySettings(models.Model):
+    """How the site speaks to a person and draws their cards (docs/web.md, *Languages and
+    display*): their language (blank: the browser's preference), their time zone (blank:
+    the site's, UTC), a four-colour deck and large cards. A missing row means all defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="display_settings"
+    )
+    language = models.CharField(max_length=10, blank=True)
+    time_zone = models.CharField(max_length=64, blank=True)
+    four_colour_deck = models.BooleanField(default=False)
+    large_cards = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or 'browser'} {self.time_zone or 'UTC'}"

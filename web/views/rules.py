@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from web.rules_pages import rules_index, rules_page, rules_pages
@@ -18,5 +19,5 @@ def rules_list(request: HttpRequest) -> HttpResponse:
 def rules_detail(request: HttpRequest, family: str) -> HttpResponse:
     page = rules_page(family)
     if page is None:
-        raise Http404(f"No rules page for {family!r}.")
+        raise Http404(_("No rules page for %(repr)s.") % {"repr": repr(family)})
     return render(request, "web/rules.html", {"page": page, "pages": rules_pages()})

@@ -74,3 +74,14 @@ def display_settings_checked(
         four_colour_deck=four_colour_deck,
         large_cards=large_cards,
     )
+
+
+def language_of(*, user_id: int) -> str:
+    """The language to write to the person in when they are not on a page (a notice, an
+    email): the one they chose, else the site's."""
+    chosen = (
+        PersonDisplaySettings.objects.filter(user_id=user_id)
+        .values_list("language", flat=True)
+        .first()
+    )
+    return chosen or settings.LANGUAGE_CODE

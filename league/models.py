@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from bots.models import BotVersion
 from bots.seats import Outcome
@@ -75,9 +76,9 @@ class ProcessTick(models.Model):
 
 
 class Role(models.TextChoices):
-    OWNER = "owner"
-    ORGANISER = "organiser"
-    PLAYER = "player"
+    OWNER = "owner", _("Owner")
+    ORGANISER = "organiser", _("Organiser")
+    PLAYER = "player", _("Player")
 
 
 ROLE_VALUES = [role.value for role in Role]
@@ -220,11 +221,11 @@ class Competitor(models.Model):
 
 
 class TournamentFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin"
-    ROTATING_PARTNERS = "rotating_partners"
-    SWISS = "swiss"
-    DUPLICATE = "duplicate"
-    TABLE = "table"
+    ROUND_ROBIN = "round_robin", _("Round Robin")
+    ROTATING_PARTNERS = "rotating_partners", _("Rotating Partners")
+    SWISS = "swiss", _("Swiss")
+    DUPLICATE = "duplicate", _("Duplicate")
+    TABLE = "table", _("Table")
     """A casual table: a one-match tournament without a club."""
 
 
@@ -233,19 +234,19 @@ LEAGUE_FORMATS = [f.value for f in TournamentFormat if f != TournamentFormat.TAB
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft"
-    OPEN = "open"
-    RUNNING = "running"
-    PAUSED = "paused"
-    FINISHED = "finished"
+    DRAFT = "draft", _("Draft")
+    OPEN = "open", _("Open")
+    RUNNING = "running", _("Running")
+    PAUSED = "paused", _("Paused")
+    FINISHED = "finished", _("Finished")
 
 
 class TimeControl(models.TextChoices):
     """How long a person has for a move (docs/league.md, *Time controls*)."""
 
-    LIVE = "live", "live"
+    LIVE = "live", _("live")
     """Seconds per move with a bank: everyone at the table at once."""
-    CORRESPONDENCE = "correspondence", "correspondence"
+    CORRESPONDENCE = "correspondence", _("correspondence")
     """Hours or days per move, as lichess's correspondence games: people come and go."""
 
 
@@ -364,12 +365,12 @@ class Round(models.Model):
 
 
 class MatchStatus(models.TextChoices):
-    WAITING = "waiting"
+    WAITING = "waiting", _("Waiting")
     """A table whose seats are not all taken yet: no worker touches it."""
-    QUEUED = "queued"
-    RUNNING = "running"
-    FINISHED = "finished"
-    ERROR = "error"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    ERROR = "error", _("Error")
 
 
 class Match(models.Model):
@@ -819,12 +820,12 @@ class RoundSchedule(models.Model):
 class NotificationKind(models.TextChoices):
     """What a person is told about (docs/web.md, *Notifications*)."""
 
-    YOUR_MOVE = "your_move", "A game awaits your move"
-    DEADLINE_NEAR = "deadline_near", "A deadline is near"
-    MOVED_FOR_YOU = "moved_for_you", "A move was played for you on timeout"
-    INVITED = "invited", "You were invited"
-    ROUND_STARTED = "round_started", "A round started"
-    LEAGUE_FINISHED = "league_finished", "A league finished"
+    YOUR_MOVE = "your_move", _("A game awaits your move")
+    DEADLINE_NEAR = "deadline_near", _("A deadline is near")
+    MOVED_FOR_YOU = "moved_for_you", _("A move was played for you on timeout")
+    INVITED = "invited", _("You were invited")
+    ROUND_STARTED = "round_started", _("A round started")
+    LEAGUE_FINISHED = "league_finished", _("A league finished")
 
 
 class Notification(models.Model):

@@ -19,7 +19,7 @@ def game_choices() -> list[tuple[str, str]]:
     """Every registered family's example games, each by its name for people (the games
     describe themselves: engine.game.Game.examples and display_name)."""
     return [
-        (game, load_game(game).display_name)
+        (game, str(_(load_game(game).display_name)))
         for family in FAMILIES.values()
         for game in family.example_games()
     ]
@@ -27,7 +27,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 def family_choices() -> list[tuple[str, str]]:
     """Every registered family by its name for people."""
-    return [(name, family.title or name) for name, family in FAMILIES.items()]
+    return [(name, str(_(family.title or name))) for name, family in FAMILIES.items()]
 
 
 def first_game() -> str:

@@ -43,7 +43,7 @@ def _words(value: str) -> str:
 
 def _option_field(spec: OptionSpec) -> forms.Field:
     """A rule option as a form field labelled by its description; blank: the rules'."""
-    label = spec.doc
+    label = _(spec.doc)  # the engine's words, in web/engine_messages.py for the catalogue
     if spec.kind == "bool":
         return forms.ChoiceField(
             label=label,
@@ -54,7 +54,7 @@ def _option_field(spec: OptionSpec) -> forms.Field:
         return forms.ChoiceField(
             label=label,
             required=False,
-            choices=[("", AS_THE_RULES_SAY), *[(c, _words(c)) for c in spec.choices]],
+            choices=[("", AS_THE_RULES_SAY), *[(c, _(_words(c))) for c in spec.choices]],
         )
     if spec.kind == "int":
         return forms.IntegerField(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from league.display_settings import DisplaySettings, language_codes
 from league.errors import InvalidInputError
@@ -33,7 +34,8 @@ def language_set(*, user: AbstractBaseUser | AnonymousUser, language: str) -> No
     """Keep ``language`` (one of the site's, or blank) as the person's language."""
     if language and language not in language_codes():
         raise InvalidInputError(
-            f"language: {language!r} is not one of {', '.join(language_codes())}"
+            _("language: %(repr)s is not one of %(join)s")
+            % {"repr": repr(language), "join": ", ".join(language_codes())}
         )
     PersonDisplaySettings.objects.update_or_create(
         user_id=int(user.pk or 0), defaults={"language": language}

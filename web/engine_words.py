@@ -20,6 +20,8 @@ from engine.errors import EngineError
 from engine.game import DEAL_UNIT, GAME_UNIT
 from engine.variants import FAMILIES, load_game
 
+SEAT_RANKS = ("monarch", "noble", "peasant", "fool")
+"""The ranks a game may show by its seats (``view.public.ranks``: Kung och Adel's)."""
 ACTION_CODES_SEARCHED = 1024
 """Action codes tried for every game (cards, trumps, the shared and the family's own)."""
 _CARD_OR_NUMBER = re.compile(r"^((10|[2-9TJQKA])[CDHS]|[CDHS]|NT|\d+|\d+(up|down))$")
@@ -33,6 +35,7 @@ def engine_words() -> tuple[list[str], list[str]]:
     """(words, verbs): every word or sentence of the engine people read, and the verbs of
     its action strings (translated with the context ``action verb``), each sorted."""
     words: set[str] = {GAME_UNIT.singular, GAME_UNIT.plural, DEAL_UNIT.singular, DEAL_UNIT.plural}
+    words.update(SEAT_RANKS)
     verbs: set[str] = set()
     for name, family in FAMILIES.items():
         words.add(family.title or name)
@@ -47,7 +50,6 @@ def engine_words() -> tuple[list[str], list[str]]:
             words.update((game.display_name, game.title or name))
             words.update((game.match_unit.singular, game.match_unit.plural))
             words.update(game.action_labels().values())
-            words.update(getattr(game, "public_words", ()))
             for code in range(ACTION_CODES_SEARCHED):
                 try:
                     action = game.action_to_string(code)

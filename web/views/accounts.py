@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from api.throttles import RateLimited, SignInThrottle, throttle_check
@@ -105,10 +106,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 class InvitationForm(forms.Form):
     code = forms.CharField(
-        label=_("Invitation code"),
+        label=gettext_lazy("Invitation code"),
         max_length=64,
         strip=True,
-        help_text=_("The code a club organiser gave you, or the end of the invitation link."),
+        help_text=gettext_lazy(
+            "The code a club organiser gave you, or the end of the invitation link."
+        ),
     )
 
 

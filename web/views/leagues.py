@@ -52,25 +52,33 @@ from web.selectors import (
 )
 
 STANDINGS_COLUMNS = (
-    ("rank", "Rank"),
-    ("name", "Competitor"),
-    ("games", "Games"),
-    ("total", "Total"),
-    ("average", "Average"),
-    ("wins", "Wins"),
-    ("opposition", "Opposition"),
-    ("matchpoints", "Matchpoints"),
-    ("percentage", "Percentage"),
+    ("rank", gettext_lazy("Rank")),
+    ("name", gettext_lazy("Competitor")),
+    ("games", gettext_lazy("Games")),
+    ("total", gettext_lazy("Total")),
+    ("average", gettext_lazy("Average")),
+    ("wins", gettext_lazy("Wins")),
+    ("opposition", gettext_lazy("Opposition")),
+    ("matchpoints", gettext_lazy("Matchpoints")),
+    ("percentage", gettext_lazy("Percentage")),
 )
 COLUMN_EXPLANATIONS = {
-    "opposition": "the strength of the opposition: the average ranking value (as this "
-    "table ranks) of the opponents met, over the competitor's games. Between competitors "
-    "level on points it breaks the tie in favour of the one who met the harder field.",
-    "wins": "games finished with the best score at the table outright (in partnership "
-    "play: the side's total beat the other side's).",
-    "matchpoints": "duplicate play: 2 for every result beaten and 1 for every tie among "
-    "the tables that held the same cards.",
-    "percentage": "duplicate play: the matchpoints as a share of the most that could be won.",
+    "opposition": gettext_lazy(
+        "the strength of the opposition: the average ranking value (as this table ranks) of "
+        "the opponents met, over the competitor's games. Between competitors level on points "
+        "it breaks the tie in favour of the one who met the harder field."
+    ),
+    "wins": gettext_lazy(
+        "games finished with the best score at the table outright (in partnership play: the "
+        "side's total beat the other side's)."
+    ),
+    "matchpoints": gettext_lazy(
+        "duplicate play: 2 for every result beaten and 1 for every tie among the tables that "
+        "held the same cards."
+    ),
+    "percentage": gettext_lazy(
+        "duplicate play: the matchpoints as a share of the most that could be won."
+    ),
 }
 """A sentence for each standings column whose name does not say it all, shown under the
 table and on its heading."""
@@ -182,7 +190,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         }
     )
     columns = [
-        (key, label)
+        (key, str(label))
         for key, label in STANDINGS_COLUMNS
         if any(row.get(key) is not None for row in rows) or key in ("rank", "name")
     ]

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.errors import EngineError
-from engine.variants import load_game
 from web.samples import (
     SampleTable,
     record_cut,
@@ -57,7 +56,7 @@ def _game_and_seed(request: HttpRequest) -> tuple[str, int, int | None]:
 @require_GET
 def sample_index(request: HttpRequest) -> HttpResponse:
     _require_samples()
-    games = [(game, load_game(game).display_name) for game in sample_games()]
+    games = [(game, game_name(game)) for game in sample_games()]
     return render(request, "web/samples.html", {"games": games})
 
 

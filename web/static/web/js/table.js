@@ -79,6 +79,113 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// ---------------------------------------------------------------- screen readers and keys
+
+/** Say `text` to screen readers (a polite live region; the last few lines are kept). */
+function announce(text) {
+  const log = part("announce");
+  if (!log || !text) return;
+  log.append(el("p", {}, text));
+  while (log.childElementCount > 6) log.firstElementChild.remove();
+}
+
+let announced = null; // {deal, tricks, trick}: how much of the deal has been announced
+
+/** Announce what changed on the table since the last view shown: each card played (who
+ * played what) and each trick's winner. Views come from the server and from the socket's
+ * updates alike, so every card is told once, whichever brought it. */
+function announcePlays(view) {
+  const before = announced;
+  announced = { deal: view.deal, tricks: view.tricks.length, trick: view.trick.length };
+  if (!before || before.deal !== view.deal) return; // a new deal, or the page just opened
+  const played = (cards, leader, from) => {
+    const order = playOrder(view, leader);
+    cards.slice(from).forEach((card, i) => {
+      announce(tr(gettext("%(name)s played the %(card)s"), { name: nameOf(order[from + i]), card: cardName(card) }));
+    });
+  };
+  let from = before.trick;
+  for (const trick of view.tricks.slice(before.tricks)) {
+    played(trick.cards, trick.leader, from);
+    announce(tr(gettext("%(name)s won the trick"), { name: nameOf(trick.winner) }));
+    from = 0;
+  }
+  if (view.tricks.length < before.tricks) return;
+  played(view.trick, view.leader, view.tricks.length === before.tricks ? before.trick : 0);
+}
+
+/** The buttons arrow keys move between in `container`: the legal cards of a hand (all of
+ * them when none is legal), or every button of the choices. */
+function rovingButtons(container) {
+  const buttons = [...container.querySelectorAll("button")];
+  const legal = buttons.filter((b) => b.classList.contains("legal"));
+  return legal.length ? legal : buttons;
+}
+
+/** One tab stop per group: `chosen` (or the group's first) gets tabindex 0. */
+function setRoving(container, chosen) {
+  const buttons = rovingButtons(container);
+  const target = chosen && buttons.includes(chosen) ? chosen : buttons[0];
+  for (const button of container.querySelectorAll("button")) button.tabIndex = button === target ? 0 : -1;
+  return target ?? null;
+}
+
+/** Arrow keys, Home and End move the focus within a hand or the choices. */
+function rovingKeys(container) {
+  container.addEventListener("keydown", (event) => {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+    const step = keys[event.key];
+    if (step === undefined) return;
+    const buttons = rovingButtons(container);
+    if (!buttons.length) return;
+    event.preventDefault();
+    const at = buttons.indexOf(document.activeElement);
+    let next;
+    if (step === "first") next = 0;
+    else if (step === "last") next = buttons.length - 1;
+    else next = at < 0 ? 0 : (at + step + buttons.length) % buttons.length;
+    setRoving(container, buttons[next]).focus();
+  });
+}
+
+/** Focus the hand's card to play (H), or the first bid or choice (B). */
+function focusHand() {
+  const hand = part("board").querySelector(".hand.mine");
+  const target = hand ? setRoving(hand, hand.querySelector('button[tabindex="0"]')) : null;
+  target?.focus();
+  return Boolean(target);
+}
+
+function focusChoices() {
+  const target = setRoving(part("choices"), part("choices").querySelector('button[tabindex="0"]'));
+  target?.focus();
+  return Boolean(target);
+}
+
+/** The table's state in words (S): whose turn, the trick on the table, the time left. */
+function stateInWords() {
+  const view = current?.view;
+  const parts = [part("status").textContent];
+  if (view && view.trick.length) {
+    const order = playOrder(view, view.leader);
+    parts.push(view.trick.map((card, i) => tr(gettext("%(name)s played the %(card)s"), { name: nameOf(order[i]), card: cardName(card) })).join("; "));
+  }
+  if (part("deadline").textContent) parts.push(part("deadline").textContent);
+  return parts.filter(Boolean).join(". ");
+}
+
+document.addEventListener("keydown", (event) => {
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || event.altKey || event.ctrlKey || event.metaKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "h" && focusHand()) event.preventDefault();
+  else if (key === "b" && focusChoices()) event.preventDefault();
+  else if (key === "s") {
+    event.preventDefault();
+    announce(stateInWords());
+  }
+});
+
 /** The phase of an answer; the sample table's answers (web.samples) do not name it. */
 function phaseOf(data) {
   if (data.phase) return data.phase;
@@ -107,6 +214,11 @@ function playOrder(view, leader) {
 }
 
 function render(data) {
+  // The focus survives the redraw: the same card or choice, else the next one to play.
+  const focused = document.activeElement;
+  const focusedCard = focused?.closest?.(".hand.mine") ? focused.dataset.card : null;
+  const focusedChoice = focused?.closest?.("[data-role=choices]") ? focused.dataset.action : null;
+  const wasInTable = focused === document.body || root.contains(focused);
   const phase = phaseOf(data);
   root.dataset.phase = phase;
   root.dataset.position = String(data.position ?? "");
@@ -121,11 +233,29 @@ function render(data) {
     part("scores").replaceChildren();
   } else {
     renderBoard(data, view);
+    announcePlays(view);
     renderChoices(data, view);
     renderFacts(view);
   }
+  const turnStarts = phase === "your_move" && lastPhase !== "your_move";
   renderStatus(data, phase);
   startDeadline(data.your_turn ? data.deadline : data.to_act_deadline, Boolean(data.your_turn));
+  const hand = part("board").querySelector(".hand.mine");
+  if (hand) {
+    const again = focusedCard ? hand.querySelector(`button[data-card="${focusedCard}"]`) : null;
+    const target = setRoving(hand, again);
+    if (focusedCard && target) target.focus();
+  }
+  const choice = focusedChoice ? part("choices").querySelector(`button[data-action="${CSS.escape(focusedChoice)}"]`) : null;
+  const choiceTarget = setRoving(part("choices"), choice);
+  if (focusedChoice && choiceTarget) choiceTarget.focus();
+  if (turnStarts) {
+    announce(part("status").textContent);
+    // Whoever plays with the keys finds the focus where the move is made.
+    if (wasInTable && !focusedCard && !focusedChoice) {
+      if (!(view?.legal ?? []).some((a) => a.startsWith("play ")) || !focusHand()) focusChoices();
+    }
+  }
 }
 
 function renderBoard(data, view) {
@@ -389,6 +519,7 @@ function startDeadline(deadline, mine) {
     const clock = days ? tr(gettext("%(days)s d %(hours)s h"), { days, hours }) : hours ? tr(gettext("%(hours)s h %(minutes)s min"), { hours, minutes }) : `${minutes}:${seconds}`;
     box.textContent = mine ? tr(gettext("Time for this move: %(clock)s"), { clock }) : tr(gettext("Time left for their move: %(clock)s"), { clock });
     box.classList.toggle("urgent", mine && left <= 10);
+    if (mine && (left === 30 || left === 10)) announce(tr(gettext("%(seconds)s seconds left for your move"), { seconds: left }));
     if (left === 0) window.clearInterval(deadlineTimer);
   };
   tick();
@@ -612,6 +743,8 @@ function connectionState(state) {
   badge.dataset.state = state;
 }
 
+rovingKeys(part("board"));
+rovingKeys(part("choices"));
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {

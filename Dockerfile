@@ -19,12 +19,18 @@ RUN mkdir -p config api engine bots league web \
     && pip install -e . \
     && rm -rf config api engine bots league web
 
+# gettext's msgfmt compiles the translation catalogues (locale/*/LC_MESSAGES/*.po).
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY . .
 RUN pip install --no-deps -e . \
     && useradd --system --home-dir "${VAR_DIR}" --shell /usr/sbin/nologin league \
     && mkdir -p "${VAR_DIR}" \
     && SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-state \
         python manage.py collectstatic --noinput --verbosity 0 \
+    && SECRET_KEY=compilemessages-only VAR_DIR=/tmp/build-state \
+        python manage.py compilemessages --verbosity 0 \
     && rm -rf /tmp/build-state \
     && chown -R league "${VAR_DIR}"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -105,7 +106,7 @@ class BotVersionListApi(APIView):
     def post(self, request: Request, bot_id: int) -> Response:
         bot = bot_get(bot_id=bot_id)
         if bot.owner_id != request.user.pk:
-            raise NotAllowedError("only the bot's owner may upload its versions")
+            raise NotAllowedError(_("only the bot's owner may upload its versions"))
         data = validated(self.InputSerializer, request.data)
         upload = data["file"]
         version = bot_version_submit(

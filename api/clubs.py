@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User as Account
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -92,14 +93,14 @@ class PersonInputSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("user" in attrs) == ("username" in attrs):
-            raise serializers.ValidationError("give exactly one of 'user' or 'username'")
+            raise serializers.ValidationError(_("give exactly one of 'user' or 'username'"))
         return attrs
 
 
 def _person_named(data: dict[str, Any]) -> Account:
     person = user_find(user_id=data.get("user"), username=data.get("username"))
     if person is None:
-        raise InvalidInputError("user: no such user", errors={"user": ["no such user"]})
+        raise InvalidInputError(_("user: no such user"), errors={"user": ["no such user"]})
     return person
 
 
@@ -137,7 +138,7 @@ class ClubInvitationCreateApi(APIView):
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "user" in attrs and "username" in attrs:
-                raise serializers.ValidationError("give at most one of 'user' or 'username'")
+                raise serializers.ValidationError(_("give at most one of 'user' or 'username'"))
             return attrs
 
     @extend_schema(request=InputSerializer, responses=responses(InvitationSerializer, 201))

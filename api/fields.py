@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.fields import empty
 
@@ -209,7 +210,8 @@ class GameFamilyValidator(RegexValidator):
         if not _GAME_FAMILY.search(str(value)):
             family = str(value).split("(", 1)[0].strip()
             raise DjangoValidationError(
-                f"unknown game {family!r} (known games: {', '.join(sorted(FAMILIES))})"
+                _("unknown game %(repr)s (known games: %(join)s)")
+                % {"repr": repr(family), "join": ", ".join(sorted(FAMILIES))}
             )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -22,9 +23,11 @@ from league.my_games import FINISHED_SHOWN, my_games, next_game_for
 class MyGameSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField()
     seat = serializers.IntegerField()
-    game = serializers.CharField(help_text="The game string.")
-    game_name = serializers.CharField(help_text="The game for people.")
-    casual = serializers.BooleanField(help_text="A casual table rather than a league's game.")
+    game = serializers.CharField(help_text=gettext_lazy("The game string."))
+    game_name = serializers.CharField(help_text=gettext_lazy("The game for people."))
+    casual = serializers.BooleanField(
+        help_text=gettext_lazy("A casual table rather than a league's game.")
+    )
     tournament = serializers.IntegerField()
     tournament_name = serializers.CharField()
     time_control = serializers.CharField()
@@ -32,16 +35,26 @@ class MyGameSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     status = serializers.CharField()
     deadline = serializers.DateTimeField(
-        allow_null=True, help_text="When your move is due (your_move only)."
+        allow_null=True, help_text=gettext_lazy("When your move is due (your_move only).")
     )
-    others = serializers.ListField(child=serializers.CharField(), help_text="Who else sits.")
-    url = serializers.CharField(help_text="Where to go: the table, or the replay when finished.")
+    others = serializers.ListField(
+        child=serializers.CharField(), help_text=gettext_lazy("Who else sits.")
+    )
+    url = serializers.CharField(
+        help_text=gettext_lazy("Where to go: the table, or the replay when finished.")
+    )
     replay_url = serializers.CharField()
     league_url = serializers.CharField()
-    invited = serializers.BooleanField(required=False, help_text="waiting: a seat offered you.")
-    invitation = serializers.CharField(required=False, help_text="The invitation's code.")
+    invited = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("waiting: a seat offered you.")
+    )
+    invitation = serializers.CharField(
+        required=False, help_text=gettext_lazy("The invitation's code.")
+    )
     invited_by = serializers.CharField(required=False)
-    replaced = serializers.BooleanField(required=False, help_text="A bot plays your seat.")
+    replaced = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("A bot plays your seat.")
+    )
     score = serializers.IntegerField(required=False, allow_null=True)
     outcome = serializers.CharField(required=False)
     finished_at = serializers.DateTimeField(required=False, allow_null=True)
@@ -59,7 +72,7 @@ class NextGameSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     game_name = serializers.CharField(allow_null=True)
-    url = serializers.CharField(allow_null=True, help_text="The table of that game.")
+    url = serializers.CharField(allow_null=True, help_text=gettext_lazy("The table of that game."))
 
 
 class MyGamesApi(APIView):
@@ -79,7 +92,7 @@ class MyNextGameApi(APIView):
     permission_classes = (IsAuthenticated,)
 
     class QuerySerializer(serializers.Serializer[Any]):
-        after = query_id_field(help_text="Leave out this match (the one you are at).")
+        after = query_id_field(help_text=gettext_lazy("Leave out this match (the one you are at)."))
 
     @extend_schema(parameters=[QuerySerializer], responses=responses(NextGameSerializer))
     def get(self, request: Request) -> Response:

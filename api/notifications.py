@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -43,16 +44,16 @@ class NotificationSerializer(serializers.ModelSerializer[Notification]):
 
 
 class CountsSerializer(serializers.Serializer[Any]):
-    unread = serializers.IntegerField(help_text="Unread notifications.")
-    your_move = serializers.IntegerField(help_text="Games where it is your move.")
+    unread = serializers.IntegerField(help_text=gettext_lazy("Unread notifications."))
+    your_move = serializers.IntegerField(help_text=gettext_lazy("Games where it is your move."))
 
 
 class PreferenceSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=NotificationKind.choices)
-    description = serializers.CharField(help_text="What the kind tells.")
-    email = serializers.BooleanField(help_text="Whether this kind is mailed to you.")
+    description = serializers.CharField(help_text=gettext_lazy("What the kind tells."))
+    email = serializers.BooleanField(help_text=gettext_lazy("Whether this kind is mailed to you."))
     email_by_default = serializers.BooleanField()
-    chosen = serializers.BooleanField(help_text="False: the kind's default applies.")
+    chosen = serializers.BooleanField(help_text=gettext_lazy("False: the kind's default applies."))
 
 
 class NotificationListApi(APIView):
@@ -85,7 +86,7 @@ class NotificationReadAllApi(APIView):
     throttle_classes = (SettingsThrottle,)
 
     class OutputSerializer(serializers.Serializer[Any]):
-        marked = serializers.IntegerField(help_text="How many were unread.")
+        marked = serializers.IntegerField(help_text=gettext_lazy("How many were unread."))
 
     @extend_schema(request=None, responses=responses(OutputSerializer))
     def post(self, request: Request) -> Response:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,17 +29,23 @@ from league.profiles import (
 
 
 class RatingPointSerializer(serializers.Serializer[Any]):
-    game = serializers.IntegerField(help_text="Rated games so far (0: where it started).")
-    conservative = serializers.FloatField(help_text="mu - 3 sigma after that game.")
+    game = serializers.IntegerField(
+        help_text=gettext_lazy("Rated games so far (0: where it started).")
+    )
+    conservative = serializers.FloatField(help_text=gettext_lazy("mu - 3 sigma after that game."))
 
 
 class PersonRatingSerializer(serializers.Serializer[Any]):
     family = serializers.CharField()
-    title = serializers.CharField(help_text="The game's name for people.")
-    rating = serializers.CharField(help_text="For people: '24.1 ± 6.9' (mu ± 3 sigma).")
+    title = serializers.CharField(help_text=gettext_lazy("The game's name for people."))
+    rating = serializers.CharField(
+        help_text=gettext_lazy("For people: '24.1 ± 6.9' (mu ± 3 sigma).")
+    )
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    conservative = serializers.FloatField(help_text="mu - 3 sigma: what leaderboards rank by.")
+    conservative = serializers.FloatField(
+        help_text=gettext_lazy("mu - 3 sigma: what leaderboards rank by.")
+    )
     games = serializers.IntegerField()
     history = RatingPointSerializer(many=True)
 
@@ -49,12 +56,16 @@ class PersonGameSerializer(serializers.Serializer[Any]):
     family = serializers.CharField()
     tournament = serializers.IntegerField()
     tournament_name = serializers.CharField()
-    casual = serializers.BooleanField(help_text="A casual table, not a league's match.")
+    casual = serializers.BooleanField(
+        help_text=gettext_lazy("A casual table, not a league's match.")
+    )
     round = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
     seat = serializers.IntegerField()
     score = serializers.IntegerField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True, help_text="1: the best score at the table.")
+    place = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("1: the best score at the table.")
+    )
     seats = serializers.IntegerField()
     tablemates = serializers.ListField(child=serializers.CharField())
     when = serializers.DateTimeField()
@@ -73,7 +84,7 @@ class PartnerSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["person", "bot"])
     username = serializers.CharField(allow_null=True)
     bot = serializers.IntegerField(allow_null=True)
-    games = serializers.IntegerField(help_text="Games at one table.")
+    games = serializers.IntegerField(help_text=gettext_lazy("Games at one table."))
     partner_units = serializers.IntegerField()
     partner_average = serializers.FloatField(allow_null=True)
     opponent_units = serializers.IntegerField()
@@ -89,13 +100,15 @@ class TablemateSerializer(serializers.Serializer[Any]):
     games = serializers.IntegerField()
     average = serializers.FloatField(allow_null=True)
     their_average = serializers.FloatField(allow_null=True)
-    ahead = serializers.IntegerField(help_text="Games the person finished above them.")
+    ahead = serializers.IntegerField(
+        help_text=gettext_lazy("Games the person finished above them.")
+    )
 
 
 class OwnedBotSerializer(serializers.Serializer[Any]):
     bot = serializers.IntegerField()
     name = serializers.CharField()
-    family = serializers.CharField(help_text="Empty: any family.")
+    family = serializers.CharField(help_text=gettext_lazy("Empty: any family."))
     versions = serializers.IntegerField()
 
 
@@ -105,7 +118,9 @@ class PersonSerializer(serializers.Serializer[Any]):
     competitor = serializers.IntegerField(allow_null=True)
     ratings = PersonRatingSerializer(many=True)
     games = PersonGamesSerializer()
-    unit = serializers.CharField(help_text="What a unit of partnership play is called.")
+    unit = serializers.CharField(
+        help_text=gettext_lazy("What a unit of partnership play is called.")
+    )
     partners = PartnerSerializer(many=True)
     tablemates = TablemateSerializer(many=True)
     bots = OwnedBotSerializer(many=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -159,7 +160,8 @@ class TableCreateApi(APIView):
             club = club_find(club_id=data["club"])
             if club is None:
                 raise InvalidInputError(
-                    f"club: no club {data['club']}", errors={"club": ["no such club"]}
+                    _("club: no club %(data_club)s") % {"data_club": data["club"]},
+                    errors={"club": ["no such club"]},
                 )
         match = table_open(
             actor=request.user,
@@ -387,7 +389,7 @@ class LobbyApi(APIView):
         if query.get("club") is not None:
             club = club_find(club_id=query["club"])
             if club is None:
-                raise InvalidInputError("club: no such club", errors={"club": ["no such club"]})
+                raise InvalidInputError(_("club: no such club"), errors={"club": ["no such club"]})
         return Response(LobbySerializer(lobby(user=request.user, club=club)).data)
 
 

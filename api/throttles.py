@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import APIException, Throttled
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -171,7 +172,7 @@ def password_authenticate(request: HttpRequest | Request, *, username: str, pass
     lock = sign_in_lock_get(username=username)
     if lock is not None:
         raise SignInLockedError(lock)
-    raise InvalidInputError("wrong username or password")
+    raise InvalidInputError(_("wrong username or password"))
 
 
 # ---------------------------------------------------------------- OpenAPI

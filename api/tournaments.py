@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -74,7 +76,7 @@ def _tournament_detail(tournament: Tournament) -> dict[str, Any]:
 def _club_named(club_id: int) -> Club:
     club = club_find(club_id=club_id)
     if club is None:
-        raise InvalidInputError("club: no such club", errors={"club": ["no such club"]})
+        raise InvalidInputError(_("club: no such club"), errors={"club": ["no such club"]})
     return club
 
 
@@ -83,7 +85,8 @@ def _entrants_named(wanted: list[int]) -> list[Competitor]:
     missing = sorted(set(wanted) - {c.pk for c in entrants})
     if missing:
         raise InvalidInputError(
-            f"entrants: no competitor {missing[0]}", errors={"entrants": ["unknown competitor"]}
+            _("entrants: no competitor %(missing_0)s") % {"missing_0": missing[0]},
+            errors={"entrants": ["unknown competitor"]},
         )
     return entrants
 
@@ -110,7 +113,9 @@ class TournamentListApi(APIView):
             min_value=0.1,
             max_value=14 * 86400,
             required=False,
-            help_text="Time per move: default 30 (live) or 86400, a day (correspondence).",
+            help_text=gettext_lazy(
+                "Time per move: default 30 (live) or 86400, a day (correspondence)."
+            ),
         )
         time_bank_seconds = StrictFloatField(min_value=0, max_value=36000, default=60.0)
         entrants = serializers.ListField(child=id_field(), required=False, default=list)
@@ -163,7 +168,7 @@ class TournamentEntryCreateApi(APIView):
         competitor = competitor_find(competitor_id=data["competitor"])
         if competitor is None:
             raise InvalidInputError(
-                "competitor: no such competitor", errors={"competitor": ["not found"]}
+                _("competitor: no such competitor"), errors={"competitor": ["not found"]}
             )
         tournament_enter(actor=request.user, tournament=tournament, competitor=competitor)
         return Response(_tournament_detail(tournament), status=201)

@@ -64,9 +64,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's own language and time zone, over the cookie and the browser's.
+    "web.person_display.PersonDisplayMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so asked first: the database unreachable -> 503 with Retry-After, not a 500.
@@ -88,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.person_counts",  # the navigation bar's counts
+                "web.context_processors.person_display",  # the language switcher, the deck
             ],
         },
     },
@@ -121,10 +126,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# The site speaks English, Dutch (Kingen's and Dubbelkingen's clubs, in Flanders and the
+# Netherlands) and Swedish (Kung och Adel's and Priffe's). The catalogues are locale/*/
+# LC_MESSAGES/*.po; their compiled .mo files are built by scripts/_venv.sh, not committed.
+LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("sv", "Svenska")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # ---------------------------------------------------------------- static files
 # Served by WhiteNoise from STATIC_ROOT (filled by `manage.py collectstatic`) in every mode,

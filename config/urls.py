@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 
 from drf_spectacular.views import SpectacularAPIView
 
@@ -11,6 +12,8 @@ from web.views.home import HomeView
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     path("healthz", healthz, name="healthz"),
+    # The table's and the replay's words in the page's language (djangojs catalogues).
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI and ReDoc from our static files (drf-spectacular-sidecar), never a CDN.

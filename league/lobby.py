@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from bots.models import BotVersion
 from engine.variants import load_game
@@ -55,7 +56,7 @@ def table_get(*, match_id: int) -> Match:
     """A table's match with its tournament, club, host, seats and invitations loaded."""
     match = _tables().filter(pk=match_id).first()
     if match is None:
-        raise NotFoundError(f"no table {match_id}")
+        raise NotFoundError(_("no table %(match_id)s") % {"match_id": match_id})
     return match
 
 
@@ -209,7 +210,7 @@ def seat_invitation_get(*, code: str) -> SeatInvitation:
         .first()
     )
     if invitation is None:
-        raise NotFoundError("no such table invitation (the link may be mistyped)")
+        raise NotFoundError(_("no such table invitation (the link may be mistyped)"))
     return invitation
 
 
@@ -265,7 +266,9 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
     the site-wide lobby lists the tables of no club and of the clubs you belong to."""
     club_ids = _club_ids_of(user)
     if club is not None and club.pk not in club_ids:
-        raise NotAllowedError(f"the lobby of {club.name!r} is for its members: join the club")
+        raise NotAllowedError(
+            _("the lobby of %(repr)s is for its members: join the club") % {"repr": repr(club.name)}
+        )
     tables = _visible(_tables(), club=club, club_ids=club_ids)
     waiting = tables.filter(status=MatchStatus.WAITING).order_by("-created_at", "-id")
     open_tables = waiting.filter(
@@ -344,7 +347,7 @@ def table_form_choices(*, user: User) -> dict[str, Any]:
         .order_by("bot__name", "-number")
     )
     people = (
-        Membership.objects.filter(club_id__in=[pk for pk, _ in clubs])
+        Membership.objects.filter(club_id__in=[pk for pk, _name in clubs])
         .exclude(user_id=user.pk)
         .values_list("user__username", flat=True)
         .distinct()

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from bots.models import BotVersion
 from bots.seats import Outcome
@@ -75,9 +76,9 @@ class ProcessTick(models.Model):
 
 
 class Role(models.TextChoices):
-    OWNER = "owner"
-    ORGANISER = "organiser"
-    PLAYER = "player"
+    OWNER = "owner", _("Owner")
+    ORGANISER = "organiser", _("Organiser")
+    PLAYER = "player", _("Player")
 
 
 ROLE_VALUES = [role.value for role in Role]
@@ -220,11 +221,11 @@ class Competitor(models.Model):
 
 
 class TournamentFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin"
-    ROTATING_PARTNERS = "rotating_partners"
-    SWISS = "swiss"
-    DUPLICATE = "duplicate"
-    TABLE = "table"
+    ROUND_ROBIN = "round_robin", _("Round Robin")
+    ROTATING_PARTNERS = "rotating_partners", _("Rotating Partners")
+    SWISS = "swiss", _("Swiss")
+    DUPLICATE = "duplicate", _("Duplicate")
+    TABLE = "table", _("Table")
     """A casual table: a one-match tournament without a club."""
     LADDER = "ladder"
     """A ladder's rated games (league.services.ladders): no club, no rounds to start."""
@@ -240,19 +241,19 @@ LEAGUE_FORMATS = [f.value for f in TournamentFormat if f.value not in CLUBLESS_F
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft"
-    OPEN = "open"
-    RUNNING = "running"
-    PAUSED = "paused"
-    FINISHED = "finished"
+    DRAFT = "draft", _("Draft")
+    OPEN = "open", _("Open")
+    RUNNING = "running", _("Running")
+    PAUSED = "paused", _("Paused")
+    FINISHED = "finished", _("Finished")
 
 
 class TimeControl(models.TextChoices):
     """How long a person has for a move (docs/league.md, *Time controls*)."""
 
-    LIVE = "live", "live"
+    LIVE = "live", _("live")
     """Seconds per move with a bank: everyone at the table at once."""
-    CORRESPONDENCE = "correspondence", "correspondence"
+    CORRESPONDENCE = "correspondence", _("correspondence")
     """Hours or days per move, as lichess's correspondence games: people come and go."""
 
 
@@ -379,12 +380,12 @@ class Round(models.Model):
 
 
 class MatchStatus(models.TextChoices):
-    WAITING = "waiting"
+    WAITING = "waiting", _("Waiting")
     """A table whose seats are not all taken yet: no worker touches it."""
-    QUEUED = "queued"
-    RUNNING = "running"
-    FINISHED = "finished"
-    ERROR = "error"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    ERROR = "error", _("Error")
 
 
 class Match(models.Model):
@@ -834,13 +835,13 @@ class RoundSchedule(models.Model):
 class NotificationKind(models.TextChoices):
     """What a person is told about (docs/web.md, *Notifications*)."""
 
-    YOUR_MOVE = "your_move", "A game awaits your move"
-    DEADLINE_NEAR = "deadline_near", "A deadline is near"
-    MOVED_FOR_YOU = "moved_for_you", "A move was played for you on timeout"
-    INVITED = "invited", "You were invited"
-    ROUND_STARTED = "round_started", "A round started"
-    LEAGUE_FINISHED = "league_finished", "A league finished"
-    BOT_SUSPENDED = "bot_suspended", "Your bot left a ladder after crashing"
+    YOUR_MOVE = "your_move", _("A game awaits your move")
+    DEADLINE_NEAR = "deadline_near", _("A deadline is near")
+    MOVED_FOR_YOU = "moved_for_you", _("A move was played for you on timeout")
+    INVITED = "invited", _("You were invited")
+    ROUND_STARTED = "round_started", _("A round started")
+    LEAGUE_FINISHED = "league_finished", _("A league finished")
+    BOT_SUSPENDED = "bot_suspended", _("Your bot left a ladder after crashing")
 
 
 class Notification(models.Model):
@@ -1110,3 +1111,20 @@ class SeatLog(models.Model):
 
     def __str__(self) -> str:
         return f"log of seat {self.seat} of match {self.match_id}"
+
+
+class PersonDisplaySettings(models.Model):
+    """How the site speaks to a person and draws their cards (docs/web.md, *Languages and
+    display*): their language (blank: the browser's preference), their time zone (blank:
+    the site's, UTC), a four-colour deck and large cards. A missing row means all defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="display_settings"
+    )
+    language = models.CharField(max_length=10, blank=True)
+    time_zone = models.CharField(max_length=64, blank=True)
+    four_colour_deck = models.BooleanField(default=False)
+    large_cards = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or 'browser'} {self.time_zone or 'UTC'}"

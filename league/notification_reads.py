@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from league.errors import NotAllowedError
 from league.models import Notification, NotificationKind, NotificationPreference
@@ -32,7 +33,7 @@ Person = AbstractBaseUser | AnonymousUser
 
 def _person_id(user: Person) -> int:
     if not user.is_authenticated:
-        raise NotAllowedError("log in to see your notifications")
+        raise NotAllowedError(_("log in to see your notifications"))
     return int(user.pk)
 
 

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User as Account
 from django.core.paginator import Paginator
 from django.db.models import Count
+from django.utils.translation import gettext as _
 
 from bots.models import Bot
 from engine.errors import EngineError
@@ -45,7 +46,7 @@ def person_get(*, username: str) -> Account:
     """The active account named ``username``; NotFoundError otherwise."""
     person = get_user_model().objects.filter(username=username, is_active=True).first()
     if person is None:
-        raise NotFoundError(f"nobody is called {username!r} here")
+        raise NotFoundError(_("nobody is called %(repr)s here") % {"repr": repr(username)})
     return person
 
 

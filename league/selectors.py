@@ -25,6 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bots.models import Bot, BotFault, BotVersion
 from engine.record import record_from_state, redact_record
@@ -129,7 +130,7 @@ def match_error_for(*, match: Match, user: User) -> str:
     error = match.error or ""
     if getattr(user, "is_staff", False):
         return error
-    head, marker, _ = error.partition("Traceback (most recent call last)")
+    head, marker, _tail = error.partition("Traceback (most recent call last)")
     if not marker:
         return error
     head = head.rstrip(" ;:\n")
@@ -193,14 +194,14 @@ def club_list() -> QuerySet[Club]:
 def club_get(*, club_id: int) -> Club:
     club = club_list().filter(pk=club_id).first()
     if club is None:
-        raise NotFoundError(f"no club {club_id}")
+        raise NotFoundError(_("no club %(club_id)s") % {"club_id": club_id})
     return club
 
 
 def tournament_get(*, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFoundError(f"no tournament {tournament_id}")
+        raise NotFoundError(_("no tournament %(tournament_id)s") % {"tournament_id": tournament_id})
     return tournament
 
 
@@ -248,7 +249,7 @@ def match_list(
 def match_get(*, match_id: int) -> Match:
     match = match_list().filter(pk=match_id).first()
     if match is None:
-        raise NotFoundError(f"no match {match_id}")
+        raise NotFoundError(_("no match %(match_id)s") % {"match_id": match_id})
     return match
 
 
@@ -264,13 +265,15 @@ def match_seat_get_for_owner(*, match: Match, seat: int, user: User) -> MatchSea
     """The seat, if ``user`` is the person who sits there; NotAllowedError otherwise."""
     found = next((s for s in match.seats.all() if s.seat == seat), None)
     if found is None:
-        raise NotFoundError(f"match {match.pk} has no seat {seat}")
+        raise NotFoundError(_("match %(pk)s has no seat %(seat)s") % {"pk": match.pk, "seat": seat})
     if not user.is_authenticated:
-        raise NotAllowedError(f"log in as the player of seat {seat}")
+        raise NotAllowedError(_("log in as the player of seat %(seat)s") % {"seat": seat})
     if found.competitor.user_id is None:
-        raise NotAllowedError(f"seat {seat} is played by a bot; nobody acts for it")
+        raise NotAllowedError(
+            _("seat %(seat)s is played by a bot; nobody acts for it") % {"seat": seat}
+        )
     if found.competitor.user_id != user.pk:
-        raise NotAllowedError(f"seat {seat} belongs to another player")
+        raise NotAllowedError(_("seat %(seat)s belongs to another player") % {"seat": seat})
     return found
 
 
@@ -454,7 +457,7 @@ def competitor_ratings(
     per rated match, on the family leaderboards, or within ``tournament_id``."""
     competitor = Competitor.objects.filter(pk=competitor_id).first()
     if competitor is None:
-        raise NotFoundError(f"no competitor {competitor_id}")
+        raise NotFoundError(_("no competitor %(competitor_id)s") % {"competitor_id": competitor_id})
     # The family's rating (no tournament) first on every database (NULLs sort last on
     # PostgreSQL and first on SQLite by default).
     ratings = Rating.objects.filter(competitor=competitor).order_by(
@@ -584,7 +587,7 @@ def bot_get(*, bot_id: int, with_versions: bool = False) -> Bot:
         bots = bots.prefetch_related("versions__competitor")
     bot = bots.filter(pk=bot_id).first()
     if bot is None:
-        raise NotFoundError(f"no bot {bot_id}")
+        raise NotFoundError(_("no bot %(bot_id)s") % {"bot_id": bot_id})
     return bot
 
 
@@ -595,7 +598,7 @@ def bot_version_list(*, bot: Bot) -> QuerySet[BotVersion]:
 def bot_version_get(*, version_id: int) -> BotVersion:
     version = BotVersion.objects.select_related("bot", "competitor").filter(pk=version_id).first()
     if version is None:
-        raise NotFoundError(f"no bot version {version_id}")
+        raise NotFoundError(_("no bot version %(version_id)s") % {"version_id": version_id})
     return version
 
 
@@ -641,7 +644,7 @@ def round_get(*, round_id: int) -> Round:
     """A round with its match counts (``round_list``)."""
     found = round_list().filter(pk=round_id).first()
     if found is None:
-        raise NotFoundError(f"no round {round_id}")
+        raise NotFoundError(_("no round %(round_id)s") % {"round_id": round_id})
     return found
 
 
@@ -650,5 +653,5 @@ def tournament_schedule_get(*, tournament: Tournament) -> RoundSchedule:
         RoundSchedule.objects.select_related("periodic_task").filter(tournament=tournament).first()
     )
     if schedule is None:
-        raise NotFoundError(f"tournament {tournament.pk} has no schedule")
+        raise NotFoundError(_("tournament %(pk)s has no schedule") % {"pk": tournament.pk})
     return schedule

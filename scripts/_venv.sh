@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # Sourced by scripts/run, scripts/test and .ci/run: make sure .venv exists and holds this
 # project with its dev extras. Reinstalls only when pyproject.toml changed since the last
-# install (its sha256 is kept in .venv/.pyproject-sha256).
+# install (its sha256 is kept in .venv/.pyproject-sha256). Then compiles the translation
+# catalogues (locale/*/LC_MESSAGES/*.po -> .mo, not committed) when a .po is newer than
+# its .mo, installing Debian's gettext first if msgfmt is missing.
 
 KING_LEAGUE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KING_LEAGUE_VENV="${KING_LEAGUE_ROOT}/.venv"
@@ -38,4 +40,30 @@ venv_ensure() {
     fi
     export PATH="${KING_LEAGUE_VENV}/bin:${PATH}"
     export VIRTUAL_ENV="${KING_LEAGUE_VENV}"
+    catalogues_compile
+}
+
+catalogues_compile() {
+    # The .mo files Django reads, built from the committed .po files when one is missing or
+    # older than its .po (a fresh clone, a pulled translation).
+    local po stale=""
+    for po in "${KING_LEAGUE_ROOT}"/locale/*/LC_MESSAGES/*.po; do
+        [ -e "${po}" ] || continue
+        if [ ! -f "${po%.po}.mo" ] || [ "${po}" -nt "${po%.po}.mo" ]; then
+            stale=yes
+        fi
+    done
+    [ -n "${stale}" ] || return 0
+    if ! command -v msgfmt >/dev/null 2>&1; then
+        echo "king-league: installing gettext (msgfmt compiles the translation catalogues)" >&2
+        if [ "$(id -u)" = 0 ]; then
+            { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; } || return 1
+        else
+            sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null || {
+                echo "king-league: gettext is needed: apt-get install gettext" >&2
+                return 1
+            }
+        fi
+    fi
+    (cd "${KING_LEAGUE_ROOT}" && "${KING_LEAGUE_VENV}/bin/python" manage.py compilemessages --verbosity 0 --ignore .venv) || return 1
 }

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 PALETTE = (
     "#1f77b4",  # blue
@@ -83,7 +84,7 @@ def line_chart_svg(
     """An SVG line chart of ``series`` (name, [(x, y), ...]); empty series are skipped."""
     drawn = [(name, list(points)) for name, points in series if points]
     if not drawn:
-        return format_html('<p class="chart-empty">{}</p>', "No data for this chart yet.")
+        return format_html('<p class="chart-empty">{}</p>', _("No data for this chart yet."))
     xs = [x for _, points in drawn for x, _ in points]
     ys = [y for _, points in drawn for _, y in points]
     y_low, y_high, y_ticks = axis_range(ys)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from league.my_games import person_counts as person_counts_read
+from web.person_display import request_display
 
 
 def person_counts(request: HttpRequest) -> dict[str, dict[str, int]]:
@@ -15,3 +16,9 @@ def person_counts(request: HttpRequest) -> dict[str, dict[str, int]]:
     if user is None or not user.is_authenticated:
         return {"person_counts": {"unread": 0, "your_move": 0}}
     return {"person_counts": person_counts_read(user=user)}
+
+
+def person_display(request: HttpRequest) -> dict[str, object]:
+    """``display``: the person's language, time zone and card display (defaults for a
+    visitor), for the language switcher and the table's and replay's deck."""
+    return {"display": request_display(request)}

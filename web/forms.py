@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from bots.bundle import MAX_BOT_BYTES, MAX_BOT_SIZE, bot_too_large_message
 from bots.runtimes import RUNTIME_NAMES
@@ -17,7 +20,7 @@ def game_choices() -> list[tuple[str, str]]:
     """Every registered family's example games, each by its name for people (the games
     describe themselves: engine.game.Game.examples and display_name)."""
     return [
-        (game, load_game(game).display_name)
+        (game, str(_(load_game(game).display_name)))
         for family in FAMILIES.values()
         for game in family.example_games()
     ]
@@ -25,7 +28,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 def family_choices() -> list[tuple[str, str]]:
     """Every registered family by its name for people."""
-    return [(name, family.title or name) for name, family in FAMILIES.items()]
+    return [(name, str(_(family.title or name))) for name, family in FAMILIES.items()]
 
 
 def first_game() -> str:
@@ -34,78 +37,89 @@ def first_game() -> str:
 
 
 FORMAT_LABELS = {
-    "round_robin": "Round robin",
-    "rotating_partners": "Rotating partners",
-    "swiss": "Swiss",
-    "duplicate": "Duplicate",
+    "round_robin": _("Round robin"),
+    "rotating_partners": _("Rotating partners"),
+    "swiss": _("Swiss"),
+    "duplicate": _("Duplicate"),
 }
 BOT_LABELS = {
-    "greedy": "greedy (rules of thumb)",
-    "random": "random (any legal card)",
-    "strong": "strong (searches sampled deals; slow)",
+    "greedy": _("greedy (rules of thumb)"),
+    "random": _("random (any legal card)"),
+    "strong": _("strong (searches sampled deals; slow)"),
 }
 
 
 def builtin_choices() -> list[tuple[str, str]]:
-    return [(name, BOT_LABELS.get(name, name)) for name in builtin_names()]
+    return [(name, str(BOT_LABELS.get(name, name))) for name in builtin_names()]
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = forms.CharField(max_length=100, label=_("Name"))
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label=_("Description")
+    )
 
 
 class InvitationCreateForm(forms.Form):
     role = forms.ChoiceField(
-        choices=[("player", "player"), ("organiser", "organiser")], initial="player"
+        choices=[("player", _("player")), ("organiser", _("organiser"))],
+        initial="player",
+        label=_("Role"),
     )
     username = forms.CharField(
         max_length=150,
         required=False,
-        label="For (username)",
-        help_text="Optional: a personal invitation that only this person can accept; "
-        "they find it under Join a club. Leave empty for a code to hand on.",
+        label=_("For (username)"),
+        help_text=_(
+            "Optional: a personal invitation that only this person can accept; "
+            "they find it under Join a club. Leave empty for a code to hand on."
+        ),
     )
 
 
 class BotConsentForm(forms.Form):
     club_organisers_may_enter = forms.BooleanField(
         required=False,
-        label="Organisers of my clubs may enter this bot in their clubs' leagues",
+        label=_("Organisers of my clubs may enter this bot in their clubs' leagues"),
     )
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=120, initial="Club league")
-    game = forms.ChoiceField(choices=game_choices, initial=first_game)
+    name = forms.CharField(max_length=120, initial=_("Club league"), label=_("Name"))
+    game = forms.ChoiceField(choices=game_choices, initial=first_game, label=_("Game"))
     format = forms.ChoiceField(
-        choices=[(f, FORMAT_LABELS.get(f, f)) for f in LEAGUE_FORMATS], initial="round_robin"
+        choices=[(f, FORMAT_LABELS.get(f, f)) for f in LEAGUE_FORMATS],
+        initial="round_robin",
+        label=_("Format"),
     )
-    rounds = forms.IntegerField(min_value=1, max_value=100, initial=3)
+    rounds = forms.IntegerField(min_value=1, max_value=100, initial=3, label=_("Rounds"))
     deals = forms.IntegerField(
         min_value=1,
         max_value=1000,
         required=False,
-        help_text="Deals (or rubbers) per match where the game has a length; "
-        "leave empty for a whole game.",
+        label=_("Deals"),
+        help_text=_(
+            "Deals (or rubbers) per match where the game has a length; "
+            "leave empty for a whole game."
+        ),
     )
     time_control = forms.ChoiceField(
         choices=[
-            ("correspondence", "Correspondence: hours or days per move, people come and go"),
-            ("live", "Live: seconds per move, everyone at the table at once"),
+            ("correspondence", _("Correspondence: hours or days per move, people come and go")),
+            ("live", _("Live: seconds per move, everyone at the table at once")),
         ],
         initial="correspondence",
         required=False,
-        label="Time control",
+        label=_("Time control"),
         widget=forms.RadioSelect,
-        help_text="Not chosen: live if seconds per move are given, correspondence otherwise.",
+        help_text=_("Not chosen: live if seconds per move are given, correspondence otherwise."),
     )
     move_hours = forms.FloatField(
         min_value=1,
         max_value=336,
         initial=24,
         required=False,
-        label="Hours per move (correspondence)",
+        label=_("Hours per move (correspondence)"),
         help_text="From 1 hour to two weeks (336 hours). Each player is told when a game "
         "awaits their move and before the deadline.",
     )
@@ -114,7 +128,7 @@ class TournamentForm(forms.Form):
         max_value=3600,
         initial=30,
         required=False,
-        label="Seconds per move (live)",
+        label=_("Seconds per move (live)"),
     )
     at_club = forms.BooleanField(
         required=False,
@@ -137,23 +151,23 @@ class TournamentForm(forms.Form):
         if data.get("time_control") == "correspondence":
             hours = data.get("move_hours")
             if hours is None and "move_hours" not in self.errors:
-                self.add_error("move_hours", "Give the hours per move.")
+                self.add_error("move_hours", _("Give the hours per move."))
             elif hours is not None:
                 data["move_seconds"] = hours * 3600
         elif data.get("move_seconds") is None and "move_seconds" not in self.errors:
-            self.add_error("move_seconds", "Give the seconds per move.")
+            self.add_error("move_seconds", _("Give the seconds per move."))
         return data
 
 
 class BuiltinEntryForm(forms.Form):
-    bot = forms.ChoiceField(choices=builtin_choices, label="Built-in bot")
-    count = forms.IntegerField(min_value=1, max_value=32, initial=4, label="How many")
+    bot = forms.ChoiceField(choices=builtin_choices, label=_("Built-in bot"))
+    count = forms.IntegerField(min_value=1, max_value=32, initial=4, label=_("How many"))
 
 
 class CompetitorEntryForm(forms.Form):
     """One competitor: ``me`` or ``version:ID`` (nobody enters another person)."""
 
-    competitor = forms.ChoiceField(label="Competitor")
+    competitor = forms.ChoiceField(label=_("Competitor"))
 
     def __init__(self, *args: object, choices: list[tuple[str, str]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -168,36 +182,48 @@ class PlayByForm(forms.Form):
     play_by = forms.DateTimeField(
         required=False,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        label="Play by (UTC)",
+        label=_("Play by (UTC)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="No player's deadline in this round falls after it.",
+        help_text=_("No player's deadline in this round falls after it."),
     )
 
 
 class TableForm(forms.Form):
-    game = forms.ChoiceField(choices=game_choices, initial=first_game)
+    game = forms.ChoiceField(choices=game_choices, initial=first_game, label=_("Game"))
     opponents = forms.ChoiceField(
-        choices=builtin_choices, initial="greedy", label="The other seats are played by"
+        choices=builtin_choices, initial="greedy", label=_("The other seats are played by")
     )
 
 
 class BotForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, label=_("Name"))
     family = forms.ChoiceField(
-        choices=lambda: [("", "any family"), *family_choices()],
+        label=_("Family"),
+        choices=lambda: [("", _("any family")), *family_choices()],
         required=False,
-        help_text="The game its validation game is played in.",
+        help_text=_("The game its validation game is played in."),
     )
 
 
 class BotUploadForm(forms.Form):
     file = forms.FileField(
-        label="Bot file",
-        help_text=f"One .py, .js or .jar file or a Linux executable, or a .zip with its entry"
-        f" file (main.py, main, main.js, bot.jar); at most {MAX_BOT_SIZE} (docs/bot-protocol.md).",
+        label=_("Bot file"),
+        help_text=format_lazy(
+            "{} (docs/bot-protocol.md).",
+            lazy(
+                lambda: (
+                    _(
+                        "One .py, .js or .jar file or a Linux executable, or a .zip with its"
+                        " entry file (main.py, main, main.js, bot.jar); at most %(size)s"
+                    )
+                    % {"size": MAX_BOT_SIZE}
+                ),
+                str,
+            )(),
+        ),
         error_messages={
-            "required": "Choose a file to upload: one .py file or a .zip with main.py.",
-            "empty": "The file is empty.",
+            "required": _("Choose a file to upload: one .py file or a .zip with main.py."),
+            "empty": _("The file is empty."),
         },
     )
 

@@ -9,6 +9,10 @@ link to a document the site does not serve (``../engine.md``) keeps only its wor
 
 A game is mapped to its page by its family (``load_game(s).family``): nothing here knows
 one family from another, and a family without a page simply has none.
+
+Each page exists in English (``docs/rules/<family>.md``) and may exist in another of the
+site's languages (``docs/rules/<language>/<family>.md``, Dutch and Swedish): a page is
+served in the request's language when that version exists, in English otherwise.
 """
 
 from __future__ import annotations
@@ -92,10 +96,15 @@ class _NoRawHtml(Extension):
         md.treeprocessors.register(_SiteLinks(md), "site_links", 1)
 
 
-def page_path(name: str) -> Path | None:
-    """The Markdown file of a rules page (a family, or the index), or None."""
+def page_path(name: str, language: str = "en") -> Path | None:
+    """The Markdown file of a rules page (a family, or the index) in ``language`` if it has
+    one, else in English; None when there is no such page."""
     if not re.fullmatch(r"[A-Za-z0-9_]+", name):
         return None
+    if re.fullmatch(r"[a-z]{2}", language) and language != "en":
+        translated = rules_dir() / language / f"{name}.md"
+        if translated.is_file():
+            return translated
     path = rules_dir() / f"{name}.md"
     return path if path.is_file() else None
 
@@ -130,12 +139,13 @@ def _variants(family: str) -> list[Variant]:
 
 
 @functools.cache
-def rules_page(family: str) -> RulesPage | None:
-    """A family's rules page, or None when the family is unknown or has no page.
+def rules_page(family: str, language: str = "en") -> RulesPage | None:
+    """A family's rules page in ``language`` (English when it has no such version), or None
+    when the family is unknown or has no page.
 
     Kept for the process's life (functools.cache): a rules file changes with a deploy."""
     game_class = FAMILIES.get(family)
-    path = page_path(family)
+    path = page_path(family, language)
     if game_class is None or path is None:
         return None
     html, contents = _render(path.read_text(encoding="utf-8"))
@@ -150,18 +160,19 @@ def rules_page(family: str) -> RulesPage | None:
 
 
 @functools.cache
-def rules_index() -> SafeString:
-    """The index page's text (docs/rules/README.md), rendered once per process."""
-    path = page_path(RULES_INDEX)
+def rules_index(language: str = "en") -> SafeString:
+    """The index page's text (docs/rules/README.md, or its version in ``language``),
+    rendered once per process and language."""
+    path = page_path(RULES_INDEX, language)
     if path is None:
         return mark_safe("")
     html, _ = _render(path.read_text(encoding="utf-8"))
     return mark_safe(html)  # rendered without raw HTML (_NoRawHtml)
 
 
-def rules_pages() -> list[RulesPage]:
+def rules_pages(language: str = "en") -> list[RulesPage]:
     """The page of every registered family that has one, in the registry's order."""
-    return [page for family in FAMILIES if (page := rules_page(family)) is not None]
+    return [page for family in FAMILIES if (page := rules_page(family, language)) is not None]
 
 
 def rules_url_for_game(game: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import InvalidGameError
 from engine.options import OptionSpec, format_game_string, parse_game_string
@@ -21,12 +22,12 @@ from web.forms import builtin_choices, first_game, game_choices
 MAX_PLAYERS = 5
 """Seat rows on the form: the most players any game seats (Kingen for five)."""
 SEAT_KINDS = [
-    ("me", "Me"),
-    ("open", "Open: anyone may take it"),
-    ("invite", "Kept for a person I name"),
-    ("bot", "A bot"),
+    ("me", _("Me")),
+    ("open", _("Open: anyone may take it")),
+    ("invite", _("Kept for a person I name")),
+    ("bot", _("A bot")),
 ]
-AS_THE_RULES_SAY = "as the rules say"
+AS_THE_RULES_SAY = _("as the rules say")
 HOUR = 3600
 DAY = 86400
 LIVE_MOVE_SECONDS = 120
@@ -42,18 +43,18 @@ def _words(value: str) -> str:
 
 def _option_field(spec: OptionSpec) -> forms.Field:
     """A rule option as a form field labelled by its description; blank: the rules'."""
-    label = spec.doc
+    label = _(spec.doc)  # the engine's words, in web/engine_messages.py for the catalogue
     if spec.kind == "bool":
         return forms.ChoiceField(
             label=label,
             required=False,
-            choices=[("", AS_THE_RULES_SAY), ("true", "yes"), ("false", "no")],
+            choices=[("", AS_THE_RULES_SAY), ("true", _("yes")), ("false", _("no"))],
         )
     if spec.kind == "choice":
         return forms.ChoiceField(
             label=label,
             required=False,
-            choices=[("", AS_THE_RULES_SAY), *[(c, _words(c)) for c in spec.choices]],
+            choices=[("", AS_THE_RULES_SAY), *[(c, _(_words(c))) for c in spec.choices]],
         )
     if spec.kind == "int":
         return forms.IntegerField(
@@ -64,7 +65,7 @@ def _option_field(spec: OptionSpec) -> forms.Field:
         label=label,
         required=False,
         max_length=200,
-        help_text=f"For example {_words(example)}" if example else "",
+        help_text=_("For example %(words)s") % {"words": _words(example)} if example else "",
     )
 
 
@@ -84,67 +85,74 @@ def family_options() -> list[tuple[str, str, list[tuple[str, OptionSpec]]]]:
 
 def _length_help() -> str:
     parts = []
-    for game, _ in game_choices():
+    for game, _name in game_choices():
         loaded = load_game(game)
         if loaded.length_option is not None and loaded.match_length is not None:
             parts.append(f"{loaded.title or loaded.family}: {loaded.match_unit.plural}")
     described = "; ".join(dict.fromkeys(parts))
-    return f"Where the game has a length ({described}); empty: the usual length."
+    return _("Where the game has a length (%(described)s); empty: the usual length.") % {
+        "described": described
+    }
 
 
 def _bot_choices(own_bots: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(f"builtin:{name}", f"Built-in: {label}") for name, label in builtin_choices()] + [
-        (value, f"Mine: {label}") for value, label in own_bots
+    builtin = [
+        (f"builtin:{name}", _("Built-in: %(label)s") % {"label": label})
+        for name, label in builtin_choices()
     ]
+    return builtin + [(value, _("Mine: %(label)s") % {"label": label}) for value, label in own_bots]
 
 
 class TableOpenForm(forms.Form):
     """A new table. ``clubs``: the person's clubs (a table there is listed in that club's
     lobby); ``own_bots``: their active bots as ``(version:ID, label)``."""
 
-    game = forms.ChoiceField(choices=game_choices, initial=first_game, label="Game")
+    game = forms.ChoiceField(choices=game_choices, initial=first_game, label=_("Game"))
     length = forms.IntegerField(
-        required=False, min_value=1, max_value=1000, label="Length of the game"
+        required=False, min_value=1, max_value=1000, label=_("Length of the game")
     )
     time_control = forms.ChoiceField(
         choices=[
-            ("live", "Live: everyone at the table now"),
-            ("correspondence", "Correspondence: come back to move, hours or days each"),
+            ("live", _("Live: everyone at the table now")),
+            (
+                "correspondence",
+                _("Correspondence: come back to move, hours or days each"),
+            ),
         ],
         initial="live",
         widget=forms.RadioSelect,
-        label="How you play",
+        label=_("How you play"),
     )
     move_seconds = forms.IntegerField(
         required=False,
         min_value=5,
         max_value=3600,
         initial=LIVE_MOVE_SECONDS,
-        label="Seconds per move (live)",
+        label=_("Seconds per move (live)"),
     )
     time_bank_seconds = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=3600,
         initial=0,
-        label="Time bank in seconds (live)",
-        help_text="Extra time to draw on when a move takes longer.",
+        label=_("Time bank in seconds (live)"),
+        help_text=_("Extra time to draw on when a move takes longer."),
     )
     correspondence_amount = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=336,
         initial=1,
-        label="Time per move (correspondence)",
-        help_text="At least an hour, at most two weeks.",
+        label=_("Time per move (correspondence)"),
+        help_text=_("At least an hour, at most two weeks."),
     )
     correspondence_unit = forms.ChoiceField(
-        choices=[("days", "days"), ("hours", "hours")],
+        choices=[("days", _("days")), ("hours", _("hours"))],
         initial="days",
         required=False,
-        label="Unit",
+        label=_("Unit"),
     )
-    club = forms.ChoiceField(required=False, label="Club")
+    club = forms.ChoiceField(required=False, label=_("Club"))
 
     def __init__(
         self,
@@ -157,7 +165,7 @@ class TableOpenForm(forms.Form):
         self.fields["length"].help_text = _length_help()
         club = self.fields["club"]
         assert isinstance(club, forms.ChoiceField)
-        club.choices = [("", "No club: the site's lobby"), *[(str(i), n) for i, n in clubs]]
+        club.choices = [("", _("No club: the site's lobby")), *[(str(i), n) for i, n in clubs]]
         club.help_text = (
             "A club's table is listed in its lobby only; its open seats are for members."
         )
@@ -167,16 +175,18 @@ class TableOpenForm(forms.Form):
                 choices=SEAT_KINDS,
                 required=False,
                 initial="me" if row == 0 else "bot",
-                label=f"Player {row + 1}",
+                label=_("Player %(row_1)s") % {"row_1": row + 1},
             )
             self.fields[f"seat_{row}_username"] = forms.CharField(
-                required=False, max_length=150, label=f"Player {row + 1}: username"
+                required=False,
+                max_length=150,
+                label=_("Player %(row_1)s: username") % {"row_1": row + 1},
             )
             self.fields[f"seat_{row}_bot"] = forms.ChoiceField(
                 choices=bots,
                 initial="builtin:greedy",
                 required=False,
-                label=f"Player {row + 1}: bot",
+                label=_("Player %(row_1)s: bot") % {"row_1": row + 1},
             )
         self.option_groups = []
         for family, title, specs in family_options():
@@ -201,7 +211,7 @@ class TableOpenForm(forms.Form):
     def players_of_games(self) -> dict[str, int]:
         """How many players each game of the list seats (the page's script shows that
         many seat rows)."""
-        return {game: len(load_game(game).player_seats) for game, _ in game_choices()}
+        return {game: len(load_game(game).player_seats) for game, _name in game_choices()}
 
     # ------------------------------------------------------------ what it makes
 
@@ -225,7 +235,9 @@ class TableOpenForm(forms.Form):
         try:
             return str(load_game(game))
         except InvalidGameError as exc:
-            raise forms.ValidationError(f"The rules do not fit together: {exc}") from None
+            raise forms.ValidationError(
+                _("The rules do not fit together: %(exc)s") % {"exc": exc}
+            ) from None
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -235,11 +247,11 @@ class TableOpenForm(forms.Form):
             for row in range(players):
                 kind = cleaned.get(f"seat_{row}")
                 if not kind:
-                    self.add_error(f"seat_{row}", "Choose who sits here.")
+                    self.add_error(f"seat_{row}", _("Choose who sits here."))
                 if kind == "invite" and not cleaned.get(f"seat_{row}_username", "").strip():
-                    self.add_error(f"seat_{row}_username", "Name the person to keep it for.")
+                    self.add_error(f"seat_{row}_username", _("Name the person to keep it for."))
                 if kind == "bot" and not cleaned.get(f"seat_{row}_bot"):
-                    self.add_error(f"seat_{row}_bot", "Choose the bot.")
+                    self.add_error(f"seat_{row}_bot", _("Choose the bot."))
         return cleaned
 
     def seat_specs(self) -> list[str]:
@@ -275,7 +287,7 @@ class TableOpenForm(forms.Form):
 
 
 class SeatBotForm(forms.Form):
-    bot = forms.ChoiceField(label="Bot")
+    bot = forms.ChoiceField(label=_("Bot"))
 
     def __init__(self, *args: Any, own_bots: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -288,6 +300,6 @@ class SeatInviteForm(forms.Form):
     username = forms.CharField(
         max_length=150,
         required=False,
-        label="Username",
-        help_text="Empty: open the seat to anyone.",
+        label=_("Username"),
+        help_text=_("Empty: open the seat to anyone."),
     )

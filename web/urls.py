@@ -8,6 +8,7 @@ from web.views import (
     club_nights,
     clubs,
     ladders,
+    display,
     leagues,
     matches,
     people,
@@ -37,6 +38,8 @@ app_name = "web"
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("language/", display.language_switch, name="language"),
+    path("settings/display/", display.display_settings, name="display-settings"),
     path("accounts/login/", accounts.SiteLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.SiteLogoutView.as_view(), name="logout"),
     path("join/", accounts.join_club, name="join-club"),

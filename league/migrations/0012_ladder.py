@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('bots', '0003_bot_entry_consent'),
-        ('league', '0010_people_play_together'),
+        ('league', '0011_club_nights'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import Club, Invitation, Membership, Role
@@ -25,19 +26,21 @@ User = Account | AnonymousUser
 def club_organiser_require(*, user: User, club: Club) -> None:
     """NotAllowedError unless ``user`` is an owner or organiser of ``club``."""
     if club_role_of(user=user, club=club) not in ORGANISING_ROLES:
-        raise NotAllowedError(f"only the organisers of {club.name!r} may do this")
+        raise NotAllowedError(
+            _("only the organisers of %(repr)s may do this") % {"repr": repr(club.name)}
+        )
 
 
 @transaction.atomic
 def club_create(*, user: User, name: str, description: str = "") -> Club:
     """A new club, with its creator as its owner."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to create a club")
+        raise NotAllowedError(_("log in to create a club"))
     name = name.strip()
     if not name:
-        raise InvalidInputError("name: may not be blank", errors={"name": ["may not be blank"]})
+        raise InvalidInputError(_("name: may not be blank"), errors={"name": ["may not be blank"]})
     if Club.objects.filter(name__iexact=name).exists():
-        raise ConflictError(f"a club named {name!r} exists already")
+        raise ConflictError(_("a club named %(repr)s exists already") % {"repr": repr(name)})
     club = Club(name=name, description=description)
     club.full_clean()
     club.save()
@@ -54,9 +57,12 @@ def club_member_role_set(*, actor: User, club: Club, member: Account, role: str)
     invites them instead: ``invitation_create`` with ``invitee``)."""
     club_organiser_require(user=actor, club=club)
     if role not in Role.values:
-        raise InvalidInputError(f"role: {role!r} is not one of {', '.join(Role.values)}")
+        raise InvalidInputError(
+            _("role: %(repr)s is not one of %(join)s")
+            % {"repr": repr(role), "join": ", ".join(Role.values)}
+        )
     if role != Role.PLAYER and club_role_of(user=actor, club=club) != Role.OWNER:
-        raise NotAllowedError("only an owner may make organisers or owners")
+        raise NotAllowedError(_("only an owner may make organisers or owners"))
     membership = Membership.objects.select_for_update().filter(club=club, user=member).first()
     if membership is None:
         raise ConflictError(
@@ -65,9 +71,9 @@ def club_member_role_set(*, actor: User, club: Club, member: Account, role: str)
         )
     if membership.role != role:
         if membership.role != Role.PLAYER and club_role_of(user=actor, club=club) != Role.OWNER:
-            raise NotAllowedError("only an owner may change the role of an organiser or owner")
+            raise NotAllowedError(_("only an owner may change the role of an organiser or owner"))
         if membership.role == Role.OWNER and not _other_owner_exists(membership):
-            raise ConflictError("a club keeps at least one owner")
+            raise ConflictError(_("a club keeps at least one owner"))
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -107,15 +113,21 @@ def invitation_create(
     only that person may accept or decline (they see it in their list of invitations)."""
     club_organiser_require(user=actor, club=club)
     if role not in Role.values:
-        raise InvalidInputError(f"role: {role!r} is not one of {', '.join(Role.values)}")
+        raise InvalidInputError(
+            _("role: %(repr)s is not one of %(join)s")
+            % {"repr": repr(role), "join": ", ".join(Role.values)}
+        )
     if role != Role.PLAYER and club_role_of(user=actor, club=club) != Role.OWNER:
-        raise NotAllowedError("only an owner may invite organisers or owners")
+        raise NotAllowedError(_("only an owner may invite organisers or owners"))
     now = now or timezone.now()
     assert isinstance(actor, Account)
     if invitee is not None:
         name = invitee.get_username()
         if Membership.objects.filter(club=club, user=invitee).exists():
-            raise ConflictError(f"{name} is a member of {club.name!r} already")
+            raise ConflictError(
+                _("%(name)s is a member of %(repr)s already")
+                % {"name": name, "repr": repr(club.name)}
+            )
         pending = (
             Invitation.objects.select_for_update()
             .filter(club=club, invitee=invitee, accepted_at__isnull=True, declined_at__isnull=True)
@@ -142,18 +154,18 @@ def invitation_create(
 def _invitation_for_answer(*, user: User, code: str, now: datetime) -> Invitation:
     """The invitation ``code``, locked, if ``user`` may answer it now."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to answer an invitation")
+        raise NotAllowedError(_("log in to answer an invitation"))
     invitation = Invitation.objects.select_for_update().filter(code=code).first()
     if invitation is None:
-        raise NotFoundError("no such invitation")
+        raise NotFoundError(_("no such invitation"))
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
-        raise NotAllowedError("this invitation is for another person; only they may answer it")
+        raise NotAllowedError(_("this invitation is for another person; only they may answer it"))
     if invitation.accepted_at is not None:
-        raise ConflictError("this invitation has been used already")
+        raise ConflictError(_("this invitation has been used already"))
     if invitation.declined_at is not None:
-        raise ConflictError("this invitation has been declined")
+        raise ConflictError(_("this invitation has been declined"))
     if invitation.expires_at <= now:
-        raise ConflictError("this invitation has expired")
+        raise ConflictError(_("this invitation has expired"))
     return invitation
 
 
@@ -170,7 +182,7 @@ def invitation_accept(*, user: User, code: str, now: datetime | None = None) -> 
                 club_id=invitation.club_id, user=user, role=invitation.role
             )
     except IntegrityError:
-        raise ConflictError("you are a member of this club already") from None
+        raise ConflictError(_("you are a member of this club already")) from None
     invitation.accepted_by = user
     invitation.accepted_at = now
     invitation.save(update_fields=["accepted_by", "accepted_at"])
@@ -183,7 +195,9 @@ def invitation_decline(*, user: User, code: str, now: datetime | None = None) ->
     now = now or timezone.now()
     invitation = _invitation_for_answer(user=user, code=code, now=now)
     if invitation.invitee_id is None:
-        raise ConflictError("only a personal invitation is declined; ignore a code you do not want")
+        raise ConflictError(
+            _("only a personal invitation is declined; ignore a code you do not want")
+        )
     invitation.declined_at = now
     invitation.save(update_fields=["declined_at"])
     return invitation

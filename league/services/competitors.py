@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, builtin_version_get_or_create
@@ -102,7 +103,8 @@ def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | N
     owner = bot.owner.get_username() if bot.owner is not None else "its owner"
     where = "at a table" if club is None else "in this tournament"
     raise NotAllowedError(
-        f"{competitor.name} is {owner}'s bot: only its owner enters it {where}"
+        _("%(name)s is %(owner)s's bot: only its owner enters it %(where)s")
+        % {"name": competitor.name, "owner": owner, "where": where}
         + (
             ""
             if club is None
@@ -115,7 +117,7 @@ def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | N
 def bot_entry_consent_set(*, actor: User, bot: Bot, club_organisers_may_enter: bool) -> Bot:
     """The owner's standing consent for organisers of the owner's clubs to enter ``bot``."""
     if not actor.is_authenticated or bot.owner_id is None or bot.owner_id != actor.pk:
-        raise NotAllowedError("only the bot's owner decides who may enter it")
+        raise NotAllowedError(_("only the bot's owner decides who may enter it"))
     bot.club_organisers_may_enter = club_organisers_may_enter
     bot.save(update_fields=["club_organisers_may_enter"])
     return bot
@@ -128,29 +130,34 @@ def competitor_create(
     built-in's, the caller's own bot's, or a bot whose owner lets organisers of their clubs
     enter it (where it may be entered is ``entry_consent_require``'s to say)."""
     if not actor.is_authenticated:
-        raise NotAllowedError("log in to create a competitor")
+        raise NotAllowedError(_("log in to create a competitor"))
     assert isinstance(actor, Account)
     if (user_id is None) == (bot_version_id is None):
         raise InvalidInputError(
-            "give exactly one of 'user' (your own account) or 'bot_version'",
+            _("give exactly one of 'user' (your own account) or 'bot_version'"),
             errors={"non_field_errors": ["exactly one of user, bot_version"]},
         )
     if user_id is not None:
         if user_id != actor.pk and not getattr(actor, "is_staff", False):
-            raise NotAllowedError("you may only create the competitor of your own account")
+            raise NotAllowedError(_("you may only create the competitor of your own account"))
         user = Account.objects.filter(pk=user_id).first()
         if user is None:
-            raise InvalidInputError(f"user: no user {user_id}", errors={"user": ["no such user"]})
+            raise InvalidInputError(
+                _("user: no user %(user_id)s") % {"user_id": user_id},
+                errors={"user": ["no such user"]},
+            )
         return competitor_for_user(user=user)
     assert bot_version_id is not None
     version = BotVersion.objects.select_related("bot").filter(pk=bot_version_id).first()
     if version is None:
         raise InvalidInputError(
-            f"bot_version: no bot version {bot_version_id}", errors={"bot_version": ["not found"]}
+            _("bot_version: no bot version %(bot_version_id)s")
+            % {"bot_version_id": bot_version_id},
+            errors={"bot_version": ["not found"]},
         )
     bot = version.bot
     if bot.owner_id is not None and bot.owner_id != actor.pk and not bot.club_organisers_may_enter:
-        raise NotAllowedError("only the bot's owner may enter its versions")
+        raise NotAllowedError(_("only the bot's owner may enter its versions"))
     if version.status != BotVersion.Status.ACTIVE:
         raise InvalidInputError(
             f"bot_version: version {version.number} of {version.bot.name} is {version.status}, "

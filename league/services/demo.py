@@ -27,6 +27,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
@@ -133,7 +134,7 @@ class DemoReport:
 
 
 def _demo_organiser() -> Account:
-    organiser, _ = Account.objects.get_or_create(username=DEMO_USER)
+    organiser, _created = Account.objects.get_or_create(username=DEMO_USER)
     if organiser.has_usable_password():
         organiser.set_unusable_password()
         organiser.save(update_fields=["password"])
@@ -167,7 +168,7 @@ def _season_schedule(*, organiser: Account, tournament: Tournament) -> None:
 
 
 def _seasons_task() -> None:
-    every, _ = IntervalSchedule.objects.get_or_create(
+    every, _created = IntervalSchedule.objects.get_or_create(
         every=DEMO_ROUND_MINUTES, period=IntervalSchedule.MINUTES
     )
     PeriodicTask.objects.update_or_create(
@@ -271,7 +272,7 @@ def demo_table_open(*, actor: Account) -> Match:
     """A table for ``actor`` with three of the demo's bots, ready to play: Kingen, the
     person at seat 0 (their first table is one click away, nobody else is asked)."""
     if not actor.is_authenticated:
-        raise NotAllowedError("sign up or log in to sit down at a table")
+        raise NotAllowedError(_("sign up or log in to sit down at a table"))
     bots = {bot.name: bot for bot in demo_bots()}
     seats: list[Any] = ["me", *(bots[name].pk for name in DEMO_TABLE_BOTS)]
     game = demo_table_game()

@@ -16,9 +16,12 @@ from typing import Any
 
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from engine.variants import load_game
-from league.domain.wording import moment_in_words, move_time_in_words, ordinal
+from league.display_settings import language_of
+from league.domain.wording import moment_in_words, move_time_in_words
 from league.live_updates import person_updated
 from league.models import (
     Match,
@@ -40,11 +43,16 @@ DEADLINE_NEAR_FRACTION = 0.2
 
 def match_in_words(match: Match) -> str:
     """``Kingen in Spring league, round 2, table 3`` (a casual table: ``Kingen at table 12``)."""
-    game = load_game(match.game).display_name
+    game = gettext(load_game(match.game).display_name)
     tournament = match.tournament
     if tournament.format == TournamentFormat.TABLE:
-        return f"{game} at table {match.pk}"
-    return f"{game} in {tournament.name}, round {match.round.number}, table {match.table}"
+        return gettext("%(game)s at table %(table)s") % {"game": game, "table": match.pk}
+    return gettext("%(game)s in %(league)s, round %(round)s, table %(table)s") % {
+        "game": game,
+        "league": tournament.name,
+        "round": match.round.number,
+        "table": match.table,
+    }
 
 
 def is_live(tournament: Tournament) -> bool:
@@ -67,7 +75,11 @@ def your_move_notify(
     read); a live game tells the first one only, by mail too, the person being at the
     table afterwards."""
     live = is_live(match.tournament)
-    text = f"Your move in {match_in_words(match)}: play by {moment_in_words(deadline)}."
+    with translation.override(language_of(user_id=user_id)):
+        text = gettext("Your move in %(match)s: play by %(deadline)s.") % {
+            "match": match_in_words(match),
+            "deadline": moment_in_words(deadline),
+        }
     url = table_url(match, seat)
     unread = Notification.objects.filter(
         user_id=user_id, match_id=match.pk, kind=NotificationKind.YOUR_MOVE, read_at__isnull=True
@@ -105,10 +117,11 @@ def deadline_near_notify(
 ) -> bool:
     """The person's deadline for move ``decision`` is near (once per move); not mailed in a
     live game. True if the notice is new."""
-    text = (
-        f"Your deadline in {match_in_words(match)} is near: play by "
-        f"{moment_in_words(deadline)}, or the first legal move is played for you."
-    )
+    with translation.override(language_of(user_id=user_id)):
+        text = gettext(
+            "Your deadline in %(match)s is near: play by %(deadline)s, or the first legal "
+            "move is played for you."
+        ) % {"match": match_in_words(match), "deadline": moment_in_words(deadline)}
     return (
         notify(
             user=user_id,
@@ -138,13 +151,22 @@ def moved_for_you_notify(
     """The deadline of move ``index`` passed and ``action`` was played for the person: the
     action with the game's plain label, the strikes so far, and the forfeit if it is one."""
     game = load_game(match.game)
-    played = f"{game.action_to_string(action)} ({game.action_label(action)})"
-    text = (
-        f"No move from you in {match_in_words(match)} by {moment_in_words(deadline)}: "
-        f"{played} was played for you. Missed deadlines: {strikes} of {max_strikes}."
-    )
-    if forfeit:
-        text += " Your seat is forfeited: a bot plays it for the rest of the match."
+    with translation.override(language_of(user_id=user_id)):
+        played = f"{game.action_to_string(action)} ({gettext(game.action_label(action))})"
+        text = gettext(
+            "No move from you in %(match)s by %(deadline)s: %(played)s was played for you. "
+            "Missed deadlines: %(strikes)s of %(max_strikes)s."
+        ) % {
+            "match": match_in_words(match),
+            "deadline": moment_in_words(deadline),
+            "played": played,
+            "strikes": strikes,
+            "max_strikes": max_strikes,
+        }
+        if forfeit:
+            text += " " + gettext(
+                "Your seat is forfeited: a bot plays it for the rest of the match."
+            )
     notify(
         user=user_id,
         kind=NotificationKind.MOVED_FOR_YOU,
@@ -158,7 +180,9 @@ def moved_for_you_notify(
 
 def _names(seats: Sequence[MatchSeat], but: int) -> str:
     others = [row.competitor.name for row in seats if row.seat != but]
-    return ", ".join(others[:-1]) + f" and {others[-1]}" if len(others) > 1 else "".join(others)
+    if len(others) <= 1:
+        return "".join(others)
+    return gettext("%(some)s and %(last)s") % {"some": ", ".join(others[:-1]), "last": others[-1]}
 
 
 def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
@@ -172,17 +196,27 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
     seats = MatchSeat.objects.filter(match__in=[m.pk for m in matches]).select_related("competitor")
     for row in seats.order_by("match_id", "seat"):
         by_match.setdefault(row.match_id, []).append(row)
-    play_by = f" Play by {moment_in_words(round_.play_by)}." if round_.play_by else ""
     per_move = move_time_in_words(tournament.move_seconds)
     for match in matches:
         for row in by_match.get(match.pk, []):
             if row.competitor.user_id is None:
                 continue
-            text = (
-                f"Round {round_.number} of {tournament.name} started: you play "
-                f"{load_game(match.game).display_name} at table {match.table} with "
-                f"{_names(by_match[match.pk], row.seat)} ({per_move}).{play_by}"
-            )
+            with translation.override(language_of(user_id=row.competitor.user_id)):
+                text = gettext(
+                    "Round %(round)s of %(league)s started: you play %(game)s at table "
+                    "%(table)s with %(others)s (%(per_move)s)."
+                ) % {
+                    "round": round_.number,
+                    "league": tournament.name,
+                    "game": gettext(load_game(match.game).display_name),
+                    "table": match.table,
+                    "others": _names(by_match[match.pk], row.seat),
+                    "per_move": per_move,
+                }
+                if round_.play_by:
+                    text += " " + gettext("Play by %(deadline)s.") % {
+                        "deadline": moment_in_words(round_.play_by)
+                    }
             told += (
                 notify(
                     user=row.competitor.user_id,
@@ -211,13 +245,21 @@ def league_finished_notify(*, tournament: Tournament, rows: Sequence[dict[str, A
     )
     for competitor_id, user_id in entrants:
         place = places.get(competitor_id)
-        standing = f": you placed {ordinal(place)} of {len(rows)}" if place else ""
+        with translation.override(language_of(user_id=user_id)):
+            if place:
+                text = gettext("%(league)s finished: you placed %(place)s of %(count)s.") % {
+                    "league": tournament.name,
+                    "place": place,
+                    "count": len(rows),
+                }
+            else:
+                text = gettext("%(league)s finished.") % {"league": tournament.name}
         told += (
             notify(
                 user=user_id,
                 kind=NotificationKind.LEAGUE_FINISHED,
                 key=f"league_finished:{tournament.pk}",
-                text=f"{tournament.name} finished{standing}.",
+                text=text,
                 url=reverse("web:league", args=[tournament.pk]),
             )
             is not None

@@ -43,6 +43,7 @@ from typing import Any, cast
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import psycopg
 
@@ -735,9 +736,9 @@ def match_person_act(
             .get(pk=match.pk)
         )
         if locked.status == MatchStatus.FINISHED:
-            raise InvalidInputError("the match is over")
+            raise InvalidInputError(_("the match is over"))
         if locked.status == MatchStatus.ERROR:
-            raise InvalidInputError("the match was stopped by an error")
+            raise InvalidInputError(_("the match was stopped by an error"))
         # A copy of the position the pages have just read (kept per process), not a replay
         # of every stored event: the move's time is the only one this write needs.
         replay = Replay(
@@ -745,10 +746,12 @@ def match_person_act(
         )
         state = replay.state
         if state.is_terminal():
-            raise InvalidInputError("the match is over")
+            raise InvalidInputError(_("the match is over"))
         to_act = deciding_seat(state)
         if locked.waiting_seat != seat or to_act != seat:
-            raise InvalidInputError(f"not your turn: seat {to_act} is to act")
+            raise InvalidInputError(
+                _("not your turn: seat %(to_act)s is to act") % {"to_act": to_act}
+            )
         public = PublicEvents(state)
         try:
             code = state.parse_action(action)

@@ -19,8 +19,10 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from league.display_settings import language_of
 from league.models import Notification, NotificationKind
 from league.services.notifications import email_wanted
 
@@ -40,20 +42,23 @@ def absolute_url(path: str) -> str:
 
 
 def notification_email(notice: Notification, to: str) -> EmailMessage:
-    """The mail of a notice: a plain subject, the notice's text, its absolute link and a
-    footer saying how to change which events mail the person."""
+    """The mail of a notice, in the person's language: a plain subject, the notice's text,
+    its absolute link and a footer saying how to change which events mail the person."""
     kind = NotificationKind(notice.kind)
-    subject = f"{kind.label} · King League"
-    lines = [notice.text, ""]
-    if notice.url:
-        lines += [absolute_url(notice.url), ""]
-    settings_url = absolute_url(reverse("web:notification-settings"))
-    lines += [
-        "--",
-        f'You receive this mail because your settings mail you "{kind.label}".',
-        f"Choose which events mail you: {settings_url}",
-        f"All your notifications: {absolute_url(reverse('web:notifications'))}",
-    ]
+    with translation.override(language_of(user_id=notice.user_id)):
+        subject = gettext("%(kind)s · King League") % {"kind": kind.label}
+        lines = [notice.text, ""]
+        if notice.url:
+            lines += [absolute_url(notice.url), ""]
+        settings_url = absolute_url(reverse("web:notification-settings"))
+        lines += [
+            "--",
+            gettext('You receive this mail because your settings mail you "%(kind)s".')
+            % {"kind": kind.label},
+            gettext("Choose which events mail you: %(url)s") % {"url": settings_url},
+            gettext("All your notifications: %(url)s")
+            % {"url": absolute_url(reverse("web:notifications"))},
+        ]
     return EmailMessage(
         subject=subject,
         body="\n".join(lines),

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.live_updates import person_updated
@@ -74,7 +75,7 @@ def notify(
 
 def _person_id(user: AbstractBaseUser | AnonymousUser) -> int:
     if not user.is_authenticated:
-        raise NotAllowedError("log in to see your notifications")
+        raise NotAllowedError(_("log in to see your notifications"))
     return int(user.pk)
 
 
@@ -89,7 +90,9 @@ def notification_read(
         Notification.objects.select_for_update().filter(pk=notification_id, user_id=user_id).first()
     )
     if notice is None:
-        raise NotFoundError(f"you have no notification {notification_id}")
+        raise NotFoundError(
+            _("you have no notification %(notification_id)s") % {"notification_id": notification_id}
+        )
     if notice.read_at is None:
         notice.read_at = now or timezone.now()
         notice.save(update_fields=["read_at"])
@@ -132,7 +135,7 @@ def notification_preferences_set(
     unknown = sorted(set(email) - set(NotificationKind.values))
     if unknown:
         raise InvalidInputError(
-            f"email: unknown kind {unknown[0]!r}; the kinds are "
+            _("email: unknown kind %(repr)s; the kinds are ") % {"repr": repr(unknown[0])}
             + ", ".join(NotificationKind.values),
             errors={"email": [f"unknown kind {unknown[0]!r}"]},
         )

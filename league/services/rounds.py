@@ -9,6 +9,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.errors import ConflictError, InvalidInputError
 from league.models import Match, MatchStatus, Round, TournamentStatus
@@ -29,10 +30,12 @@ def round_play_by_set(
     tournament = round_.tournament
     tournament_organiser_require(user=actor, tournament=tournament)
     if tournament.status == TournamentStatus.FINISHED:
-        raise ConflictError("the league is finished")
+        raise ConflictError(_("the league is finished"))
     if play_by is not None and play_by <= now:
         message = "the play-by date must be in the future"
-        raise InvalidInputError(f"play_by: {message}", errors={"play_by": [message]})
+        raise InvalidInputError(
+            _("play_by: %(message)s") % {"message": message}, errors={"play_by": [message]}
+        )
     round_.play_by = play_by
     round_.save(update_fields=["play_by"])
     if play_by is not None:

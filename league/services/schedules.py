@@ -20,6 +20,7 @@ import zoneinfo
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from celery.schedules import ParseException
 from celery.schedules import crontab as celery_crontab
@@ -54,7 +55,8 @@ def cron_fields(cron: str) -> dict[str, str]:
     parts = cron.split()
     if len(parts) != len(CRON_FIELDS):
         raise InvalidInputError(
-            f"cron: {cron!r} needs 5 fields (minute hour day-of-month month day-of-week)",
+            _("cron: %(repr)s needs 5 fields (minute hour day-of-month month day-of-week)")
+            % {"repr": repr(cron)},
             errors={"cron": ["5 fields: minute hour day-of-month month day-of-week"]},
         )
     fields = dict(zip(CRON_FIELDS, parts, strict=True))
@@ -62,13 +64,17 @@ def cron_fields(cron: str) -> dict[str, str]:
         longest = CrontabSchedule._meta.get_field(name).max_length or 0
         if len(value) > longest:
             raise InvalidInputError(
-                f"cron: the {name} field is longer than {longest} characters",
+                _("cron: the %(name)s field is longer than %(longest)s characters")
+                % {"name": name, "longest": longest},
                 errors={"cron": [f"{name}: at most {longest} characters"]},
             )
     try:
         celery_crontab(**fields)
     except (ValueError, TypeError, KeyError, IndexError, ParseException) as exc:
-        raise InvalidInputError(f"cron: {cron!r}: {exc}", errors={"cron": [str(exc)]}) from None
+        raise InvalidInputError(
+            _("cron: %(repr)s: %(exc)s") % {"repr": repr(cron), "exc": exc},
+            errors={"cron": [str(exc)]},
+        ) from None
     return fields
 
 
@@ -81,7 +87,8 @@ def _time_zone(name: str) -> zoneinfo.ZoneInfo:
     """An IANA time zone by name (``Europe/Stockholm``); InvalidInputError otherwise."""
     if name not in _time_zones():
         raise InvalidInputError(
-            f"time_zone: unknown time zone {name!r}", errors={"time_zone": ["unknown time zone"]}
+            _("time_zone: unknown time zone %(repr)s") % {"repr": repr(name)},
+            errors={"time_zone": ["unknown time zone"]},
         )
     return zoneinfo.ZoneInfo(name)
 
@@ -100,32 +107,34 @@ def tournament_schedule_set(
     tournament_organiser_require(user=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.format == TournamentFormat.TABLE:
-        raise ConflictError("a table has one match; it has no rounds to schedule")
+        raise ConflictError(_("a table has one match; it has no rounds to schedule"))
     if tournament.status == TournamentStatus.FINISHED:
-        raise ConflictError("the tournament is finished")
+        raise ConflictError(_("the tournament is finished"))
     cron = cron.strip()
     if bool(cron) == (interval_minutes is not None):
         raise InvalidInputError(
-            "give either cron or interval_minutes",
+            _("give either cron or interval_minutes"),
             errors={"cron": ["cron or interval_minutes, exactly one"]},
         )
     task_fields: dict[str, Any]
     if cron:
         zone = _time_zone(time_zone)
-        crontab, _ = CrontabSchedule.objects.get_or_create(**cron_fields(cron), timezone=zone)
+        crontab, _created = CrontabSchedule.objects.get_or_create(
+            **cron_fields(cron), timezone=zone
+        )
         task_fields = {"crontab": crontab, "interval": None}
     else:
         assert interval_minutes is not None
         if interval_minutes < 1:
             raise InvalidInputError(
-                "interval_minutes: at least 1", errors={"interval_minutes": ["at least 1"]}
+                _("interval_minutes: at least 1"), errors={"interval_minutes": ["at least 1"]}
             )
-        interval, _ = IntervalSchedule.objects.get_or_create(
+        interval, _created = IntervalSchedule.objects.get_or_create(
             every=interval_minutes, period=IntervalSchedule.MINUTES
         )
         task_fields = {"interval": interval, "crontab": None}
         time_zone = "UTC"
-    task, _ = PeriodicTask.objects.update_or_create(
+    task, _created = PeriodicTask.objects.update_or_create(
         name=periodic_task_name(tournament.pk),
         defaults={
             "task": TASK,
@@ -135,7 +144,7 @@ def tournament_schedule_set(
             **task_fields,
         },
     )
-    schedule, _ = RoundSchedule.objects.update_or_create(
+    schedule, _created = RoundSchedule.objects.update_or_create(
         tournament=tournament,
         defaults={
             "periodic_task": task,
@@ -155,7 +164,7 @@ def tournament_schedule_delete(*, actor: User, tournament: Tournament) -> None:
     tournament_organiser_require(user=actor, tournament=tournament)
     schedule = RoundSchedule.objects.filter(tournament=tournament).first()
     if schedule is None:
-        raise ConflictError("the tournament has no schedule")
+        raise ConflictError(_("the tournament has no schedule"))
     PeriodicTask.objects.filter(pk=schedule.periodic_task_id).delete()  # cascades
 
 

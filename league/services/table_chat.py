@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from league.errors import InvalidInputError, NotAllowedError
 from league.live_updates import group_send
@@ -30,10 +31,12 @@ def chat_text_clean(text: str) -> str:
     spaced = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
     clean = " ".join(spaced.split())
     if not clean:
-        raise InvalidInputError("text: write something", errors={"text": ["write something"]})
+        raise InvalidInputError(_("text: write something"), errors={"text": ["write something"]})
     if len(clean) > CHAT_MAX_CHARS:
         message = f"at most {CHAT_MAX_CHARS} characters ({len(clean)} given)"
-        raise InvalidInputError(f"text: {message}", errors={"text": [message]})
+        raise InvalidInputError(
+            _("text: %(message)s") % {"message": message}, errors={"text": [message]}
+        )
     return clean
 
 
@@ -42,10 +45,10 @@ def chat_message_post(*, match: Match, user: User, text: str) -> ChatMessage:
     """Write a line to the table's chat as ``user``, who holds a seat of ``match``
     (NotAllowedError otherwise), and push it to the match's watchers once it commits."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in as a player of this table to write in its chat")
+        raise NotAllowedError(_("log in as a player of this table to write in its chat"))
     seats = sorted(row.seat for row in match.seats.all() if row.competitor.user_id == user.pk)
     if not seats:
-        raise NotAllowedError("only the people seated at this table write in its chat")
+        raise NotAllowedError(_("only the people seated at this table write in its chat"))
     message = ChatMessage.objects.create(
         match=match, author=user, seat=seats[0], text=chat_text_clean(text)
     )

@@ -27,6 +27,7 @@ from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.variants import load_game
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
@@ -94,7 +95,9 @@ class TableSeat:
 
 
 def _seat_error(message: str) -> InvalidInputError:
-    return InvalidInputError(f"seats: {message}", errors={"seats": [message]})
+    return InvalidInputError(
+        _("seats: %(message)s") % {"message": message}, errors={"seats": [message]}
+    )
 
 
 def table_seat_parse(*, actor: Account, spec: Any, club: Club | None = None) -> TableSeat:
@@ -152,7 +155,8 @@ def table_time_control(
     if not 0 <= bank <= TIME_BANK_MAX_SECONDS:
         message = f"the time bank is 0 to two weeks; {bank:g} seconds given"
         raise InvalidInputError(
-            f"time_bank_seconds: {message}", errors={"time_bank_seconds": [message]}
+            _("time_bank_seconds: %(message)s") % {"message": message},
+            errors={"time_bank_seconds": [message]},
         )
     return time_control, float(seconds), bank
 
@@ -201,10 +205,12 @@ def table_open(
     is queued at once; otherwise it waits for the invited, who are told
     (``NotificationKind.INVITED``)."""
     if not actor.is_authenticated:
-        raise NotAllowedError("log in to open a table")
+        raise NotAllowedError(_("log in to open a table"))
     assert isinstance(actor, Account)
     if club is not None and club_role_of(user=actor, club=club) is None:
-        raise NotAllowedError(f"join {club.name!r} to open a table in its lobby")
+        raise NotAllowedError(
+            _("join %(repr)s to open a table in its lobby") % {"repr": repr(club.name)}
+        )
     canonical = match_game_string(game, None)
     loaded = load_game(canonical)
     if len(seats) != loaded.num_seats:
@@ -216,7 +222,7 @@ def table_open(
     )
     planned = [table_seat_parse(actor=actor, spec=spec, club=club) for spec in seats]
     people = [plan.person for plan in planned if plan.person is not None]
-    ids = [person for person, _ in people]
+    ids = [person for person, _name in people]
     twice = next((name for person, name in people if ids.count(person) > 1), None)
     if twice is not None:
         raise _seat_error(f"{twice} is given two seats; a person takes one seat at a table")
@@ -270,7 +276,7 @@ def _match_locked(*, match_id: int) -> Match:
         .first()
     )
     if match is None:
-        raise NotFoundError(f"no table {match_id}")
+        raise NotFoundError(_("no table %(match_id)s") % {"match_id": match_id})
     return match
 
 
@@ -278,13 +284,13 @@ def _waiting_require(match: Match) -> None:
     if match.status == MatchStatus.WAITING:
         return
     if match.status == MatchStatus.ERROR and match.tournament.status == TournamentStatus.FINISHED:
-        raise ConflictError("the table was cancelled")
-    raise ConflictError("the table has started: every seat is taken")
+        raise ConflictError(_("the table was cancelled"))
+    raise ConflictError(_("the table has started: every seat is taken"))
 
 
 def _host_require(*, actor: User, match: Match) -> Account:
     if not actor.is_authenticated or actor.pk != match.tournament.created_by_id:
-        raise NotAllowedError("only the host (who opened the table) may change its seats")
+        raise NotAllowedError(_("only the host (who opened the table) may change its seats"))
     assert isinstance(actor, Account)
     return actor
 
@@ -293,10 +299,14 @@ def _seat_check(*, match: Match, seat: int) -> None:
     loaded = load_game(match.game)
     if not 0 <= seat < loaded.num_seats:
         message = f"the table has seats 0 to {loaded.num_seats - 1}"
-        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+        raise InvalidInputError(
+            _("seat: %(message)s") % {"message": message}, errors={"seat": [message]}
+        )
     if seat == loaded.dummy_seat:
         message = f"seat {seat} is {loaded.dummy_name}'s: nobody sits there"
-        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+        raise InvalidInputError(
+            _("seat: %(message)s") % {"message": message}, errors={"seat": [message]}
+        )
 
 
 def _seated_user_ids(match: Match) -> set[int]:
@@ -330,11 +340,12 @@ def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> Se
     """``user`` takes the invitation's seat: the seat's first ``MatchSeat``, written now
     that they accepted. The match row is locked by the caller."""
     if user.pk in _seated_user_ids(match):
-        raise ConflictError("you have a seat at this table already: a person takes one seat")
+        raise ConflictError(_("you have a seat at this table already: a person takes one seat"))
     elsewhere = _pending(match).filter(invitee=user).exclude(pk=invitation.pk).first()
     if elsewhere is not None:
         raise ConflictError(
-            f"seat {elsewhere.seat} is kept for you at this table: accept that invitation"
+            _("seat %(seat)s is kept for you at this table: accept that invitation")
+            % {"seat": elsewhere.seat}
         )
     club = match.tournament.club
     if (
@@ -342,7 +353,9 @@ def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> Se
         and club is not None
         and club_role_of(user=user, club=club) is None
     ):
-        raise NotAllowedError(f"this table is for members of {club.name!r}: join it first")
+        raise NotAllowedError(
+            _("this table is for members of %(repr)s: join it first") % {"repr": repr(club.name)}
+        )
     competitor = competitor_for_user(user=user)
     MatchSeat.objects.create(match=match, seat=invitation.seat, competitor=competitor)
     Entry.objects.get_or_create(tournament=match.tournament, competitor=competitor)
@@ -356,7 +369,7 @@ def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> Se
 def _invitation_match_id(code: str) -> int:
     match_id = SeatInvitation.objects.filter(code=code).values_list("match_id", flat=True).first()
     if match_id is None:
-        raise NotFoundError("no such table invitation (the link may be mistyped)")
+        raise NotFoundError(_("no such table invitation (the link may be mistyped)"))
     return int(match_id)
 
 
@@ -366,14 +379,15 @@ def seat_invitation_accept(*, user: User, code: str) -> SeatInvitation:
     seat by anyone signed in (in a club's table: a member). ConflictError when the seat
     was taken, declined or cancelled, or the table started or was cancelled."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to take a seat")
+        raise NotAllowedError(_("log in to take a seat"))
     assert isinstance(user, Account)
     match = _match_locked(match_id=_invitation_match_id(code))
     invitation = SeatInvitation.objects.select_related("invitee").get(code=code)
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
         assert invitation.invitee is not None
         raise NotAllowedError(
-            f"this seat is kept for {invitation.invitee.get_username()}: only they may take it"
+            _("this seat is kept for %(get_username)s: only they may take it")
+            % {"get_username": invitation.invitee.get_username()}
         )
     _waiting_require(match)
     if not invitation.pending:
@@ -395,14 +409,14 @@ def seat_invitation_decline(*, user: User, code: str) -> SeatInvitation:
     someone else or to a bot. Only its invitee declines; an open seat is simply not
     taken."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to answer an invitation")
+        raise NotAllowedError(_("log in to answer an invitation"))
     match = _match_locked(match_id=_invitation_match_id(code))
     invitation = SeatInvitation.objects.get(code=code)
     if invitation.invitee_id is None:
         message = "an open seat is not declined: leave it for someone else"
         raise InvalidInputError(message)
     if invitation.invitee_id != user.pk:
-        raise NotAllowedError("only the person invited declines this invitation")
+        raise NotAllowedError(_("only the person invited declines this invitation"))
     _waiting_require(match)
     if not invitation.pending:
         raise ConflictError(_answered(invitation))
@@ -416,7 +430,7 @@ def table_join(*, user: User, match_id: int, seat: int | None = None) -> SeatInv
     """Take an open seat of a waiting table (the lobby's Join): ``seat``, or the first
     open one."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to take a seat")
+        raise NotAllowedError(_("log in to take a seat"))
     assert isinstance(user, Account)
     match = _match_locked(match_id=match_id)
     _waiting_require(match)
@@ -427,7 +441,7 @@ def table_join(*, user: User, match_id: int, seat: int | None = None) -> SeatInv
     invitation = open_seats.first()
     if invitation is None:
         which = f"seat {seat} is not open" if seat is not None else "no seat is open"
-        raise ConflictError(f"{which} at this table")
+        raise ConflictError(_("%(which)s at this table") % {"which": which})
     return _seat_take(match=match, invitation=invitation, user=user)
 
 
@@ -437,7 +451,7 @@ def table_join(*, user: User, match_id: int, seat: int | None = None) -> SeatInv
 def _seat_empty_require(*, match: Match, seat: int) -> None:
     _seat_check(match=match, seat=seat)
     if MatchSeat.objects.filter(match=match, seat=seat).exists():
-        raise ConflictError(f"seat {seat} is taken")
+        raise ConflictError(_("seat %(seat)s is taken") % {"seat": seat})
 
 
 @transaction.atomic
@@ -451,12 +465,16 @@ def table_seat_bot(*, actor: User, match_id: int, seat: int, bot: Any) -> Match:
     _seat_empty_require(match=match, seat=seat)
     if bot in (SEAT_ME, SEAT_OPEN) or (isinstance(bot, str) and bot.startswith(INVITE_PREFIX)):
         message = "give a bot: 'builtin:NAME' or a bot's competitor id"
-        raise InvalidInputError(f"bot: {message}", errors={"bot": [message]})
+        raise InvalidInputError(
+            _("bot: %(message)s") % {"message": message}, errors={"bot": [message]}
+        )
     competitor = table_seat_parse(actor=host, spec=bot, club=match.tournament.club).competitor
     assert competitor is not None
     if competitor.user_id is not None:
         message = "give a bot; a person is invited to the seat"
-        raise InvalidInputError(f"bot: {message}", errors={"bot": [message]})
+        raise InvalidInputError(
+            _("bot: %(message)s") % {"message": message}, errors={"bot": [message]}
+        )
     _pending(match).filter(seat=seat).update(cancelled_at=timezone.now())
     MatchSeat.objects.create(match=match, seat=seat, competitor=competitor)
     Entry.objects.get_or_create(tournament=match.tournament, competitor=competitor)
@@ -480,10 +498,16 @@ def table_seat_invite(
         invitee = planned.invitee
         assert invitee is not None
         if invitee.pk in _seated_user_ids(match):
-            raise InvalidInputError(f"username: {username} has a seat at this table already")
+            raise InvalidInputError(
+                _("username: %(username)s has a seat at this table already")
+                % {"username": username}
+            )
         other = _pending(match).filter(invitee=invitee).exclude(seat=seat).first()
         if other is not None:
-            raise InvalidInputError(f"username: {username} is invited to seat {other.seat}")
+            raise InvalidInputError(
+                _("username: %(username)s is invited to seat %(seat)s")
+                % {"username": username, "seat": other.seat}
+            )
     _pending(match).filter(seat=seat).update(cancelled_at=timezone.now())
     return _invitation_create(match=match, seat=seat, host=host, invitee=invitee)
 

@@ -6,6 +6,8 @@ nobody's deadline falls, is league.services.rounds.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from league.errors import InvalidInputError
 from league.models import CORRESPONDENCE_MIN_SECONDS, TimeControl
 
@@ -32,7 +34,8 @@ def time_control_choose(
         time_control = TimeControl.LIVE if live or not people else TimeControl.CORRESPONDENCE
     if time_control not in TimeControl.values:
         raise InvalidInputError(
-            f"time_control: {time_control!r} is not one of {', '.join(TimeControl.values)}",
+            _("time_control: %(repr)s is not one of %(join)s")
+            % {"repr": repr(time_control), "join": ", ".join(TimeControl.values)},
             errors={"time_control": [f"one of {', '.join(TimeControl.values)}"]},
         )
     if time_control == TimeControl.LIVE:
@@ -42,7 +45,10 @@ def time_control_choose(
                 f"a live game takes up to {LIVE_MAX_MOVE_SECONDS:g} seconds per move; "
                 "choose correspondence for longer"
             )
-            raise InvalidInputError(f"move_seconds: {message}", errors={"move_seconds": [message]})
+            raise InvalidInputError(
+                _("move_seconds: %(message)s") % {"message": message},
+                errors={"move_seconds": [message]},
+            )
         return time_control, seconds
     seconds = CORRESPONDENCE_MOVE_SECONDS if move_seconds is None else move_seconds
     if not CORRESPONDENCE_MIN_SECONDS <= seconds <= CORRESPONDENCE_MAX_MOVE_SECONDS:
@@ -50,5 +56,8 @@ def time_control_choose(
             "a correspondence game takes from an hour to two weeks per move "
             f"({CORRESPONDENCE_MIN_SECONDS:g} to {CORRESPONDENCE_MAX_MOVE_SECONDS:g} seconds)"
         )
-        raise InvalidInputError(f"move_seconds: {message}", errors={"move_seconds": [message]})
+        raise InvalidInputError(
+            _("move_seconds: %(message)s") % {"message": message},
+            errors={"move_seconds": [message]},
+        )
     return time_control, seconds

@@ -21,6 +21,7 @@ from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.errors import InvalidGameError
 from engine.options import format_game_string, parse_game_string
@@ -89,7 +90,8 @@ def match_game_string(game: str, deals: int | None) -> str:
         option = loaded.length_option
         if option is None:
             raise InvalidInputError(
-                f"deals: {loaded.family} has no length option; a match is one whole game",
+                _("deals: %(family)s has no length option; a match is one whole game")
+                % {"family": loaded.family},
                 errors={"deals": [f"{loaded.family} has no length option"]},
             )
         family, options = parse_game_string(str(loaded))
@@ -103,7 +105,7 @@ def match_game_string(game: str, deals: int | None) -> str:
 def tournament_organiser_require(*, user: User, tournament: Tournament) -> None:
     if tournament.club is None or tournament.format == TournamentFormat.TABLE:
         if not user.is_authenticated or user.pk != tournament.created_by_id:
-            raise NotAllowedError("only the person who opened this table may change it")
+            raise NotAllowedError(_("only the person who opened this table may change it"))
         return
     club_organiser_require(user=user, club=tournament.club)
 
@@ -130,9 +132,9 @@ def tournament_create(
     when people are among the entrants, live of 30 seconds otherwise."""
     club_organiser_require(user=actor, club=club)
     if format == TournamentFormat.TABLE:
-        raise InvalidInputError("format: a table is opened with POST /api/tables/")
+        raise InvalidInputError(_("format: a table is opened with POST /api/tables/"))
     if format not in TournamentFormat.values:
-        raise InvalidInputError(f"format: unknown format {format!r}")
+        raise InvalidInputError(_("format: unknown format %(repr)s") % {"repr": repr(format)})
     canonical = match_game_string(game, deals)
     loaded = load_game(canonical)
     players, dummy = table_players(canonical)
@@ -142,7 +144,9 @@ def tournament_create(
             f"{format} seats tables of four; {canonical} is played at {table}:"
             " use round_robin or duplicate"
         )
-        raise InvalidInputError(f"format: {message}", errors={"format": [message]})
+        raise InvalidInputError(
+            _("format: %(message)s") % {"message": message}, errors={"format": [message]}
+        )
     if format == TournamentFormat.DUPLICATE and not loaded.deals_fixed_by_seed:
         family = loaded.family
         hint = loaded.fixed_deals_options
@@ -150,7 +154,9 @@ def tournament_create(
             f"duplicate play gives every table the same cards, but in {canonical} the deals "
             "depend on the play" + (f": choose {family}({hint})" if hint else "")
         )
-        raise InvalidInputError(f"game: {message}", errors={"game": [message]})
+        raise InvalidInputError(
+            _("game: %(message)s") % {"message": message}, errors={"game": [message]}
+        )
     unique_entrants = list(dict.fromkeys(entrants))
     time_control, move_seconds = time_control_choose(
         time_control=time_control,
@@ -193,22 +199,24 @@ def tournament_enter(*, actor: User, tournament: Tournament, competitor: Competi
     members who allow organisers to enter them. Nobody enters another person."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
-        raise ConflictError("the tournament is finished")
+        raise ConflictError(_("the tournament is finished"))
     if tournament.format == TournamentFormat.TABLE or tournament.club is None:
-        raise ConflictError("a table's seats are chosen when it is opened")
+        raise ConflictError(_("a table's seats are chosen when it is opened"))
     club = tournament.club
     if not actor.is_authenticated:
-        raise NotAllowedError("log in as an organiser or a member of the club")
+        raise NotAllowedError(_("log in as an organiser or a member of the club"))
     role = club_role_of(user=actor, club=club)
     if role is None:
-        raise NotAllowedError(f"join {club.name!r} to enter its tournaments")
+        raise NotAllowedError(
+            _("join %(repr)s to enter its tournaments") % {"repr": repr(club.name)}
+        )
     builtin = competitor.bot_version is not None and competitor.bot_version.bot.owner_id is None
     if builtin and role not in ORGANISING_ROLES:
-        raise NotAllowedError("members enter themselves or their own bots; ask an organiser")
+        raise NotAllowedError(_("members enter themselves or their own bots; ask an organiser"))
     entry_consent_require(actor=actor, competitor=competitor, club=club)
     entry, created = Entry.objects.get_or_create(tournament=tournament, competitor=competitor)
     if not created:
-        raise ConflictError(f"{competitor.name} is entered already")
+        raise ConflictError(_("%(name)s is entered already") % {"name": competitor.name})
     return entry
 
 
@@ -391,15 +399,22 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
     never run at once: the row lock makes the check and the new round one step."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # one writer
     if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
-        raise ConflictError(f"cannot start a round of a {tournament.status} tournament")
+        raise ConflictError(
+            _("cannot start a round of a %(status)s tournament") % {"status": tournament.status}
+        )
     played = tournament.round_set.aggregate(top=Max("number"))["top"] or 0
     if played >= tournament.rounds:
-        raise ConflictError(f"all {tournament.rounds} rounds have been started")
+        raise ConflictError(
+            _("all %(rounds)s rounds have been started") % {"rounds": tournament.rounds}
+        )
     unfinished = Match.objects.filter(
         tournament=tournament, status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]
     ).count()
     if unfinished:
-        raise ConflictError(f"round {played} still has {unfinished} match(es) to play")
+        raise ConflictError(
+            _("round %(played)s still has %(unfinished)s match(es) to play")
+            % {"played": played, "unfinished": unfinished}
+        )
     if tournament.at_club:
         club_round_require_finished(tournament=tournament)
     entrants = list(
@@ -408,10 +423,12 @@ def tournament_next_round_start(*, tournament: Tournament) -> Round:
         .values_list("competitor_id", flat=True)
     )
     if len(entrants) < 2:
-        raise ConflictError(f"a round needs at least 2 entrants; there are {len(entrants)}")
+        raise ConflictError(
+            _("a round needs at least 2 entrants; there are %(len)s") % {"len": len(entrants)}
+        )
     if tournament.at_club:  # those present, and the reserves (league.services.club_nights)
         entrants = club_round_players(tournament=tournament, number=played + 1, entrants=entrants)
-        needed, _ = table_players(tournament.game)
+        needed, _most = table_players(tournament.game)
         if len(entrants) < needed:
             raise ConflictError(
                 f"{len(entrants)} present: a table of {tournament.game} needs {needed} players"
@@ -443,7 +460,9 @@ def tournament_pause(*, actor: User, tournament: Tournament) -> Tournament:
     tournament_organiser_require(user=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
-        raise ConflictError(f"cannot pause a {tournament.status} tournament")
+        raise ConflictError(
+            _("cannot pause a %(status)s tournament") % {"status": tournament.status}
+        )
     tournament.status = TournamentStatus.PAUSED
     tournament.save(update_fields=["status"])
     return tournament
@@ -454,7 +473,9 @@ def tournament_resume(*, actor: User, tournament: Tournament) -> Tournament:
     tournament_organiser_require(user=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != TournamentStatus.PAUSED:
-        raise ConflictError(f"cannot resume a {tournament.status} tournament")
+        raise ConflictError(
+            _("cannot resume a %(status)s tournament") % {"status": tournament.status}
+        )
     started = tournament.round_set.exists()
     tournament.status = TournamentStatus.RUNNING if started else TournamentStatus.OPEN
     tournament.save(update_fields=["status"])
@@ -472,7 +493,7 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     tournament_organiser_require(user=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
-        raise ConflictError("the tournament is finished already")
+        raise ConflictError(_("the tournament is finished already"))
     unplayed = [MatchStatus.QUEUED, *([MatchStatus.WAITING] if tournament.at_club else [])]
     Match.objects.filter(tournament=tournament, status__in=unplayed).update(
         status=MatchStatus.ERROR, error="cancelled: the tournament was finished before it started"

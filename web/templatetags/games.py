@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from django import template
+from django.utils.translation import gettext
 
 from engine.errors import EngineError
 from engine.variants import load_game
@@ -32,8 +33,9 @@ def move_time(tournament: Tournament) -> str:
 
 @register.filter
 def game_name(game: object) -> str:
-    """The name for people of a game string (the string itself if it does not load)."""
-    return _display_name(str(game))
+    """The name for people of a game string (the string itself if it does not load), in
+    the page's language (web/engine_words.py lists the engine's names for the catalogue)."""
+    return gettext(_display_name(str(game)))
 
 
 @register.filter

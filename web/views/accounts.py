@@ -20,6 +20,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from api.throttles import RateLimited, SignInThrottle, throttle_check
@@ -93,17 +95,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-        messages.success(request, f"Welcome, {user.get_username()}. Your account is ready.")
+        messages.success(
+            request,
+            _("Welcome, %(get_username)s. Your account is ready.")
+            % {"get_username": user.get_username()},
+        )
         return redirect(_safe_next(request) or "home")
     return render(request, "web/signup.html", {"form": form, "next": _safe_next(request)})
 
 
 class InvitationForm(forms.Form):
     code = forms.CharField(
-        label="Invitation code",
+        label=gettext_lazy("Invitation code"),
         max_length=64,
         strip=True,
-        help_text="The code a club organiser gave you, or the end of the invitation link.",
+        help_text=gettext_lazy(
+            "The code a club organiser gave you, or the end of the invitation link."
+        ),
     )
 
 
@@ -117,7 +125,7 @@ def join_club(request: HttpRequest, code: str = "") -> HttpResponse:
         except InvitationError as exc:
             form.add_error("code", str(exc))
         else:
-            messages.success(request, f"You joined {club.name}.")
+            messages.success(request, _("You joined %(name)s.") % {"name": club.name})
             return redirect(club.url)
     # A link names its club before anyone joins it: the person sees what they agree to.
     code = code.strip()

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.throttles import UploadThrottle
@@ -35,7 +36,7 @@ MATCHES_SHOWN = 50
 def _bot(bot_id: int) -> Bot:
     bot = Bot.objects.select_related("owner").filter(pk=bot_id).first()
     if bot is None:
-        raise Http404("No such bot.")
+        raise Http404(_("No such bot."))
     return bot
 
 
@@ -55,7 +56,10 @@ def bot_index(request: HttpRequest) -> HttpResponse:
             except BotServiceError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, f"{bot.name} is created: upload its first version.")
+                messages.success(
+                    request,
+                    _("%(name)s is created: upload its first version.") % {"name": bot.name},
+                )
                 return redirect("web:bot", bot_id=bot.pk)
     mine = (
         Bot.objects.filter(owner_id=request.user.pk).order_by("name")
@@ -118,9 +122,9 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         leaderboard=leaderboard,
         chart=line_chart_svg(
             series,
-            title=f"Ratings of {bot.name}",
-            x_label="matches rated",
-            y_label="rating's low end",
+            title=_("Ratings of %(name)s") % {"name": bot.name},
+            x_label=_("matches rated"),
+            y_label=_("rating's low end"),
             chart_id=f"bot-{bot.pk}",
         ),
     )
@@ -141,7 +145,7 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
     form = BotUploadForm(request.POST, request.FILES)
     if not form.is_valid():  # no file, an empty one, or one over the size limit
         problems = [str(problem) for problem in form.errors.get("file", [])]
-        messages.error(request, f"Upload refused: {' '.join(problems)}")
+        messages.error(request, _("Upload refused: %(join)s") % {"join": " ".join(problems)})
         return redirect("web:bot", bot_id=bot.pk)
     upload = form.cleaned_data["file"]
     try:
@@ -153,13 +157,15 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
             runtime=form.cleaned_data.get("runtime") or None,
         )
     except BotServiceError as exc:
-        messages.error(request, f"Upload refused: {exc}")
+        messages.error(request, _("Upload refused: %(exc)s") % {"exc": exc})
     else:
         messages.success(
             request,
-            f"Version {version.number} is uploaded (runtime {version.runtime}, sha256"
-            f" {version.sha256[:12]}…); "
-            "its validation game is being played.",
+            _(
+                "Version %(number)s is uploaded (runtime %(runtime)s, sha256 %(sha256)s…); "
+                "its validation game is being played."
+            )
+            % {"number": version.number, "runtime": version.runtime, "sha256": version.sha256[:12]},
         )
     return redirect("web:bot", bot_id=bot.pk)
 
@@ -178,8 +184,8 @@ def bot_consent(request: HttpRequest, bot_id: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            "Organisers of your clubs may now enter this bot in their leagues."
+            _("Organisers of your clubs may now enter this bot in their leagues.")
             if allowed
-            else "Only you enter this bot now.",
+            else _("Only you enter this bot now."),
         )
     return redirect("web:bot", bot_id=bot.pk)

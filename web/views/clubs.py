@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league.errors import InvalidInputError, LeagueError, NotFoundError
@@ -46,7 +47,9 @@ def club_index(request: HttpRequest) -> HttpResponse:
             except LeagueError as exc:
                 form.add_error("name", exc.detail)
             else:
-                messages.success(request, f"{club.name} is open; you are its owner.")
+                messages.success(
+                    request, _("%(name)s is open; you are its owner.") % {"name": club.name}
+                )
                 return redirect("web:club", club_id=club.pk)
     context = {
         "clubs": club_list(),
@@ -61,7 +64,7 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
     try:
         club = club_get(club_id=club_id)
     except NotFoundError:
-        raise Http404("No such club.") from None
+        raise Http404(_("No such club.")) from None
     leagues = tournament_list(club_id=club.pk).exclude(format=TournamentFormat.TABLE)
     context = {
         "club": club,
@@ -80,7 +83,7 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
     try:
         club = club_get(club_id=club_id)
     except NotFoundError:
-        raise Http404("No such club.") from None
+        raise Http404(_("No such club.")) from None
     form = InvitationCreateForm(request.POST)
     if form.is_valid():
         username = form.cleaned_data["username"].strip()
@@ -107,9 +110,16 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    f"Invitation for a {invitation.role}: code {invitation.code} - "
-                    f"or send the link {link} (one use, until "
-                    f"{invitation.expires_at:%Y-%m-%d}).",
+                    _(
+                        "Invitation for a %(role)s: code %(code)s - or send the link "
+                        "%(link)s (one use, until %(expires)s)."
+                    )
+                    % {
+                        "role": _(invitation.role),
+                        "code": invitation.code,
+                        "link": link,
+                        "expires": f"{invitation.expires_at:%Y-%m-%d}",
+                    },
                 )
     return redirect("web:club", club_id=club.pk)
 
@@ -131,7 +141,7 @@ def invitation_list(request: HttpRequest) -> HttpResponse:
 def invitation_answer(request: HttpRequest, code: str, answer: str) -> HttpResponse:
     """Accept or decline a personal invitation: only its invitee may."""
     if answer not in ("accept", "decline"):
-        raise Http404("No such answer.")
+        raise Http404(_("No such answer."))
     try:
         if answer == "accept":
             membership = invitation_accept(user=request.user, code=code)
@@ -141,7 +151,7 @@ def invitation_answer(request: HttpRequest, code: str, answer: str) -> HttpRespo
         messages.error(request, _sentence(exc.detail))
         return redirect("web:invitations")
     if answer == "decline":
-        messages.success(request, "Invitation declined.")
+        messages.success(request, _("Invitation declined."))
         return redirect("web:invitations")
-    messages.success(request, f"You joined {membership.club.name}.")
+    messages.success(request, _("You joined %(name)s.") % {"name": membership.club.name})
     return redirect("web:club", club_id=membership.club_id)

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
@@ -39,7 +40,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         except LeagueError as exc:
             messages.error(request, exc.detail)
         else:
-            messages.success(request, "Your table is ready: you sit at seat 0. Good luck!")
+            messages.success(request, _("Your table is ready: you sit at seat 0. Good luck!"))
             return redirect("web:table", match_id=match.pk, seat=0)
     context = {"game_name": load_game(demo_table_game()).display_name, "bots": DEMO_TABLE_BOTS}
     return render(request, "web/play_now.html", context)

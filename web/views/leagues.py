@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.models import BotVersion
@@ -51,25 +53,33 @@ from web.selectors import (
 from web.views.club_organise import club_attendance_form
 
 STANDINGS_COLUMNS = (
-    ("rank", "Rank"),
-    ("name", "Competitor"),
-    ("games", "Games"),
-    ("total", "Total"),
-    ("average", "Average"),
-    ("wins", "Wins"),
-    ("opposition", "Opposition"),
-    ("matchpoints", "Matchpoints"),
-    ("percentage", "Percentage"),
+    ("rank", gettext_lazy("Rank")),
+    ("name", gettext_lazy("Competitor")),
+    ("games", gettext_lazy("Games")),
+    ("total", gettext_lazy("Total")),
+    ("average", gettext_lazy("Average")),
+    ("wins", gettext_lazy("Wins")),
+    ("opposition", gettext_lazy("Opposition")),
+    ("matchpoints", gettext_lazy("Matchpoints")),
+    ("percentage", gettext_lazy("Percentage")),
 )
 COLUMN_EXPLANATIONS = {
-    "opposition": "the strength of the opposition: the average ranking value (as this "
-    "table ranks) of the opponents met, over the competitor's games. Between competitors "
-    "level on points it breaks the tie in favour of the one who met the harder field.",
-    "wins": "games finished with the best score at the table outright (in partnership "
-    "play: the side's total beat the other side's).",
-    "matchpoints": "duplicate play: 2 for every result beaten and 1 for every tie among "
-    "the tables that held the same cards.",
-    "percentage": "duplicate play: the matchpoints as a share of the most that could be won.",
+    "opposition": gettext_lazy(
+        "the strength of the opposition: the average ranking value (as this table ranks) of "
+        "the opponents met, over the competitor's games. Between competitors level on points "
+        "it breaks the tie in favour of the one who met the harder field."
+    ),
+    "wins": gettext_lazy(
+        "games finished with the best score at the table outright (in partnership play: the "
+        "side's total beat the other side's)."
+    ),
+    "matchpoints": gettext_lazy(
+        "duplicate play: 2 for every result beaten and 1 for every tie among the tables that "
+        "held the same cards."
+    ),
+    "percentage": gettext_lazy(
+        "duplicate play: the matchpoints as a share of the most that could be won."
+    ),
 }
 """A sentence for each standings column whose name does not say it all, shown under the
 table and on its heading."""
@@ -86,14 +96,14 @@ def _club(club_id: int) -> Club:
     try:
         return club_get(club_id=club_id)
     except NotFoundError:
-        raise Http404("No such club.") from None
+        raise Http404(_("No such club.")) from None
 
 
 def _tournament(tournament_id: int) -> Tournament:
     try:
         tournament = tournament_get(tournament_id=tournament_id)
     except NotFoundError:
-        raise Http404("No such league.") from None
+        raise Http404(_("No such league.")) from None
     return tournament
 
 
@@ -140,7 +150,9 @@ def league_new(request: HttpRequest, club_id: int) -> HttpResponse:
             if not exc.errors:
                 form.add_error(None, exc.detail)
         else:
-            messages.success(request, f"{tournament.name} is open: enter its competitors.")
+            messages.success(
+                request, _("%(name)s is open: enter its competitors.") % {"name": tournament.name}
+            )
             return redirect("web:league", tournament_id=tournament.pk)
     return render(request, "web/league_new.html", {"club": club, "form": form})
 
@@ -171,7 +183,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     standings = tournament_standings(tournament=tournament)
     rows: list[dict[str, Any]] = list(standings.get("rows", []))
     names = {int(row["competitor"]): str(row["name"]) for row in rows}
-    known = {key for key, _ in STANDINGS_COLUMNS} | HIDDEN_FIELDS
+    known = {key for key, _label in STANDINGS_COLUMNS} | HIDDEN_FIELDS
     extra = sorted(
         {
             key
@@ -181,7 +193,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         }
     )
     columns = [
-        (key, label)
+        (key, str(label))
         for key, label in STANDINGS_COLUMNS
         if any(row.get(key) is not None for row in rows) or key in ("rank", "name")
     ]
@@ -190,7 +202,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     rounds = sorted({r["round"] for row in rows for r in row.get("per_round") or []})
     table_rows = [
         {
-            "cells": [(key, row.get(key)) for key, _ in columns],
+            "cells": [(key, row.get(key)) for key, _label in columns],
             "rounds": [
                 next((r["points"] for r in row.get("per_round") or [] if r["round"] == n), None)
                 for n in rounds
@@ -226,9 +238,9 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     series = tournament_rating_series(tournament=tournament)
     chart = line_chart_svg(
         [(line.name, line.points) for line in series],
-        title=f"Ratings in {tournament.name}",
-        x_label="round",
-        y_label="rating's low end",
+        title=_("Ratings in %(name)s") % {"name": tournament.name},
+        x_label=_("round"),
+        y_label=_("rating's low end"),
         chart_id=f"ratings-{tournament.pk}",
     )
     progress = tournament_progress(tournament_id=tournament.pk)
@@ -285,7 +297,7 @@ def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[s
     organiser = can_organise(user=request.user, tournament=tournament)
     choices: list[tuple[str, str]] = []
     if request.user.pk not in entered_users:
-        choices.append(("me", f"Me ({request.user.get_username()})"))
+        choices.append(("me", _("Me (%(name)s)") % {"name": request.user.get_username()}))
     consenting = Q(bot__owner_id=request.user.pk)
     if organiser and tournament.club is not None:
         members = Membership.objects.filter(club=tournament.club).values("user_id")
@@ -334,10 +346,16 @@ def league_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 ACTIONS = {
-    "start-round": (tournament_round_start, "Round started."),
-    "pause": (tournament_pause, "Paused: queued matches wait, running ones finish."),
-    "resume": (tournament_resume, "Resumed."),
-    "finish": (tournament_finish, "Finished: matches not yet started are cancelled."),
+    "start-round": (tournament_round_start, gettext_lazy("Round started.")),
+    "pause": (
+        tournament_pause,
+        gettext_lazy("Paused: queued matches wait, running ones finish."),
+    ),
+    "resume": (tournament_resume, gettext_lazy("Resumed.")),
+    "finish": (
+        tournament_finish,
+        gettext_lazy("Finished: matches not yet started are cancelled."),
+    ),
 }
 
 
@@ -346,7 +364,7 @@ ACTIONS = {
 def league_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     tournament = _tournament(tournament_id)
     if action not in ACTIONS:
-        raise Http404("No such action.")
+        raise Http404(_("No such action."))
     service, done = ACTIONS[action]
     try:
         service(actor=request.user, tournament=tournament)
@@ -390,7 +408,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
             )
             if not choice_form.is_valid():
                 raise LeagueError("choose a competitor from the list")
-            kind, _, number = choice_form.cleaned_data["competitor"].partition(":")
+            kind, _colon, number = choice_form.cleaned_data["competitor"].partition(":")
             if kind == "me":
                 competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]
             else:
@@ -401,7 +419,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except LeagueError as exc:
         messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
     if entered:
-        messages.success(request, f"Entered: {', '.join(entered)}.")
+        messages.success(request, _("Entered: %(join)s.") % {"join": ", ".join(entered)})
     return redirect("web:league", tournament_id=tournament.pk)
 
 
@@ -410,7 +428,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     tournament = _tournament(tournament_id)
     round_ = round_list(tournament_id=tournament.pk).filter(number=number).first()
     if round_ is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     matches = match_list(tournament_id=tournament.pk, round_number=number)
     seated = [seat.competitor_id for match in matches for seat in match.seats.all()]
     context = {

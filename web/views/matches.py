@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from league.club_night_reads import match_club_sheet
@@ -29,7 +30,7 @@ def _match(match_id: int) -> Match:
     try:
         return match_get(match_id=match_id)
     except NotFoundError:
-        raise Http404("No such match.") from None
+        raise Http404(_("No such match.")) from None
 
 
 @require_GET
@@ -44,7 +45,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     my_seat = match_seat_of_viewer(match=match, user=request.user)
     running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
     context = {
-        "title": f"Match {match.pk}: {game_name(match.game)}",
+        "title": _("Match %(pk)s: %(game_name)s")
+        % {"pk": match.pk, "game_name": game_name(match.game)},
         "match": match,
         "seats": seats,
         "links": competitor_links(competitor_ids=[seat["competitor"] for seat in seats]),
@@ -84,11 +86,12 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
     try:
         match_seat_get_for_owner(match=match, seat=seat, user=request.user)
     except NotFoundError:
-        raise Http404("No such seat.") from None
+        raise Http404(_("No such seat.")) from None
     except NotAllowedError as exc:
         return render(request, "403.html", {"reason": exc.detail}, status=403)
     context = {
-        "title": f"Table {match.pk}: {game_name(match.game)}",
+        "title": _("Table %(pk)s: %(game_name)s")
+        % {"pk": match.pk, "game_name": game_name(match.game)},
         "match": match,
         "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),
         "action_url": reverse("api-match-seat-actions", args=[match.pk, seat]),

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.throttles import SettingsThrottle
@@ -43,7 +45,7 @@ def notification_open(request: HttpRequest, notification_id: int) -> HttpRespons
     try:
         notice = notification_read(user=request.user, notification_id=notification_id)
     except NotFoundError:
-        raise Http404("No such notification.") from None
+        raise Http404(_("No such notification.")) from None
     safe = url_has_allowed_host_and_scheme(
         notice.url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
@@ -57,7 +59,7 @@ def notification_mark_read(request: HttpRequest, notification_id: int) -> HttpRe
     try:
         notification_read(user=request.user, notification_id=notification_id)
     except NotFoundError:
-        raise Http404("No such notification.") from None
+        raise Http404(_("No such notification.")) from None
     return redirect("web:notifications")
 
 
@@ -68,9 +70,12 @@ def notifications_mark_all_read(request: HttpRequest) -> HttpResponse:
     count = notifications_read_all(user=request.user)
     messages.success(
         request,
-        f"{count} notification{'s' if count != 1 else ''} marked read."
+        ngettext(
+            "%(count)d notification marked read.", "%(count)d notifications marked read.", count
+        )
+        % {"count": count}
         if count
-        else "Nothing was unread.",
+        else _("Nothing was unread."),
     )
     return redirect("web:notifications")
 
@@ -84,7 +89,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         kinds = [row["kind"] for row in notification_preferences_of(user=request.user)]
         chosen = set(request.POST.getlist("email"))
         notification_preferences_set(user=request.user, email={k: k in chosen for k in kinds})
-        messages.success(request, "Your email choices are saved.")
+        messages.success(request, _("Your email choices are saved."))
         return redirect("web:notification-settings")
     return render(
         request,

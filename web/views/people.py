@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from league.errors import NotFoundError
@@ -29,14 +30,14 @@ def person_detail(request: HttpRequest, username: str) -> HttpResponse:
     try:
         person = person_get(username=username)
     except NotFoundError:
-        raise Http404("Nobody by that name plays here.") from None
+        raise Http404(_("Nobody by that name plays here.")) from None
     competitor = person_competitor(person=person)
     ratings = person_ratings(competitor=competitor)
     chart = line_chart_svg(
         [(rating.title, rating.history) for rating in ratings],
-        title=f"Ratings of {person.get_username()}",
-        x_label="games rated",
-        y_label="rating's low end",
+        title=_("Ratings of %(name)s") % {"name": person.get_username()},
+        x_label=_("games rated"),
+        y_label=_("rating's low end"),
         chart_id="person-ratings",
     )
     context = {

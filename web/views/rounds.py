@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from api.throttles import SettingsThrottle
@@ -28,13 +29,13 @@ def round_play_by(request: HttpRequest, tournament_id: int, number: int) -> Http
     try:
         tournament = tournament_get(tournament_id=tournament_id)
     except NotFoundError:
-        raise Http404("No such league.") from None
+        raise Http404(_("No such league.")) from None
     round_ = next((r for r in round_list(tournament_id=tournament.pk) if r.number == number), None)
     if round_ is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     form = PlayByForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the play-by date as a date and a time (UTC).")
+        messages.error(request, _("Give the play-by date as a date and a time (UTC)."))
         return redirect("web:league", tournament_id=tournament.pk)
     play_by = form.cleaned_data["play_by"]
     if play_by is not None and timezone.is_naive(play_by):
@@ -49,8 +50,9 @@ def round_play_by(request: HttpRequest, tournament_id: int, number: int) -> Http
     else:
         messages.success(
             request,
-            f"Round {number} is to be played by {moment_in_words(play_by)}."
+            _("Round %(number)s is to be played by %(moment_in_words)s.")
+            % {"number": number, "moment_in_words": moment_in_words(play_by)}
             if play_by is not None
-            else f"Round {number} has no play-by date now.",
+            else _("Round %(number)s has no play-by date now.") % {"number": number},
         )
     return redirect("web:league", tournament_id=tournament.pk)

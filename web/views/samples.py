@@ -9,10 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.errors import EngineError
-from engine.variants import load_game
 from web.samples import (
     SampleTable,
     record_cut,
@@ -29,7 +29,7 @@ TABLE_SESSION_KEY = "web_sample_table"
 
 def _require_samples() -> None:
     if not samples_enabled():
-        raise Http404("Sample games are not served here.")
+        raise Http404(_("Sample games are not served here."))
 
 
 def _problem(message: str, status: int = 400) -> JsonResponse:
@@ -56,7 +56,7 @@ def _game_and_seed(request: HttpRequest) -> tuple[str, int, int | None]:
 @require_GET
 def sample_index(request: HttpRequest) -> HttpResponse:
     _require_samples()
-    games = [(game, load_game(game).display_name) for game in sample_games()]
+    games = [(game, game_name(game)) for game in sample_games()]
     return render(request, "web/samples.html", {"games": games})
 
 
@@ -73,8 +73,9 @@ def sample_replay(request: HttpRequest) -> HttpResponse:
         query["events"] = events
     encoded = urlencode(query)
     context = {
-        "title": f"Sample replay: {game_name(game)}, seed {seed}"
-        + (" (running)" if events else ""),
+        "title": _("Sample replay: %(game_name)s, seed %(seed)s")
+        % {"game_name": game_name(game), "seed": seed}
+        + (_(" (running)") if events else ""),
         "record_url": f"{reverse('web:sample-record')}?{encoded}",
         "timeline_url": f"{reverse('web:sample-timeline')}?{encoded}",
         "socket_url": "",
@@ -138,13 +139,13 @@ def sample_table(request: HttpRequest) -> HttpResponse:
     wanted_game = request.GET.get("game")
     if table is None or request.GET.get("new") or (wanted_game and wanted_game != str(table.game)):
         try:
-            game, seed, _ = _game_and_seed(request)
+            game, seed, _title = _game_and_seed(request)
             table = SampleTable(game, seed, [])
         except (ValueError, EngineError) as exc:
             raise Http404(str(exc)) from None
         _save(request, table)
     context = {
-        "title": f"Sample table: {game_name(table.game)}",
+        "title": _("Sample table: %(game_name)s") % {"game_name": game_name(table.game)},
         "view_url": reverse("web:sample-table-view"),
         "action_url": reverse("web:sample-table-actions"),
         "socket_url": "",
@@ -159,7 +160,7 @@ def sample_table_view(request: HttpRequest) -> JsonResponse:
     _require_samples()
     table = _table(request)
     if table is None:
-        return _problem("No sample table is open: open /samples/table/ first.", status=404)
+        return _problem(_("No sample table is open: open /samples/table/ first."), status=404)
     return JsonResponse(table.view_json())
 
 
@@ -168,14 +169,14 @@ def sample_table_actions(request: HttpRequest) -> JsonResponse:
     _require_samples()
     table = _table(request)
     if table is None:
-        return _problem("No sample table is open: open /samples/table/ first.", status=404)
+        return _problem(_("No sample table is open: open /samples/table/ first."), status=404)
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
         return _problem('The body must be JSON: {"action": "play QS"}.')
     action = body.get("action") if isinstance(body, dict) else None
     if not isinstance(action, str) or not action.strip():
-        return _problem("Missing field 'action' (a string such as \"play QS\").")
+        return _problem(_("Missing field 'action' (a string such as \"play QS\")."))
     try:
         table.act(action.strip())
     except EngineError as exc:

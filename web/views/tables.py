@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.throttles import TableJoinThrottle, TableThrottle
@@ -60,7 +61,7 @@ def _table(match_id: int) -> Match:
     try:
         return table_get(match_id=match_id)
     except NotFoundError:
-        raise Http404("No such table.") from None
+        raise Http404(_("No such table.")) from None
 
 
 def _after_seating(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -95,7 +96,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         except LeagueError as exc:
             quick.add_error(None, exc.detail)
         else:
-            messages.success(request, "Your table is ready: you sit at seat 0.")
+            messages.success(request, _("Your table is ready: you sit at seat 0."))
             return redirect("web:table", match_id=match.pk, seat=0)
     if which == "table" and form.is_valid():
         time_control, move_seconds, bank = form.time_control_chosen()
@@ -139,7 +140,8 @@ def table_waiting(request: HttpRequest, match_id: int) -> HttpResponse:
         if seat["code"]
     }
     context = {
-        "title": f"Table {match.pk}: {detail['game_name']}",
+        "title": _("Table %(pk)s: %(detail_game_name)s")
+        % {"pk": match.pk, "detail_game_name": detail["game_name"]},
         "match": match,
         "table": detail,
         "links": invitation_links,
@@ -171,7 +173,7 @@ def table_join_post(request: HttpRequest, match_id: int) -> HttpResponse:
         table_join(user=request.user, match_id=match_id)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-waiting", args=[match_id]))
-    messages.success(request, "You took a seat.")
+    messages.success(request, _("You took a seat."))
     return _after_seating(request, match_id)
 
 
@@ -181,7 +183,7 @@ def table_seat_bot_post(request: HttpRequest, match_id: int, seat: int) -> HttpR
     choices = table_form_choices(user=request.user)
     form = SeatBotForm(request.POST, own_bots=choices["bots"])
     if not form.is_valid():
-        return render(request, "400.html", {"reason": "Choose a bot for the seat."}, status=400)
+        return render(request, "400.html", {"reason": _("Choose a bot for the seat.")}, status=400)
     try:
         table_seat_bot(
             actor=request.user,
@@ -199,14 +201,17 @@ def table_seat_bot_post(request: HttpRequest, match_id: int, seat: int) -> HttpR
 def table_seat_invite_post(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
     form = SeatInviteForm(request.POST)
     if not form.is_valid():
-        return render(request, "400.html", {"reason": "Give a username."}, status=400)
+        return render(request, "400.html", {"reason": _("Give a username.")}, status=400)
     username = form.cleaned_data["username"].strip() or None
     try:
         table_seat_invite(actor=request.user, match_id=match_id, seat=seat, username=username)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-waiting", args=[match_id]))
     messages.success(
-        request, f"Seat {seat} is kept for {username}." if username else f"Seat {seat} is open."
+        request,
+        _("Seat %(seat)s is kept for %(username)s.") % {"seat": seat, "username": username}
+        if username
+        else _("Seat %(seat)s is open.") % {"seat": seat},
     )
     return redirect("web:table-waiting", match_id=match_id)
 
@@ -218,7 +223,7 @@ def table_cancel_post(request: HttpRequest, match_id: int) -> HttpResponse:
         table_cancel(actor=request.user, match_id=match_id)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-waiting", args=[match_id]))
-    messages.success(request, "The table is cancelled.")
+    messages.success(request, _("The table is cancelled."))
     return redirect("web:lobby")
 
 
@@ -228,7 +233,7 @@ def table_invitation(request: HttpRequest, code: str) -> HttpResponse:
     try:
         invitation = seat_invitation_get(code=code)
     except NotFoundError:
-        raise Http404("No such invitation: the link may be mistyped.") from None
+        raise Http404(_("No such invitation: the link may be mistyped.")) from None
     match = _table(invitation.match_id)
     detail = table_detail(match=match, user=request.user)
     yours = request.user.is_authenticated and invitation.invitee_id == request.user.pk
@@ -251,7 +256,7 @@ def table_invitation_accept(request: HttpRequest, code: str) -> HttpResponse:
         invitation = seat_invitation_accept(user=request.user, code=code)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-invitation", args=[code]))
-    messages.success(request, f"You took seat {invitation.seat}.")
+    messages.success(request, _("You took seat %(seat)s.") % {"seat": invitation.seat})
     return _after_seating(request, invitation.match_id)
 
 
@@ -262,7 +267,7 @@ def table_invitation_decline(request: HttpRequest, code: str) -> HttpResponse:
         seat_invitation_decline(user=request.user, code=code)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-invitation", args=[code]))
-    messages.success(request, "You declined the invitation; the host is shown it.")
+    messages.success(request, _("You declined the invitation; the host is shown it."))
     return redirect("web:lobby")
 
 
@@ -275,7 +280,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
     if raw:
         club = club_find(club_id=int(raw)) if raw.isdigit() else None
         if club is None:
-            raise Http404("No such club.")
+            raise Http404(_("No such club."))
     try:
         found = lobby(user=request.user, club=club)
     except NotAllowedError as exc:

@@ -1,4 +1,6 @@
-"""Write the card images: 52 faces and a back, plain SVG, into web/static/web/cards/.
+"""Write the card images: 52 faces and a back, plain SVG, into web/static/web/cards/, and
+the four-colour deck (clubs green, diamonds blue: a person's display setting) into
+web/static/web/cards-four/.
 
     python manage.py card_faces            # (re)write the files
     python manage.py card_faces --check    # exit 1 when a committed file differs
@@ -17,6 +19,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 CARDS_DIR = Path(__file__).resolve().parents[2] / "static" / "web" / "cards"
+FOUR_COLOUR_DIR = CARDS_DIR.parent / "cards-four"
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -39,6 +42,11 @@ RANK_NAMES = {
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED = "#c0262d"
 BLACK = "#1d2330"
+GREEN = "#17703a"
+BLUE = "#1f4fb0"
+TWO_COLOURS = {"H": RED, "D": RED, "C": BLACK, "S": BLACK}
+FOUR_COLOURS = {"H": RED, "D": BLUE, "C": GREEN, "S": BLACK}
+"""Every colour keeps 4.5:1 or more against the white face (WCAG AA for text)."""
 WIDTH, HEIGHT = 200, 280
 
 # Suit symbols in a 100 x 100 box.
@@ -88,10 +96,10 @@ def _index(label: str, suit: str) -> str:
     return f'<g>{corner}</g><g transform="rotate(180 {WIDTH / 2:g} {HEIGHT / 2:g})">{corner}</g>'
 
 
-def card_svg(card: str) -> str:
+def card_svg(card: str, colours: dict[str, str] = TWO_COLOURS) -> str:
     rank, suit = card[0], card[1]
     label = RANK_LABELS.get(rank, rank)
-    colour = RED if suit in "HD" else BLACK
+    colour = colours[suit]
     title = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
     if rank == "A":
         middle = _suit(suit, 100, 140, 96)
@@ -135,15 +143,25 @@ def back_svg() -> str:
     )
 
 
-def card_files() -> dict[str, str]:
+def card_files(colours: dict[str, str] = TWO_COLOURS) -> dict[str, str]:
     """Every file name and its SVG text."""
-    files = {f"{rank}{suit}.svg": card_svg(rank + suit) for suit in SUITS for rank in RANKS}
+    files = {
+        f"{rank}{suit}.svg": card_svg(rank + suit, colours) for suit in SUITS for rank in RANKS
+    }
     files["back.svg"] = back_svg()
     return files
 
 
+def all_card_files() -> dict[Path, str]:
+    """Both decks: every file's path and its SVG text."""
+    return {
+        **{CARDS_DIR / name: text for name, text in card_files().items()},
+        **{FOUR_COLOUR_DIR / name: text for name, text in card_files(FOUR_COLOURS).items()},
+    }
+
+
 class Command(BaseCommand):
-    help = "Write the 52 card faces and the back as SVG into web/static/web/cards/."
+    help = "Write the 52 card faces and the back as SVG, in two and in four colours."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -151,13 +169,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        files = card_files()
+        files = all_card_files()
         if options["check"]:
             stale = [
-                name
-                for name, text in files.items()
-                if not (CARDS_DIR / name).is_file()
-                or (CARDS_DIR / name).read_text(encoding="utf-8") != text
+                f"{path.parent.name}/{path.name}"
+                for path, text in files.items()
+                if not path.is_file() or path.read_text(encoding="utf-8") != text
             ]
             if stale:
                 raise CommandError(
@@ -165,7 +182,7 @@ class Command(BaseCommand):
                 )
             self.stdout.write(f"{len(files)} card images are up to date")
             return
-        CARDS_DIR.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (CARDS_DIR / name).write_text(text, encoding="utf-8")
-        self.stdout.write(f"wrote {len(files)} card images to {CARDS_DIR}")
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        self.stdout.write(f"wrote {len(files)} card images to {CARDS_DIR} and {FOUR_COLOUR_DIR}")

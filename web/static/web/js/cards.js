@@ -1,21 +1,51 @@
-// Shared helpers of the replay viewer and the table: cards, seats around the board, DOM.
+// Shared helpers of the replay viewer and the table: cards, seats around the board, DOM,
+// and the words of both in the page's language. gettext, ngettext, pgettext and interpolate
+// come from Django's JavaScript catalogue (/jsi18n/, loaded by base.html before any module);
+// the engine's words (action labels, explanations, contract and bid names) are in that
+// catalogue too (web/static/web/js/engine_words.js lists them for makemessages).
+
+/* global gettext, pgettext */
+const gt = (text) => gettext(text);
+const pgt = (context, text) => pgettext(context, text);
+
+/** A message of the catalogue with its %(name)s filled in from `values`. */
+export function tr(format, values) {
+  return format.replace(/%\((\w+)\)s/g, (_m, key) => String(values[key]));
+}
+
+/** A word or sentence of the engine in the page's language (as it is when not in the catalogue). */
+export function engineWords(text) {
+  return text ? gt(text) : text;
+}
 
 const RANK_NAMES = {
-  2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-  9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
+  2: pgettext("card rank", "two"), 3: pgettext("card rank", "three"), 4: pgettext("card rank", "four"),
+  5: pgettext("card rank", "five"), 6: pgettext("card rank", "six"), 7: pgettext("card rank", "seven"),
+  8: pgettext("card rank", "eight"), 9: pgettext("card rank", "nine"), T: pgettext("card rank", "ten"),
+  J: pgettext("card rank", "jack"), Q: pgettext("card rank", "queen"), K: pgettext("card rank", "king"),
+  A: pgettext("card rank", "ace"),
 };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const SUIT_NAMES = {
+  C: pgettext("suit", "clubs"), D: pgettext("suit", "diamonds"), H: pgettext("suit", "hearts"), S: pgettext("suit", "spades"),
+};
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANK_LETTERS = { T: "10", J: pgettext("card letter", "J"), Q: pgettext("card letter", "Q"), K: pgettext("card letter", "K"), A: pgettext("card letter", "A") };
 
 /** "QS" -> "QS"; "10S" -> "TS" (records may spell a ten either way). */
 export function normaliseCard(card) {
   return card.startsWith("10") ? "T" + card.slice(2) : card;
 }
 
-/** "QS" -> "queen of spades". */
+/** "QS" -> "queen of spades" (in the page's language: "schoppen vrouw", "spader dam"). */
 export function cardName(card) {
   const c = normaliseCard(card);
-  return `${RANK_NAMES[c[0]] ?? c[0]} of ${SUIT_NAMES[c[1]] ?? c[1]}`;
+  return tr(pgettext("card name", "%(rank)s of %(suit)s"), { rank: RANK_NAMES[c[0]] ?? c[0], suit: SUIT_NAMES[c[1]] ?? c[1] });
+}
+
+/** "QS" -> "Q♠" ("V♠" in Dutch, "D♠" in Swedish): a card in short. */
+export function cardShort(card) {
+  const c = normaliseCard(card);
+  return `${RANK_LETTERS[c[0]] ?? c[0]}${SUIT_SYMBOLS[c[1]] ?? c[1]}`;
 }
 
 /** "trump H" -> "trump ♥", "play QS" -> "play Q♠": suit letters shown as symbols. */
@@ -26,6 +56,39 @@ export function prettyAction(text) {
 
 export function suitSymbol(letter) {
   return SUIT_SYMBOLS[letter] ?? letter;
+}
+
+/** "H" -> "♥ hearts" in the page's language. */
+export function suitWords(letter) {
+  return SUIT_NAMES[letter] ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : letter;
+}
+
+/** An action string as people read it in the page's language: its verb and its object
+ * ("contract kings_jacks" -> "contract Heer & Zot", "play QS" -> "speel V♠"). */
+export function actionWords(action) {
+  const [verb, ...rest] = String(action).split(" ");
+  const object = rest.join(" ");
+  const verbWords = pgettext("action verb", verb);
+  if (!object) return verbWords;
+  let objectWords;
+  if (/^(10|[2-9TJQKA])[CDHS]$/.test(object)) objectWords = cardShort(object);
+  else if (/^[CDHS]$/.test(object)) objectWords = suitWords(object);
+  else if (/^\d+$/.test(object)) objectWords = object;
+  else if (/^\d+(up|down)$/.test(object)) {
+    const n = object.replace(/\D+$/, "");
+    objectWords = object.endsWith("up") ? tr(gettext("%(count)s up"), { count: n }) : tr(gettext("%(count)s down"), { count: n });
+  } else objectWords = gt(object.replaceAll("_", " "));
+  return `${verbWords} ${objectWords}`;
+}
+
+/** A move played for the person on timeout (league.domain.table_phase.moves_played_for). */
+export function movedWords(moved) {
+  const text = tr(gettext("No move in time: %(action)s was played for you (strike %(strike)s of %(of)s)"), {
+    action: actionWords(moved.action ?? ""), strike: moved.strike, of: moved.strikes_allowed,
+  });
+  return moved.strike >= moved.strikes_allowed
+    ? `${text}; ${gettext("a bot plays your seat for the rest of the game")}.`
+    : `${text}.`;
 }
 
 /** A DOM element: el("li", {class: "x", "aria-label": "y"}, child, "text", ...). */
@@ -48,7 +111,7 @@ export function el(tag, attributes = {}, ...children) {
 /** An image of a card face (or the back for null), in a span.card. */
 export function cardImage(base, card, { small = false, label = null } = {}) {
   const file = card === null ? "back" : normaliseCard(card);
-  const alt = label ?? (card === null ? "a hidden card" : cardName(card));
+  const alt = label ?? (card === null ? gettext("a hidden card") : cardName(card));
   return el(
     "span",
     { class: small ? "card small" : "card", "data-card": card ?? "" },
@@ -100,7 +163,7 @@ export async function fetchJSON(url, options = {}) {
   }
   if (!response.ok) {
     const detail = body && typeof body.detail === "string" ? body.detail : null;
-    const error = new Error(detail ?? `The server answered ${response.status} ${response.statusText}.`);
+    const error = new Error(detail ?? tr(gettext("The server answered %(status)s %(text)s."), { status: response.status, text: response.statusText }));
     error.status = response.status;
     error.body = body;
     throw error;

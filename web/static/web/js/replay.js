@@ -11,7 +11,7 @@
 // a bid or a choice shows what it means under the game's rules (the timeline's "explain").
 
 import {
-  boardAreas, cardImage, el, fetchJSON, liveSocket, prettyAction, seatAreas, suitSymbol,
+  actionWords, boardAreas, cardImage, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -41,9 +41,9 @@ function seatsWithCards(events) {
 function build(newRecord, timeline) {
   record = newRecord;
   numSeats = record.seats.length;
-  const names = record.seats.map((s, i) => s.name || s.player || `Seat ${i}`);
+  const names = record.seats.map((s, i) => s.name || s.player || tr(gettext("Seat %(seat)s"), { seat: i }));
   seatNames = names.map((name, seat) =>
-    names.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name);
+    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (seat %(seat)s)"), { name, seat }) : name);
   const good = timeline && !timeline.error && Array.isArray(timeline.deals);
   const facts = {};
   if (good) for (const step of timeline.prelude) applySet(facts, step);
@@ -72,7 +72,7 @@ function build(newRecord, timeline) {
     };
   });
   timelineProblem = timeline && timeline.error
-    ? ` (shown without the engine's facts such as trick winners: ${timeline.error})`
+    ? tr(gettext(" (shown without the engine's facts such as trick winners: %(reason)s)"), { reason: timeline.error })
     : "";
 }
 
@@ -147,13 +147,13 @@ function status(text) {
 
 function seatLabel(seat, facts) {
   const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, seatNames[seat]));
-  if (facts.dealer === seat) label.append(el("span", { class: "badge" }, "dealer"));
-  if (facts.ranks && facts.ranks[seat]) label.append(el("span", { class: "badge" }, facts.ranks[seat]));
-  if (facts.declarer === seat) label.append(el("span", { class: "badge" }, "declarer"));
-  if (facts.beneficiary === seat) label.append(el("span", { class: "badge" }, "beneficiary"));
+  if (facts.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
+  if (facts.ranks && facts.ranks[seat]) label.append(el("span", { class: "badge" }, engineWords(facts.ranks[seat])));
+  if (facts.declarer === seat) label.append(el("span", { class: "badge" }, gettext("declarer")));
+  if (facts.beneficiary === seat) label.append(el("span", { class: "badge" }, gettext("beneficiary")));
   if (facts.tricks_won) {
     const won = facts.tricks_won[seat] ?? 0;
-    label.append(el("span", { class: "badge" }, `${won} trick${won === 1 ? "" : "s"}`));
+    label.append(el("span", { class: "badge" }, tr(ngettext("%(count)s trick", "%(count)s tricks", won), { count: won })));
   }
   return label;
 }
@@ -173,10 +173,10 @@ function renderBoard(state) {
       class: `seat${toAct === seat ? " to-act" : ""}`,
       "data-position": where[seat],
       "data-seat": seat,
-      "aria-label": `${seatNames[seat]}${toAct === seat ? ", to act" : ""}`,
+      "aria-label": toAct === seat ? tr(gettext("%(name)s, to act"), { name: seatNames[seat] }) : seatNames[seat],
     });
     box.append(seatLabel(seat, state.facts));
-    const hand = el("ul", { class: "hand compact", "aria-label": `Hand of ${seatNames[seat]}` });
+    const hand = el("ul", { class: "hand compact", "aria-label": tr(gettext("Hand of %(name)s"), { name: seatNames[seat] }) });
     for (const card of cards) hand.append(el("li", {}, cardImage(cardBase, card, { small: true })));
     if (state.hidden[seat]) {
       const size = state.facts.hand_sizes ? state.facts.hand_sizes[seat] : null;
@@ -184,7 +184,7 @@ function renderBoard(state) {
       for (let i = 0; i < Math.min(shown, 13); i += 1) {
         hand.append(el("li", {}, cardImage(cardBase, null, { small: true })));
       }
-      box.append(el("p", { class: "hidden-hand" }, size === null ? "Cards hidden" : `${size} cards, hidden`));
+      box.append(el("p", { class: "hidden-hand" }, size === null ? gettext("Cards hidden") : tr(ngettext("%(count)s card, hidden", "%(count)s cards, hidden", size), { count: size })));
     }
     box.append(hand);
     areas[where[seat]].append(box);
@@ -192,12 +192,12 @@ function renderBoard(state) {
   for (const { seat, card } of state.trick) {
     const winner = state.completed && state.trick.winner === seat;
     const slot = el("div", { class: `played${winner ? " winner" : ""}`, "data-position": where[seat], "data-seat": seat });
-    slot.append(cardImage(cardBase, card, { label: `${seatNames[seat]} played the ${cardNameOf(card)}${winner ? " and won the trick" : ""}` }));
+    slot.append(cardImage(cardBase, card, { label: tr(winner ? gettext("%(name)s played the %(card)s and won the trick") : gettext("%(name)s played the %(card)s"), { name: seatNames[seat], card: cardNameOf(card) }) }));
     slots[where[seat]].append(slot);
   }
   if (state.completed) {
     const winner = state.trick.winner;
-    centre.append(el("p", { class: "trick-note" }, winner === null || winner === undefined ? `Trick ${state.trickNumber}` : `Trick ${state.trickNumber}: ${seatNames[winner]} wins`));
+    centre.append(el("p", { class: "trick-note" }, winner === null || winner === undefined ? tr(gettext("Trick %(number)s"), { number: state.trickNumber }) : tr(gettext("Trick %(number)s: %(name)s wins"), { number: state.trickNumber, name: seatNames[winner] })));
   }
 }
 
@@ -213,41 +213,41 @@ function cardOrder(a, b) {
 }
 
 function describe(event) {
-  if (event.chance === "deal") return event.exposed ? `Cards dealt; ${event.exposed} shown` : "Cards dealt";
-  if (event.chance === "draw") return "Cards drawn";
-  if (event.chance === "first_dealer") return `First dealer: ${seatNames[event.seat]}`;
+  if (event.chance === "deal") return event.exposed ? tr(gettext("Cards dealt; %(card)s shown"), { card: event.exposed }) : gettext("Cards dealt");
+  if (event.chance === "draw") return gettext("Cards drawn");
+  if (event.chance === "first_dealer") return tr(gettext("First dealer: %(name)s"), { name: seatNames[event.seat] });
   if (event.chance) return event.chance;
-  return `${seatNames[event.seat]}: ${prettyAction(event.action)}`;
+  return `${seatNames[event.seat]}: ${actionWords(event.action)}`;
 }
 
 function renderFacts(state) {
   const facts = state.facts;
   const deal = deals[position.deal];
   const rows = [
-    ["Game", record.game],
-    ["Deal", `${deal.number} of ${record.complete ? deals.length : `${deals.length} so far`}`],
+    [gettext("Game"), record.game],
+    [gettext("Deal"), record.complete ? tr(gettext("%(deal)s of %(deals)s"), { deal: deal.number, deals: deals.length }) : tr(gettext("%(deal)s of %(deals)s so far"), { deal: deal.number, deals: deals.length })],
   ];
-  if (facts.dealer !== undefined && facts.dealer >= 0) rows.push(["Dealer", seatNames[facts.dealer]]);
-  if (facts.contract) rows.push(["Contract", prettyAction(facts.contract).replaceAll("_", " ")]);
-  rows.push(["Trumps", facts.trump ? suitSymbol(facts.trump) + " " + ({ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[facts.trump] ?? "") : "none"]);
-  if (facts.to_act !== undefined && facts.to_act >= 0) rows.push(["To act", seatNames[facts.to_act]]);
-  if (facts.partners) rows.push(["Partners", facts.partners.map((pair) => pair.map((s) => seatNames[s]).join(" & ")).join(" vs ")]);
-  if (facts.direction) rows.push(["Direction", String(facts.direction)]);
-  if (facts.high_bid) rows.push(["High bid", `${prettyAction(String(facts.high_bid))}${facts.high_bidder >= 0 ? ` (${seatNames[facts.high_bidder]})` : ""}`]);
+  if (facts.dealer !== undefined && facts.dealer >= 0) rows.push([gettext("Dealer"), seatNames[facts.dealer]]);
+  if (facts.contract) rows.push([gettext("Contract"), actionWords(facts.contract)]);
+  rows.push([gettext("Trumps"), facts.trump ? suitWords(facts.trump) : gettext("none")]);
+  if (facts.to_act !== undefined && facts.to_act >= 0) rows.push([gettext("To act"), seatNames[facts.to_act]]);
+  if (facts.partners) rows.push([gettext("Partners"), facts.partners.map((pair) => pair.map((s) => seatNames[s]).join(" & ")).join(gettext(" vs "))]);
+  if (facts.direction) rows.push([gettext("Direction"), engineWords(String(facts.direction))]);
+  if (facts.high_bid) rows.push([gettext("High bid"), `${actionWords(String(facts.high_bid))}${facts.high_bidder >= 0 ? ` (${seatNames[facts.high_bidder]})` : ""}`]);
   const exposed = deal.events.find((e) => e.chance === "deal" && e.exposed);
-  if (exposed) rows.push(["Shown card", exposed.exposed]);
+  if (exposed) rows.push([gettext("Shown card"), exposed.exposed]);
   const prelude = (record.prelude ?? []).map(describePrelude).filter(Boolean);
-  if (prelude.length && position.deal === 0) rows.push(["Before the deals", prelude.join("; ")]);
+  if (prelude.length && position.deal === 0) rows.push([gettext("Before the deals"), prelude.join("; ")]);
   const list = part("facts");
   list.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", {}, term), el("dd", {}, value)]));
 }
 
 function describePrelude(event) {
-  if (event.chance === "first_dealer") return `${seatNames[event.seat]} deals first`;
+  if (event.chance === "first_dealer") return tr(gettext("%(name)s deals first"), { name: seatNames[event.seat] });
   if (event.chance === "draw") {
-    return "drawn: " + event.cards.map((cards, seat) => (cards && cards.length ? `${seatNames[seat]} ${cards.join(" ")}` : null)).filter(Boolean).join(", ");
+    return gettext("drawn: ") + event.cards.map((cards, seat) => (cards && cards.length ? `${seatNames[seat]} ${cards.join(" ")}` : null)).filter(Boolean).join(", ");
   }
-  if (event.action) return `${seatNames[event.seat]}: ${prettyAction(event.action)}`;
+  if (event.action) return `${seatNames[event.seat]}: ${actionWords(event.action)}`;
   return null;
 }
 
@@ -264,11 +264,11 @@ function renderLog() {
       if (!deal.trickEnds.includes(count)) return;
       trick += 1;
       const step = deal.steps[i];
-      text = step && "won" in step ? `Trick ${trick}: ${seatNames[step.won]} wins` : `Trick ${trick}`;
+      text = step && "won" in step ? tr(gettext("Trick %(number)s: %(name)s wins"), { number: trick, name: seatNames[step.won] }) : tr(gettext("Trick %(number)s"), { number: trick });
     } else {
       text = describe(event);
     }
-    const explanation = deal.steps[i]?.explain;
+    const explanation = engineWords(deal.steps[i]?.explain);
     const item = el("li", { "data-event": count },
       el("button", { type: "button", class: "link-button", title: explanation || null, onclick: () => go(position.deal, count) }, text));
     if (count <= position.event) current = item;
@@ -294,10 +294,10 @@ function renderScores() {
       ...deal.scores.map((s) => el("td", { class: "num" }, s))));
   });
   const table = el("table", { class: "data" },
-    el("caption", { class: "visually-hidden" }, "Scores of each deal and the running totals"),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Deal"), ...seatNames.map((n) => el("th", { scope: "col", class: "num" }, n)))),
+    el("caption", { class: "visually-hidden" }, gettext("Scores of each deal and the running totals")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, gettext("Deal")), ...seatNames.map((n) => el("th", { scope: "col", class: "num" }, n)))),
     el("tbody", {}, ...rows),
-    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"), ...totals.map((t) => el("td", { class: "num" }, el("strong", {}, t))))));
+    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, gettext("Total")), ...totals.map((t) => el("td", { class: "num" }, el("strong", {}, t))))));
   part("scores").replaceChildren(table);
 }
 
@@ -313,8 +313,8 @@ function render() {
   renderLog();
   renderScores();
   const last = state.lastEvent ? describe(state.lastEvent) : "";
-  part("step-label").textContent = `Deal ${deal.number} · event ${position.event} of ${deal.events.length}${last ? ` · ${last}` : ""}`;
-  const explanation = deal.steps[position.event - 1]?.explain ?? "";
+  part("step-label").textContent = tr(gettext("Deal %(deal)s · event %(event)s of %(events)s"), { deal: deal.number, event: position.event, events: deal.events.length }) + (last ? ` · ${last}` : "");
+  const explanation = engineWords(deal.steps[position.event - 1]?.explain ?? "");
   const explained = part("explanation");
   explained.hidden = !explanation;
   explained.textContent = explanation ? `${last}: ${explanation}` : "";
@@ -362,7 +362,7 @@ function delayAfter(dealIndex, event) {
 function showPlaying(on) {
   const button = part("play");
   button.setAttribute("aria-pressed", on ? "true" : "false");
-  button.textContent = on ? "❚❚ Pause" : "▶ Play";
+  button.textContent = on ? `❚❚ ${gettext("Pause")}` : `▶ ${gettext("Play")}`;
   root.dataset.playing = on ? "true" : "false";
 }
 
@@ -475,7 +475,7 @@ async function refresh() {
   try {
     await load();
   } catch (error) {
-    status(`Could not refresh the game: ${error.message}`);
+    status(tr(gettext("Could not refresh the game: %(reason)s"), { reason: error.message }));
     return;
   }
   if (follow) go(deals.length - 1, deals[deals.length - 1].events.length);
@@ -485,9 +485,9 @@ async function refresh() {
 
 function statusForRecord() {
   if (!record.complete) {
-    status(`This match is running: only public information is shown, and it updates as it is played.${timelineProblem}`);
+    status(gettext("This match is running: only public information is shown, and it updates as it is played.") + timelineProblem);
   } else {
-    status(`Final scores: ${record.scores.map((s, i) => `${seatNames[i]} ${s}`).join(", ")}${timelineProblem}`);
+    status(tr(gettext("Final scores: %(scores)s"), { scores: record.scores.map((s, i) => `${seatNames[i]} ${s}`).join(", ") }) + timelineProblem);
   }
 }
 
@@ -495,11 +495,11 @@ async function start() {
   try {
     await load();
   } catch (error) {
-    status(`Could not load the game record: ${error.message}`);
+    status(tr(gettext("Could not load the game record: %(reason)s"), { reason: error.message }));
     return;
   }
   if (!deals.length) {
-    status("No deal has been played yet.");
+    status(gettext("No deal has been played yet."));
     return;
   }
   const fromHash = positionFromHash();

@@ -42,7 +42,7 @@ function setUp(table, index) {
     // The heading's own markup moves into the button: an <abbr title> explaining the
     // column (Opposition, Lead) keeps its explanation.
     button.append(...th.childNodes);
-    button.title = `Sort by ${label}`;
+    button.title = interpolate(gettext("Sort by %(label)s"), { label }, true);
     button.addEventListener("click", () => {
       const previous = chosen.get(key);
       // Numbers sort best-first (descending) on the first click, names A to Z.

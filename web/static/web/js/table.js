@@ -28,8 +28,8 @@
 // deal is shown.
 
 import {
-  boardAreas, cardImage, cardName, csrfToken, el, fetchJSON, liveSocket, prettyAction,
-  seatAreas, suitSymbol,
+  actionWords, boardAreas, cardImage, cardName, csrfToken, el, engineWords, fetchJSON,
+  liveSocket, movedWords, seatAreas, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
 
@@ -46,7 +46,7 @@ const chat = chatElement ? tableChat(chatElement) : null;
 /** Names that say which seat they are when several seats have the same name. */
 function distinctNames(names) {
   return names.map((name, seat) =>
-    names.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name);
+    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (seat %(seat)s)"), { name, seat }) : name);
 }
 
 let current = null; // the answer shown
@@ -69,8 +69,8 @@ const NOT_NEXT_REFETCH_MS = 700;
 let laterTimer = null;
 
 function nameOf(seat) {
-  if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? `${seatNames[seat]} (you)` : "You";
-  return seatNames?.[seat] ?? `Seat ${seat}`;
+  if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? tr(gettext("%(name)s (you)"), { name: seatNames[seat] }) : gettext("You");
+  return seatNames?.[seat] ?? tr(gettext("Seat %(seat)s"), { seat });
 }
 
 function showError(message) {
@@ -78,6 +78,113 @@ function showError(message) {
   box.textContent = message;
   box.hidden = !message;
 }
+
+// ---------------------------------------------------------------- screen readers and keys
+
+/** Say `text` to screen readers (a polite live region; the last few lines are kept). */
+function announce(text) {
+  const log = part("announce");
+  if (!log || !text) return;
+  log.append(el("p", {}, text));
+  while (log.childElementCount > 6) log.firstElementChild.remove();
+}
+
+let announced = null; // {deal, tricks, trick}: how much of the deal has been announced
+
+/** Announce what changed on the table since the last view shown: each card played (who
+ * played what) and each trick's winner. Views come from the server and from the socket's
+ * updates alike, so every card is told once, whichever brought it. */
+function announcePlays(view) {
+  const before = announced;
+  announced = { deal: view.deal, tricks: view.tricks.length, trick: view.trick.length };
+  if (!before || before.deal !== view.deal) return; // a new deal, or the page just opened
+  const played = (cards, leader, from) => {
+    const order = playOrder(view, leader);
+    cards.slice(from).forEach((card, i) => {
+      announce(tr(gettext("%(name)s played the %(card)s"), { name: nameOf(order[from + i]), card: cardName(card) }));
+    });
+  };
+  let from = before.trick;
+  for (const trick of view.tricks.slice(before.tricks)) {
+    played(trick.cards, trick.leader, from);
+    announce(tr(gettext("%(name)s won the trick"), { name: nameOf(trick.winner) }));
+    from = 0;
+  }
+  if (view.tricks.length < before.tricks) return;
+  played(view.trick, view.leader, view.tricks.length === before.tricks ? before.trick : 0);
+}
+
+/** The buttons arrow keys move between in `container`: the legal cards of a hand (all of
+ * them when none is legal), or every button of the choices. */
+function rovingButtons(container) {
+  const buttons = [...container.querySelectorAll("button")];
+  const legal = buttons.filter((b) => b.classList.contains("legal"));
+  return legal.length ? legal : buttons;
+}
+
+/** One tab stop per group: `chosen` (or the group's first) gets tabindex 0. */
+function setRoving(container, chosen) {
+  const buttons = rovingButtons(container);
+  const target = chosen && buttons.includes(chosen) ? chosen : buttons[0];
+  for (const button of container.querySelectorAll("button")) button.tabIndex = button === target ? 0 : -1;
+  return target ?? null;
+}
+
+/** Arrow keys, Home and End move the focus within a hand or the choices. */
+function rovingKeys(container) {
+  container.addEventListener("keydown", (event) => {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+    const step = keys[event.key];
+    if (step === undefined) return;
+    const buttons = rovingButtons(container);
+    if (!buttons.length) return;
+    event.preventDefault();
+    const at = buttons.indexOf(document.activeElement);
+    let next;
+    if (step === "first") next = 0;
+    else if (step === "last") next = buttons.length - 1;
+    else next = at < 0 ? 0 : (at + step + buttons.length) % buttons.length;
+    setRoving(container, buttons[next]).focus();
+  });
+}
+
+/** Focus the hand's card to play (H), or the first bid or choice (B). */
+function focusHand() {
+  const hand = part("board").querySelector(".hand.mine");
+  const target = hand ? setRoving(hand, hand.querySelector('button[tabindex="0"]')) : null;
+  target?.focus();
+  return Boolean(target);
+}
+
+function focusChoices() {
+  const target = setRoving(part("choices"), part("choices").querySelector('button[tabindex="0"]'));
+  target?.focus();
+  return Boolean(target);
+}
+
+/** The table's state in words (S): whose turn, the trick on the table, the time left. */
+function stateInWords() {
+  const view = current?.view;
+  const parts = [part("status").textContent];
+  if (view && view.trick.length) {
+    const order = playOrder(view, view.leader);
+    parts.push(view.trick.map((card, i) => tr(gettext("%(name)s played the %(card)s"), { name: nameOf(order[i]), card: cardName(card) })).join("; "));
+  }
+  if (part("deadline").textContent) parts.push(part("deadline").textContent);
+  return parts.filter(Boolean).join(". ");
+}
+
+document.addEventListener("keydown", (event) => {
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || event.altKey || event.ctrlKey || event.metaKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "h" && focusHand()) event.preventDefault();
+  else if (key === "b" && focusChoices()) event.preventDefault();
+  else if (key === "s") {
+    event.preventDefault();
+    announce(stateInWords());
+  }
+});
 
 /** The phase of an answer; the sample table's answers (web.samples) do not name it. */
 function phaseOf(data) {
@@ -107,6 +214,11 @@ function playOrder(view, leader) {
 }
 
 function render(data) {
+  // The focus survives the redraw: the same card or choice, else the next one to play.
+  const focused = document.activeElement;
+  const focusedCard = focused?.closest?.(".hand.mine") ? focused.dataset.card : null;
+  const focusedChoice = focused?.closest?.("[data-role=choices]") ? focused.dataset.action : null;
+  const wasInTable = focused === document.body || root.contains(focused);
   const phase = phaseOf(data);
   root.dataset.phase = phase;
   root.dataset.position = String(data.position ?? "");
@@ -121,11 +233,29 @@ function render(data) {
     part("scores").replaceChildren();
   } else {
     renderBoard(data, view);
+    announcePlays(view);
     renderChoices(data, view);
     renderFacts(view);
   }
+  const turnStarts = phase === "your_move" && lastPhase !== "your_move";
   renderStatus(data, phase);
   startDeadline(data.your_turn ? data.deadline : data.to_act_deadline, Boolean(data.your_turn));
+  const hand = part("board").querySelector(".hand.mine");
+  if (hand) {
+    const again = focusedCard ? hand.querySelector(`button[data-card="${focusedCard}"]`) : null;
+    const target = setRoving(hand, again);
+    if (focusedCard && target) target.focus();
+  }
+  const choice = focusedChoice ? part("choices").querySelector(`button[data-action="${CSS.escape(focusedChoice)}"]`) : null;
+  const choiceTarget = setRoving(part("choices"), choice);
+  if (focusedChoice && choiceTarget) choiceTarget.focus();
+  if (turnStarts) {
+    announce(part("status").textContent);
+    // Whoever plays with the keys finds the focus where the move is made.
+    if (wasInTable && !focusedCard && !focusedChoice) {
+      if (!(view?.legal ?? []).some((a) => a.startsWith("play ")) || !focusHand()) focusChoices();
+    }
+  }
 }
 
 function renderBoard(data, view) {
@@ -148,17 +278,17 @@ function renderBoard(data, view) {
     const box = el("section", {
       class: `seat${acting ? " to-act" : ""}${seat === mySeat ? " mine" : ""}`,
       "data-seat": seat,
-      "aria-label": `${nameOf(seat)}${acting ? ", to act" : ""}`,
+      "aria-label": acting ? tr(gettext("%(name)s, to act"), { name: nameOf(seat) }) : nameOf(seat),
     });
     const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, nameOf(seat)));
-    if (view.dealer === seat) label.append(el("span", { class: "badge" }, "dealer"));
-    if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, view.public.ranks[seat]));
-    if (replaced.has(seat)) label.append(el("span", { class: "badge" }, "a bot plays"));
+    if (view.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
+    if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, engineWords(view.public.ranks[seat])));
+    if (replaced.has(seat)) label.append(el("span", { class: "badge" }, gettext("a bot plays")));
     const won = view.tricks_won[seat] ?? 0;
-    label.append(el("span", { class: "badge" }, `${won} trick${won === 1 ? "" : "s"}`));
+    label.append(el("span", { class: "badge" }, tr(ngettext("%(count)s trick", "%(count)s tricks", won), { count: won })));
     box.append(label);
     if (seat === mySeat) {
-      const hand = el("ul", { class: "hand mine", "aria-label": "Your hand" });
+      const hand = el("ul", { class: "hand mine", "aria-label": gettext("Your hand") });
       for (const card of [...view.hand].sort(cardOrder)) {
         const action = `play ${card}`;
         const playable = myTurn && legal.has(action);
@@ -166,7 +296,8 @@ function renderBoard(data, view) {
           type: "button",
           class: `card-button${playable ? " legal" : ""}`,
           "data-card": card,
-          "aria-label": `${cardName(card)}${playable ? ", playable" : ""}`,
+          "aria-label": playable ? tr(gettext("%(card)s, playable"), { card: cardName(card) }) : cardName(card),
+          tabindex: "-1",
           // Every card is sent: for one the rules forbid, the server's answer names the rule.
           onclick: () => send(action),
         }, cardImage(cardBase, card, { label: "" }));
@@ -175,20 +306,20 @@ function renderBoard(data, view) {
       box.append(hand);
     } else if (trakarl && seat === n - 1 && trakarl.length) {
       // Priffe's träkarl: its hand is public once the first card is led.
-      const hand = el("ul", { class: "hand compact dummy", "aria-label": `Hand of ${nameOf(seat)}` });
+      const hand = el("ul", { class: "hand compact dummy", "aria-label": tr(gettext("Hand of %(name)s"), { name: nameOf(seat) }) });
       for (const card of [...trakarl].sort(cardOrder)) {
         const action = `play ${card}`;
         const playable = myTurn && legal.has(action);
         const item = playable
-          ? el("button", { type: "button", class: "card-button legal", "data-card": card, "aria-label": `${cardName(card)} from the dummy, playable`, onclick: () => send(action) }, cardImage(cardBase, card, { small: true, label: "" }))
+          ? el("button", { type: "button", class: "card-button legal", "data-card": card, "aria-label": tr(gettext("%(card)s from the dummy, playable"), { card: cardName(card) }), tabindex: "-1", onclick: () => send(action) }, cardImage(cardBase, card, { small: true, label: "" }))
           : cardImage(cardBase, card, { small: true });
         hand.append(el("li", {}, item));
       }
       box.append(hand);
     } else {
       const size = view.hand_sizes[seat] ?? 0;
-      label.append(el("span", { class: "badge cards-left" }, `${size} card${size === 1 ? "" : "s"}`));
-      const hand = el("ul", { class: "hand compact", "aria-label": `${nameOf(seat)} holds ${size} card${size === 1 ? "" : "s"}` });
+      label.append(el("span", { class: "badge cards-left" }, tr(ngettext("%(count)s card", "%(count)s cards", size), { count: size })));
+      const hand = el("ul", { class: "hand compact", "aria-label": tr(ngettext("%(name)s holds %(count)s card", "%(name)s holds %(count)s cards", size), { name: nameOf(seat), count: size }) });
       for (let i = 0; i < size; i += 1) hand.append(el("li", { "aria-hidden": "true" }, cardImage(cardBase, null, { small: true })));
       box.append(hand);
     }
@@ -209,11 +340,11 @@ function renderBoard(data, view) {
   trick.forEach((card, i) => {
     const seat = order[i];
     const slot = el("div", { class: `played${winner === seat ? " winner" : ""}`, "data-seat": seat });
-    slot.append(cardImage(cardBase, card, { label: `${nameOf(seat)} played the ${cardName(card)}` }));
+    slot.append(cardImage(cardBase, card, { label: tr(gettext("%(name)s played the %(card)s"), { name: nameOf(seat), card: cardName(card) }) }));
     slots[where[seat]].append(slot);
   });
   if (winner !== null) {
-    centre.append(el("p", { class: "trick-note" }, `${nameOf(winner)} won the trick`));
+    centre.append(el("p", { class: "trick-note" }, tr(gettext("%(name)s won the trick"), { name: nameOf(winner) })));
   }
 }
 
@@ -228,12 +359,13 @@ function renderChoices(data, view) {
   const labelled = new Map((data.actions ?? []).map((a) => [a.action, a]));
   const groups = new Map();
   for (const action of view.legal.filter((a) => !a.startsWith("play "))) {
-    const info = labelled.get(action) ?? { action, label: "", explanation: "" };
+    const given = labelled.get(action) ?? { action, label: "", explanation: "" };
+    const info = { ...given, label: engineWords(given.label), explanation: engineWords(given.explanation) };
     if (!groups.has(info.label)) groups.set(info.label, []);
     groups.get(info.label).push(info);
   }
   for (const [label, actions] of groups) {
-    const group = el("div", { class: "choice-group", role: "group", "aria-label": label || "Choices" });
+    const group = el("div", { class: "choice-group", role: "group", "aria-label": label || gettext("Choices") });
     // The label of the kind ("Bid:", "Choose a contract:"), unless it only repeats the action.
     if (label && actions.some((info) => info.action !== label)) {
       group.append(el("span", { class: "choice-label" }, `${label[0].toUpperCase()}${label.slice(1)}:`));
@@ -249,7 +381,7 @@ function renderChoices(data, view) {
         onclick: () => send(info.action),
         onmouseenter: describe,
         onfocus: describe,
-      }, prettyAction(info.action)));
+      }, actionWords(info.action)));
     }
     choices.append(group);
   }
@@ -264,11 +396,11 @@ function renderMoved(data) {
     return;
   }
   const latest = moved[moved.length - 1];
-  const items = moved.map((m) => el("li", {}, prettyAction(m.text)));
+  const items = moved.map((m) => el("li", {}, movedWords(m)));
   const earlier = moved.length > 1
-    ? [el("details", {}, el("summary", {}, `All ${moved.length} moves played for you`), el("ol", {}, items))]
+    ? [el("details", {}, el("summary", {}, tr(gettext("All %(count)s moves played for you"), { count: moved.length })), el("ol", {}, items))]
     : [];
-  box.replaceChildren(el("strong", {}, prettyAction(latest.text)), ...earlier);
+  box.replaceChildren(el("strong", {}, movedWords(latest)), ...earlier);
   box.hidden = false;
 }
 
@@ -279,39 +411,39 @@ function renderWaiting(data) {
   if (!waiting) return;
   const missing = Array.isArray(data.missing) ? data.missing : [];
   part("missing").replaceChildren(...missing.map((m) => el("li", {},
-    `Seat ${m.seat}: `, m.invitee ? `waiting for ${m.invitee} to accept` : "an open seat, for whoever has the link")));
+    tr(gettext("Seat %(seat)s: "), { seat: m.seat }), m.invitee ? tr(gettext("waiting for %(name)s to accept"), { name: m.invitee }) : gettext("an open seat, for whoever has the link"))));
 }
 
 function renderFacts(view) {
-  const rows = [["Game", view.game]];
-  if (view.deal) rows.push(["Deal", view.deals ? `${view.deal} of ${view.deals}` : String(view.deal)]);
-  if (view.contract) rows.push(["Contract", prettyAction(view.contract).replaceAll("_", " ")]);
-  rows.push(["Trumps", view.trump ? suitSymbol(view.trump) : "none"]);
+  const rows = [[gettext("Game"), view.game]];
+  if (view.deal) rows.push([gettext("Deal"), view.deals ? tr(gettext("%(deal)s of %(deals)s"), { deal: view.deal, deals: view.deals }) : String(view.deal)]);
+  if (view.contract) rows.push([gettext("Contract"), actionWords(view.contract)]);
+  rows.push([gettext("Trumps"), view.trump ? suitWords(view.trump) : gettext("none")]);
   const pub = view.public ?? {};
   if (Array.isArray(pub.bids) && pub.bids.length) {
-    rows.push(["Bids", pub.bids.map((b) => `${nameOf(b.seat)}: ${b.bid}`).join(", ")]);
+    rows.push([gettext("Bids"), pub.bids.map((b) => `${nameOf(b.seat)}: ${actionWords(String(b.bid))}`).join(", ")]);
   }
   if (Array.isArray(pub.auction) && pub.auction.length) {
-    rows.push(["Auction", pub.auction.map((b) => (typeof b === "object" ? `${nameOf(b.seat)}: ${b.bid ?? b.action ?? ""}` : String(b))).join(", ")]);
+    rows.push([gettext("Auction"), pub.auction.map((b) => (typeof b === "object" ? `${nameOf(b.seat)}: ${actionWords(String(b.bid ?? b.action ?? ""))}` : String(b))).join(", ")]);
   }
   if (Array.isArray(pub.partners)) {
-    rows.push(["Partners", pub.partners.map((pair) => pair.map(nameOf).join(" & ")).join(" vs ")]);
+    rows.push([gettext("Partners"), pub.partners.map((pair) => pair.map(nameOf).join(" & ")).join(gettext(" vs "))]);
   }
   const priv = view.private ?? {};
   for (const [key, value] of Object.entries(priv)) {
-    rows.push([`Yours: ${key.replaceAll("_", " ")}`, Array.isArray(value) ? value.join(" ") : String(value)]);
+    rows.push([tr(gettext("Yours: %(what)s"), { what: engineWords(key.replaceAll("_", " ")) }), Array.isArray(value) ? value.map((v) => engineWords(String(v))).join(" ") : engineWords(String(value))]);
   }
   part("facts").replaceChildren(...rows.flatMap(([t, v]) => [el("dt", {}, t), el("dd", {}, v)]));
 
   const n = view.hand_sizes.length;
-  const header = el("tr", {}, el("th", { scope: "col" }, "Deal"),
+  const header = el("tr", {}, el("th", { scope: "col" }, gettext("Deal")),
     ...Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, nameOf(s))));
   const rowsHtml = view.deal_scores.map((scores, i) => el("tr", {}, el("th", { scope: "row" }, `${i + 1}`),
     ...scores.map((x) => el("td", { class: "num" }, x))));
   part("scores").replaceChildren(el("table", { class: "data" },
-    el("caption", { class: "visually-hidden" }, "Scores of each deal and the totals"),
+    el("caption", { class: "visually-hidden" }, gettext("Scores of each deal and the totals")),
     el("thead", {}, header), el("tbody", {}, ...rowsHtml),
-    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"),
+    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, gettext("Total")),
       ...view.scores.map((x) => el("td", { class: "num" }, el("strong", {}, x)))))));
 }
 
@@ -322,43 +454,43 @@ function renderStatus(data, phase) {
   root.dataset.over = phase === "finished" || phase === "error" ? "true" : "false";
   const toAct = data.to_act ?? view?.to_act;
   if (sending) {
-    status.textContent = "Sending your move…";
+    status.textContent = gettext("Sending your move…");
     return;
   }
   switch (phase) {
     case "waiting_for_players": {
       const count = (data.missing ?? []).length;
-      status.textContent = `Waiting for ${count} more player${count === 1 ? "" : "s"} to sit down.`;
+      status.textContent = tr(ngettext("Waiting for %(count)s more player to sit down.", "Waiting for %(count)s more players to sit down.", count), { count });
       break;
     }
     case "your_move": {
       const cards = view.legal.filter((a) => a.startsWith("play ")).length;
-      status.textContent = cards ? "Your move: play one of the marked cards." : "Your move: choose below.";
+      status.textContent = cards ? gettext("Your move: play one of the marked cards.") : gettext("Your move: choose below.");
       break;
     }
     case "player_to_move":
-      status.textContent = toAct === mySeat ? "Your move…" : `Waiting for ${nameOf(toAct)} to move…`;
+      status.textContent = toAct === mySeat ? gettext("Your move…") : tr(gettext("Waiting for %(name)s to move…"), { name: nameOf(toAct) });
       break;
     case "trick_won": { // drawn from a socket update: a deal's last trick, or the game's
       const last = view?.tricks?.[view.tricks.length - 1];
-      status.textContent = last ? `${nameOf(last.winner)} won the last trick.` : "";
+      status.textContent = last ? tr(gettext("%(name)s won the last trick."), { name: nameOf(last.winner) }) : "";
       break;
     }
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
-        ? "A bot plays your seat for the rest of this game…"
-        : `${toAct === undefined || toAct === null ? "The bots are" : `${nameOf(toAct)} is`} thinking…`;
+        ? gettext("A bot plays your seat for the rest of this game…")
+        : toAct === undefined || toAct === null ? gettext("The bots are thinking…") : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {
       const text = view
-        ? `The game is over. Scores: ${view.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ")}.`
-        : "The game is over.";
+        ? tr(gettext("The game is over. Scores: %(scores)s."), { scores: view.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ") })
+        : gettext("The game is over.");
       status.replaceChildren(text, " ",
-        root.dataset.recordUrl ? el("a", { href: root.dataset.recordUrl }, "See the replay") : "");
+        root.dataset.recordUrl ? el("a", { href: root.dataset.recordUrl }, gettext("See the replay")) : "");
       break;
     }
     case "error":
-      status.textContent = `This game was stopped: ${data.error || "an error"}.`;
+      status.textContent = tr(gettext("This game was stopped: %(reason)s."), { reason: data.error || gettext("an error") });
       break;
     default:
       status.textContent = "";
@@ -384,9 +516,10 @@ function startDeadline(deadline, mine) {
     const hours = Math.floor((left % 86400) / 3600);
     const minutes = Math.floor((left % 3600) / 60);
     const seconds = String(left % 60).padStart(2, "0");
-    const clock = days ? `${days} d ${hours} h` : hours ? `${hours} h ${minutes} min` : `${minutes}:${seconds}`;
-    box.textContent = mine ? `Time for this move: ${clock}` : `Time left for their move: ${clock}`;
+    const clock = days ? tr(gettext("%(days)s d %(hours)s h"), { days, hours }) : hours ? tr(gettext("%(hours)s h %(minutes)s min"), { hours, minutes }) : `${minutes}:${seconds}`;
+    box.textContent = mine ? tr(gettext("Time for this move: %(clock)s"), { clock }) : tr(gettext("Time left for their move: %(clock)s"), { clock });
     box.classList.toggle("urgent", mine && left <= 10);
+    if (mine && (left === 30 || left === 10)) announce(tr(gettext("%(seconds)s seconds left for your move"), { seconds: left }));
     if (left === 0) window.clearInterval(deadlineTimer);
   };
   tick();
@@ -405,7 +538,7 @@ async function lookForNextGame() {
     link.hidden = !href || next.match === matchId;
     if (href) {
       link.href = href;
-      link.textContent = `Next game where it is your move${next.game_name ? `: ${next.game_name}` : ""}`;
+      link.textContent = next.game_name ? tr(gettext("Next game where it is your move: %(game)s"), { game: next.game_name }) : gettext("Next game where it is your move");
     }
   } catch {
     link.hidden = true; // no such game, or the read is not there: nothing to offer
@@ -456,8 +589,8 @@ async function refresh(eventIndex) {
       root.dataset.ready = "true";
     } while (fetchAgain && !sending);
   } catch (error) {
-    if (!current) part("status").textContent = `Could not load the table: ${error.message}`;
-    else part("connection").textContent = "offline";
+    if (!current) part("status").textContent = tr(gettext("Could not load the table: %(reason)s"), { reason: error.message });
+    else part("connection").textContent = gettext("offline");
   } finally {
     fetching = false;
   }
@@ -606,10 +739,12 @@ function poll() {
 
 function connectionState(state) {
   const badge = part("connection");
-  badge.textContent = { live: "live", reconnecting: "reconnecting…", offline: "" }[state] ?? "";
+  badge.textContent = { live: gettext("live"), reconnecting: gettext("reconnecting…"), offline: "" }[state] ?? "";
   badge.dataset.state = state;
 }
 
+rovingKeys(part("board"));
+rovingKeys(part("choices"));
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {

@@ -37,7 +37,7 @@ function update() {
     show(row.querySelector(".seat-bot"), kind === "bot");
   }
   const note = document.getElementById("seat-count-note");
-  if (note) note.textContent = `This game seats ${players} players.`;
+  if (note) note.textContent = interpolate(gettext("This game seats %(players)s players."), { players }, true);
   const timeControl = form.querySelector('[name="time_control"]:checked')?.value ?? "live";
   show(form.querySelector(".time-live"), timeControl === "live");
   show(form.querySelector(".time-correspondence"), timeControl === "correspondence");

@@ -47,7 +47,7 @@ for (const button of document.querySelectorAll(".copy-link")) {
       input.select();
       document.execCommand("copy");
     }
-    button.textContent = "Copied";
-    window.setTimeout(() => (button.textContent = "Copy"), 2000);
+    button.textContent = gettext("Copied");
+    window.setTimeout(() => (button.textContent = gettext("Copy")), 2000);
   });
 }

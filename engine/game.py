@@ -45,6 +45,7 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError, InvalidCardError, InvalidChanceError, ScoreEntryError
 from engine.inference import CardInference
 from engine.options import Rules, format_game_string
+from engine.solving import PLAIN_PLAY, CardPlayRules, DealScoring
 from engine.table_sheet import (
     ScoreSheet,
     SheetField,
@@ -57,7 +58,6 @@ from engine.table_sheet import (
     totals_checked,
     unknown_keys,
 )
-from engine.solving import PLAIN_PLAY, CardPlayRules, DealScoring
 from engine.view import PlayerView, TrickView
 
 CHANCE = -1

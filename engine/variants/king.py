@@ -119,6 +119,7 @@ from engine.game import (
 )
 from engine.inference import CardInference
 from engine.options import Rules, option
+from engine.solving import CardPlayRules, DealScoring
 from engine.table_sheet import (
     ScoreSheet,
     SheetField,
@@ -130,7 +131,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.solving import CardPlayRules, DealScoring
 from engine.view import PlayerView
 
 SEATS = 4

@@ -96,6 +96,7 @@ from engine.game import (
 )
 from engine.inference import CardInference
 from engine.options import Rules, option
+from engine.solving import CardPlayRules, DealScoring
 from engine.table_sheet import (
     ScoreSheet,
     SheetField,
@@ -109,7 +110,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.solving import CardPlayRules, DealScoring
 from engine.view import PlayerView
 
 TRICKS, HEARTS_CONTRACT, KINGS_JACKS, QUEENS, KING_OF_HEARTS, SEVENTH_LAST, TRUMPS = range(7)

@@ -101,6 +101,7 @@ from engine.errors import (
 from engine.game import CHANCE, FAMILY_ACTIONS, TRUMP_ACTIONS, Game, TrickTakingState
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
+from engine.solving import DealScoring
 from engine.table_sheet import (
     ScoreSheet,
     SheetField,
@@ -112,7 +113,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.solving import DealScoring
 from engine.view import PlayerView
 
 MONARCH, NOBLE, PEASANT, FOOL = range(4)

@@ -127,6 +127,7 @@ from engine.game import (
 )
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
+from engine.solving import DealScoring
 from engine.table_sheet import (
     ScoreSheet,
     SheetField,
@@ -139,7 +140,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.solving import DealScoring
 from engine.view import PlayerView, spectator_view
 
 CLUBS_BID, SPADES_BID, DIAMONDS_BID, HEARTS_BID, NOLL, SPEL, MISERE = range(1, 8)

@@ -86,6 +86,10 @@ def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     league, organiser, cards = _night()
     code = cards["tables"][0]["code"]
     phone = Client()
+    typed = phone.get("/club/table/", {"code": f" {code.lower()} "})
+    assert typed.status_code == 302
+    assert typed["Location"] == f"/club/table/{code}/"
+    assert 'data-role="code-form"' in phone.get("/club/table/").content.decode()
     page = phone.get(f"/club/table/{code}/")
     assert page.status_code == 200
     assert "Deal 1: Slagen (no tricks)" in page.content.decode()

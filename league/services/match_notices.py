@@ -178,10 +178,11 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
         for row in by_match.get(match.pk, []):
             if row.competitor.user_id is None:
                 continue
+            how = "at the club, with real cards" if tournament.at_club else per_move
             text = (
                 f"Round {round_.number} of {tournament.name} started: you play "
                 f"{load_game(match.game).display_name} at table {match.table} with "
-                f"{_names(by_match[match.pk], row.seat)} ({per_move}).{play_by}"
+                f"{_names(by_match[match.pk], row.seat)} ({how}).{play_by}"
             )
             told += (
                 notify(
@@ -189,7 +190,9 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
                     kind=NotificationKind.ROUND_STARTED,
                     key=f"round_started:{round_.pk}",
                     text=text,
-                    url=table_url(match, row.seat),
+                    url=f"/matches/{match.pk}/"
+                    if tournament.at_club
+                    else table_url(match, row.seat),
                     match=match,
                 )
                 is not None

@@ -13,7 +13,16 @@ from django.contrib.auth.models import User
 import pytest
 
 from engine import Chance, load_game
-from league.models import Club, Match, MatchStatus, Membership, OutboxTask, Role, Tournament
+from league.models import (
+    Club,
+    Match,
+    MatchStatus,
+    Membership,
+    Notification,
+    OutboxTask,
+    Role,
+    Tournament,
+)
 from league.services.competitors import competitor_for_user
 from league.services.ratings import ratings_update
 from league.services.tournaments import tournament_enter
@@ -122,6 +131,9 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
         assert len(card["code"]) == 6
         assert any("side A seats 0 and 2" in note for note in card["sheet"]["notes"])
     assert not OutboxTask.objects.filter(task__endswith="run_match").exists()
+    notice = Notification.objects.filter(user=users[0]).get()
+    assert "at the club, with real cards" in notice.text
+    assert notice.url == f"/matches/{notice.match_id}/"
     assert set(Match.objects.filter(tournament_id=tid).values_list("status", flat=True)) == {
         MatchStatus.WAITING
     }

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 import pytest
 
@@ -293,6 +294,14 @@ def test_a_duplicate_king_night_prints_the_engines_deals() -> None:
     assert [r["cards"] for r in records] == dealt
     assert len(records) == 10
     assert set(records[0]["hands"][0]) == {"S", "H", "D", "C"}
+    page = Client()
+    page.force_login(organiser)
+    printed = page.get(f"/leagues/{tid}/rounds/1/cards/").content.decode()
+    assert 'data-role="hand-records"' in printed
+    north = records[9]["hands"][0]
+    assert f"♠ {north['S']}</td><td>♥ {north['H']}</td><td>♦ {north['D']}" in printed
+    pdf = page.get(f"/leagues/{tid}/rounds/1/cards.pdf?paper=letter").content
+    assert pdf.startswith(b"%PDF-")
 
 
 def test_without_reserves_a_short_table_sits_out_and_the_next_round_keeps_who_was_said() -> None:

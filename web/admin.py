@@ -32,7 +32,10 @@ from league.models import (
     Membership,
     Rating,
     Round,
+    RoundAttendance,
     RoundSchedule,
+    ScoreCorrection,
+    TableSheet,
     Tournament,
 )
 
@@ -99,8 +102,8 @@ class EntryInline(admin.TabularInline[Entry, Tournament]):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
-    list_display = ("name", "club", "game", "format", "rounds", "status", "created_at")
-    list_filter = ("format", "status")
+    list_display = ("name", "club", "game", "format", "rounds", "status", "at_club", "created_at")
+    list_filter = ("format", "status", "at_club")
     search_fields = ("name",)
     inlines = (EntryInline,)
 
@@ -176,3 +179,33 @@ class RoundScheduleAdmin(admin.ModelAdmin[RoundSchedule]):
 
     def has_change_permission(self, request: HttpRequest, obj: RoundSchedule | None = None) -> bool:
         return False
+
+
+class _ReadOnly:
+    """Club nights' rows change through the league's services only (a correction leaves
+    its audit row; a confirmation stores a result): the admin shows them."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(RoundAttendance)
+class RoundAttendanceAdmin(_ReadOnly, admin.ModelAdmin[RoundAttendance]):
+    list_display = ("tournament", "number", "present", "reserves", "byes", "created_at")
+
+
+@admin.register(TableSheet)
+class TableSheetAdmin(_ReadOnly, admin.ModelAdmin[TableSheet]):
+    list_display = ("match", "code", "status", "entered_seat", "entered_at", "confirmed_at")
+    list_filter = ("status",)
+
+
+@admin.register(ScoreCorrection)
+class ScoreCorrectionAdmin(_ReadOnly, admin.ModelAdmin[ScoreCorrection]):
+    list_display = ("match", "corrected_by", "corrected_at", "reason")
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # the audit trail stays

@@ -78,6 +78,7 @@ urlpatterns = [
         club_nights.league_projector,
         name="league-projector",
     ),
+    path("club/table/", club_nights.table_code_page, name="club-table-code"),
     path("club/table/<str:code>/", club_nights.table_entry_page, name="club-table"),
     path(
         "leagues/<int:tournament_id>/attendance/",

@@ -211,7 +211,9 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
                     "game": gettext(load_game(match.game).display_name),
                     "table": match.table,
                     "others": _names(by_match[match.pk], row.seat),
-                    "per_move": per_move,
+                    "per_move": (
+                        gettext("at the club, with real cards") if tournament.at_club else per_move
+                    ),
                 }
                 if round_.play_by:
                     text += " " + gettext("Play by %(deadline)s.") % {
@@ -223,7 +225,9 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
                     kind=NotificationKind.ROUND_STARTED,
                     key=f"round_started:{round_.pk}",
                     text=text,
-                    url=table_url(match, row.seat),
+                    url=f"/matches/{match.pk}/"
+                    if tournament.at_club
+                    else table_url(match, row.seat),
                     match=match,
                 )
                 is not None

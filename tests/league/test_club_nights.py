@@ -9,11 +9,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 import pytest
 
 from engine import Chance, load_game
-from league.models import Club, Match, MatchStatus, Membership, OutboxTask, Role, Tournament
+from league.models import (
+    Club,
+    Match,
+    MatchStatus,
+    Membership,
+    Notification,
+    OutboxTask,
+    Role,
+    Tournament,
+)
 from league.services.competitors import competitor_for_user
 from league.services.ratings import ratings_update
 from league.services.tournaments import tournament_enter
@@ -122,6 +132,9 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
         assert len(card["code"]) == 6
         assert any("side A seats 0 and 2" in note for note in card["sheet"]["notes"])
     assert not OutboxTask.objects.filter(task__endswith="run_match").exists()
+    notice = Notification.objects.filter(user=users[0]).get()
+    assert "at the club, with real cards" in notice.text
+    assert notice.url == f"/matches/{notice.match_id}/"
     assert set(Match.objects.filter(tournament_id=tid).values_list("status", flat=True)) == {
         MatchStatus.WAITING
     }
@@ -281,6 +294,14 @@ def test_a_duplicate_king_night_prints_the_engines_deals() -> None:
     assert [r["cards"] for r in records] == dealt
     assert len(records) == 10
     assert set(records[0]["hands"][0]) == {"S", "H", "D", "C"}
+    page = Client()
+    page.force_login(organiser)
+    printed = page.get(f"/leagues/{tid}/rounds/1/cards/").content.decode()
+    assert 'data-role="hand-records"' in printed
+    north = records[9]["hands"][0]
+    assert f"♠ {north['S']}</td><td>♥ {north['H']}</td><td>♦ {north['D']}" in printed
+    pdf = page.get(f"/leagues/{tid}/rounds/1/cards.pdf?paper=letter").content
+    assert pdf.startswith(b"%PDF-")
 
 
 def test_without_reserves_a_short_table_sits_out_and_the_next_round_keeps_who_was_said() -> None:

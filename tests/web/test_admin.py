@@ -41,7 +41,14 @@ def a_dealt_match() -> Match:
 def test_the_league_models_are_in_the_admin_at_their_addresses() -> None:
     client = staff_client()
     index = client.get("/admin/").content.decode()
-    for page in ("/admin/league/club/", "/admin/league/match/", "/admin/league/rating/"):
+    for page in (
+        "/admin/league/club/",
+        "/admin/league/match/",
+        "/admin/league/rating/",
+        "/admin/league/tablesheet/",
+        "/admin/league/scorecorrection/",
+        "/admin/league/roundattendance/",
+    ):
         assert page in index
         assert client.get(page).status_code == 200, page
 

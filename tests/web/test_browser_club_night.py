@@ -104,3 +104,25 @@ def test_a_table_enters_its_scores_on_a_phone_and_its_card_prints(
         (tmp_path / f"cards-{paper}.pdf").write_bytes(pdf)
         pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
         assert pages == 2, f"{paper}: {pages} pages (a table card, then the seating list)"
+
+    # The projector: the standings in large type, the table's totals in them.
+    phone.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
+    )
+    phone.get(f"{live_server.url}/leagues/{league['id']}/projector/")
+    table = wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".projector #standings"))
+    size = phone.execute_script(
+        "return parseFloat(getComputedStyle(arguments[0]).fontSize)", table[0]
+    )
+    assert size >= 24
+    totals = sorted(
+        phone.execute_script(
+            """const heads = [...document.querySelectorAll('#standings thead th')];
+            const at = heads.findIndex((th) => th.dataset.key === 'total');
+            return [...document.querySelectorAll('#standings tbody tr')].map(
+              (row) => parseInt(row.children[at].textContent, 10));"""
+        )
+    )
+    assert totals == [-5, 2, 3]
+    screenshot(phone, "club-night-projector")

@@ -86,6 +86,10 @@ def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     league, organiser, cards = _night()
     code = cards["tables"][0]["code"]
     phone = Client()
+    typed = phone.get("/club/table/", {"code": f" {code.lower()} "})
+    assert typed.status_code == 302
+    assert typed["Location"] == f"/club/table/{code}/"
+    assert 'data-role="code-form"' in phone.get("/club/table/").content.decode()
     page = phone.get(f"/club/table/{code}/")
     assert page.status_code == 200
     assert "Deal 1: Slagen (no tricks)" in page.content.decode()
@@ -158,3 +162,28 @@ def test_the_organiser_says_who_is_present_confirms_and_corrects_on_the_pages() 
     assert "deal 1 misread" in shown
     refused = client.post(f"/matches/{matches[0].pk}/correct/", {"entry": "[{}]"}, follow=True)
     assert "1 deal entered; a game of Kingen, 3 players has 9" in refused.content.decode()
+
+
+def test_a_priffe_table_enters_its_rubber_on_the_phone_form() -> None:
+    league, organiser, users, _ = _league(
+        game="priffe", format="round_robin", rounds=1, players=4, deals=1
+    )
+    cards = _start(organiser, league["id"], [competitor_for_user(user=u).pk for u in users])
+    code = cards["tables"][0]["code"]
+    phone = Client()
+    form = {"seat": "1", "action": "entry"}
+    # Deal 1: a misère by seat 3, lost. Deal 2: side A (seats 0 and 2) bid hearts, take 10,
+    # hold three honours. Deal 3: side A take all 13 in diamonds, honours 2-2 (second exit).
+    form.update({"d1-contract": "misere", "d1-declarer": "3"})
+    form.update({"d2-contract": "hearts", "d2-declarer": "0", "d2-tricks-0": "10"})
+    form.update({"d2-tricks-1": "3", "d2-honours-0": "3", "d2-honours-1": "1"})
+    form.update({"d3-contract": "diamonds", "d3-declarer": "2", "d3-tricks-0": "13"})
+    form.update({"d3-tricks-1": "0", "d3-honours-0": "2", "d3-honours-1": "2"})
+    assert phone.post(f"/club/table/{code}/", form).status_code == 302
+    # Misère lost: seat 3 -15, the others +5. A: 40 + 10 + 20 + 70 + 20 = 160, so 16 each.
+    shown = phone.get(f"/club/table/{code}/").content.decode()
+    assert 'data-role="entered-scores">21, -11, 21, -31<' in shown
+    form["d1-made"] = "1"
+    assert phone.post(f"/club/table/{code}/", form).status_code == 302
+    shown = phone.get(f"/club/table/{code}/").content.decode()
+    assert 'data-role="entered-scores">11, -21, 11, -1<' in shown

@@ -69,6 +69,15 @@ def round_cards_pdf(request: HttpRequest, tournament_id: int, number: int) -> Ht
     return response
 
 
+@require_GET
+def table_code_page(request: HttpRequest) -> HttpResponse:
+    """Type the code of a table card (for a phone without a QR reader)."""
+    code = request.GET.get("code", "").strip().upper()
+    if code:
+        return redirect("web:club-table", code=code)
+    return render(request, "web/club_table.html", {"ask_code": True})
+
+
 @require_http_methods(["GET", "POST"])
 def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table's score sheet on a phone: enter it (any seat), or confirm what another

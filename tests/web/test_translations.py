@@ -280,3 +280,28 @@ def test_every_rules_page_has_its_translation_and_its_game_strings_load(language
 def test_the_rules_pages_are_served_in_the_requests_language(language: str, heading: str) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/priffe/").content.decode()
     assert heading in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) -> None:
+    """msgfmt (gettext, installed by scripts/_venv.sh) accepts the catalogue, formats
+    checked: what scripts/_venv.sh compiles for Django to read."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from tests.web.translations import LOCALE_DIR
+
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.fail("msgfmt is missing: scripts/_venv.sh installs gettext")
+    source = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+    target = Path(str(tmp_path)) / f"{domain}.mo"
+    run = subprocess.run(
+        [msgfmt, "--check", "-o", str(target), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr

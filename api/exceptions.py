@@ -33,8 +33,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.bundle import MIB
 from bots.services import BotServiceError
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalActionError
 from league.errors import LeagueError
+from league.rule_words import refusal_in_language
 
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 """The database is down or the connection was lost: "try again shortly", not a bug."""
@@ -106,6 +107,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.errors:
             data["errors"] = exc.errors
         return Response(data, status=exc.status)
+    if isinstance(exc, IllegalActionError):
+        return Response({"detail": refusal_in_language(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, EngineError | BotServiceError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):

@@ -305,3 +305,38 @@ def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) ->
         check=False,
     )
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "must follow suit (you hold a"),
+        ("nl", "moet kleur bekennen"),
+        ("sv", "måste bekänna"),
+    ],
+)
+def test_an_illegal_move_is_refused_in_the_requests_language(language: str, words: str) -> None:
+    from engine.errors import IllegalActionError
+    from engine.variants import load_game
+    from league.rule_words import refusal_in_language
+
+    state = load_game("kingen").new_initial_state(seed=7)  # the seed deals the cards
+    assert not state.is_chance()
+    state.apply_action(state.legal_actions()[0])  # the lead
+    seat = state.acting_seat()
+    legal = set(state.legal_actions())
+    refused = None
+    for code in range(52):
+        if code in legal:
+            continue
+        try:
+            state.apply_action(code, seat=seat)
+        except IllegalActionError as exc:
+            if "follow suit" in exc.rule:
+                refused = exc
+                break
+    assert refused is not None
+    with translation.override(language):
+        said = refusal_in_language(refused)
+    assert words in said
+    assert said.startswith(str(refused.action))

@@ -340,3 +340,27 @@ def test_an_illegal_move_is_refused_in_the_requests_language(language: str, word
         said = refusal_in_language(refused)
     assert words in said
     assert said.startswith(str(refused.action))
+
+
+@pytest.mark.django_db
+def test_the_deck_and_the_card_size_follow_the_persons_settings(settings: Settings) -> None:
+    settings.WEB_SAMPLES = True
+    person = user_create("lotte")
+    client = Client()
+    client.force_login(person)
+    for path in ("/samples/table/?game=kingen&seed=3&new=1", "/samples/replay/?game=kingen&seed=3"):
+        page = client.get(path).content.decode()
+        assert "/static/web/cards/" in page
+        assert "cards-large" not in page
+        assert "Playing with the keyboard" in page  # the shortcuts, listed on the page
+    PersonDisplaySettings.objects.create(user=person, four_colour_deck=True, large_cards=True)
+    client = Client()
+    client.force_login(person)
+    for path, element in (
+        ("/samples/table/?game=kingen&seed=3&new=1", 'id="table"'),
+        ("/samples/replay/?game=kingen&seed=3", 'id="replay"'),
+    ):
+        page = client.get(path).content.decode()
+        assert "/static/web/cards-four/" in page
+        tag = page[page.index(element) - 40 : page.index(element) + 80]
+        assert "cards-large" in tag

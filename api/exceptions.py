@@ -26,14 +26,16 @@ from django.core.exceptions import (
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from bots.bundle import MIB
 from bots.services import BotServiceError
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalActionError
 from league.errors import LeagueError
+from league.rule_words import refusal_in_language
 
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 """The database is down or the connection was lost: "try again shortly", not a bug."""
@@ -60,7 +62,7 @@ def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
 
 def _summary(errors: dict[str, list[str]]) -> str:
     parts = [f"{field}: {' '.join(messages)}" for field, messages in errors.items()]
-    return "; ".join(parts) or "invalid input"
+    return "; ".join(parts) or _("invalid input")
 
 
 def _request_refused(exc: SuspiciousOperation | BadRequest) -> Response:
@@ -69,16 +71,28 @@ def _request_refused(exc: SuspiciousOperation | BadRequest) -> Response:
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
         return Response(
-            {"detail": f"the request is too large: at most {limit / MIB:g} MiB besides files"},
+            {
+                "detail": _("the request is too large: at most %(size)s MiB besides files")
+                % {"size": f"{limit / MIB:g}"}
+            },
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     if isinstance(exc, TooManyFieldsSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-        return Response({"detail": f"too many fields in the request: at most {limit}"}, 400)
+        return Response(
+            {"detail": _("too many fields in the request: at most %(limit)s") % {"limit": limit}},
+            400,
+        )
     if isinstance(exc, TooManyFilesSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
-        return Response({"detail": f"too many files in the request: at most {limit}"}, 400)
-    return Response({"detail": f"bad request: {exc}"}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"detail": _("too many files in the request: at most %(limit)s") % {"limit": limit}},
+            400,
+        )
+    return Response(
+        {"detail": _("bad request: %(reason)s") % {"reason": exc}},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
 
 
 def _media_types(view: Any) -> str:
@@ -93,6 +107,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.errors:
             data["errors"] = exc.errors
         return Response(data, status=exc.status)
+    if isinstance(exc, IllegalActionError):
+        return Response({"detail": refusal_in_language(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, EngineError | BotServiceError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
@@ -102,7 +118,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         errors = _flatten(exc.detail)
         return Response({"detail": _summary(errors), "errors": errors}, status=400)
     if isinstance(exc, exceptions.ParseError):
-        return Response({"detail": f"malformed request: {exc.detail}"}, status=400)
+        return Response(
+            {"detail": _("malformed request: %(reason)s") % {"reason": exc.detail}}, status=400
+        )
     if isinstance(exc, SuspiciousOperation | BadRequest):
         return _request_refused(exc)
     if isinstance(exc, exceptions.UnsupportedMediaType):
@@ -122,6 +140,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     logger.error("unexpected error in %s", context.get("view"), exc_info=exc)
     return Response(
-        {"detail": "internal error; it has been logged"},
+        {"detail": _("internal error; it has been logged")},
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )

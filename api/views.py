@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from api.accounts import TokenCreateApi
@@ -110,4 +111,6 @@ __all__ = [
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other path under /api/: a JSON 404, like every other API error."""
-    return JsonResponse({"detail": f"no API endpoint at {request.path}"}, status=404)
+    return JsonResponse(
+        {"detail": _("no API endpoint at %(path)s") % {"path": request.path}}, status=404
+    )

@@ -67,3 +67,26 @@ catalogues_compile() {
     fi
     (cd "${KING_LEAGUE_ROOT}" && "${KING_LEAGUE_VENV}/bin/python" manage.py compilemessages --verbosity 0 --ignore .venv) || return 1
 }
+
+AXE_CORE_VERSION="4.14.1"
+AXE_CORE_DIR="${KING_LEAGUE_ROOT}/.axe"
+
+axe_ensure() {
+    # axe-core (the accessibility checker the browser tests inject into the pages, offline)
+    # in a folder of its own, .axe/ (not committed): npm installs it once, when missing,
+    # and Debian's npm is installed first if there is none.
+    if [ -f "${AXE_CORE_DIR}/node_modules/axe-core/axe.min.js" ]; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "king-league: installing npm (it fetches axe-core for the browser tests)" >&2
+        if [ "$(id -u)" = 0 ]; then
+            { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; } || return 1
+        else
+            sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null || return 1
+        fi
+    fi
+    echo "king-league: installing axe-core ${AXE_CORE_VERSION} into ${AXE_CORE_DIR}" >&2
+    mkdir -p "${AXE_CORE_DIR}"
+    npm install --silent --no-audit --no-fund --prefix "${AXE_CORE_DIR}" "axe-core@${AXE_CORE_VERSION}" >/dev/null || return 1
+}

@@ -87,6 +87,7 @@ from league.models import (
 )
 from league.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.services.ladders import ladder_match_finished, seat_logs_store
+from league.rule_words import refusal_in_language
 from league.services.match_notices import (
     deadline_near,
     deadline_near_notify,
@@ -758,7 +759,7 @@ def match_person_act(
             index = len(state.log)
             state.apply_action(code, seat=seat)
         except IllegalActionError as exc:
-            raise InvalidInputError(str(exc)) from None
+            raise InvalidInputError(refusal_in_language(exc)) from None
         if state.is_terminal():  # the record is written now and needs every move's time
             replay = match_replay(locked)
             state = replay.state

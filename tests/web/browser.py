@@ -125,3 +125,38 @@ def screenshot(driver: WebDriver, name: str) -> Path:
     path = folder / f"{name}.png"
     driver.save_screenshot(str(path))
     return path
+
+
+AXE_SCRIPT = REPOSITORY_ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, installed by scripts/_venv.sh (``axe_ensure``) in a folder of its own."""
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]})
+  .then((results) => done(results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + ": " + n.failureSummary),
+  }))))
+  .catch((error) => done([{id: "axe-error", impact: "critical", help: String(error), nodes: []}]));
+"""
+
+
+def axe_unavailable_reason() -> str | None:
+    if not AXE_SCRIPT.is_file():
+        return f"{AXE_SCRIPT} is missing (scripts/test installs it: axe_ensure in scripts/_venv.sh)"
+    return None
+
+
+def axe_violations(
+    driver: WebDriver, impacts: tuple[str, ...] = ("serious", "critical")
+) -> list[str]:
+    """The accessibility violations axe-core finds in the page shown, of the given impacts,
+    one line each. axe-core is injected from the local file: nothing is fetched."""
+    driver.execute_script(AXE_SCRIPT.read_text(encoding="utf-8"))
+    driver.set_script_timeout(60)
+    found: list[dict[str, Any]] = driver.execute_async_script(AXE_RUN)
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} ({'; '.join(v['nodes'])})"
+        for v in found
+        if v.get("impact") in impacts
+    ]

@@ -280,3 +280,87 @@ def test_every_rules_page_has_its_translation_and_its_game_strings_load(language
 def test_the_rules_pages_are_served_in_the_requests_language(language: str, heading: str) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/priffe/").content.decode()
     assert heading in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) -> None:
+    """msgfmt (gettext, installed by scripts/_venv.sh) accepts the catalogue, formats
+    checked: what scripts/_venv.sh compiles for Django to read."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from tests.web.translations import LOCALE_DIR
+
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.fail("msgfmt is missing: scripts/_venv.sh installs gettext")
+    source = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+    target = Path(str(tmp_path)) / f"{domain}.mo"
+    run = subprocess.run(
+        [msgfmt, "--check", "-o", str(target), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "must follow suit (you hold a"),
+        ("nl", "moet kleur bekennen"),
+        ("sv", "måste bekänna"),
+    ],
+)
+def test_an_illegal_move_is_refused_in_the_requests_language(language: str, words: str) -> None:
+    from engine.errors import IllegalActionError
+    from engine.variants import load_game
+    from league.rule_words import refusal_in_language
+
+    state = load_game("kingen").new_initial_state(seed=7)  # the seed deals the cards
+    assert not state.is_chance()
+    state.apply_action(state.legal_actions()[0])  # the lead
+    seat = state.acting_seat()
+    legal = set(state.legal_actions())
+    refused = None
+    for code in range(52):
+        if code in legal:
+            continue
+        try:
+            state.apply_action(code, seat=seat)
+        except IllegalActionError as exc:
+            if "follow suit" in exc.rule:
+                refused = exc
+                break
+    assert refused is not None
+    with translation.override(language):
+        said = refusal_in_language(refused)
+    assert words in said
+    assert said.startswith(str(refused.action))
+
+
+@pytest.mark.django_db
+def test_the_deck_and_the_card_size_follow_the_persons_settings(settings: Settings) -> None:
+    settings.WEB_SAMPLES = True
+    person = user_create("lotte")
+    client = Client()
+    client.force_login(person)
+    for path in ("/samples/table/?game=kingen&seed=3&new=1", "/samples/replay/?game=kingen&seed=3"):
+        page = client.get(path).content.decode()
+        assert "/static/web/cards/" in page
+        assert "cards-large" not in page
+        assert "Playing with the keyboard" in page  # the shortcuts, listed on the page
+    PersonDisplaySettings.objects.create(user=person, four_colour_deck=True, large_cards=True)
+    client = Client()
+    client.force_login(person)
+    for path, element in (
+        ("/samples/table/?game=kingen&seed=3&new=1", 'id="table"'),
+        ("/samples/replay/?game=kingen&seed=3", 'id="replay"'),
+    ):
+        page = client.get(path).content.decode()
+        assert "/static/web/cards-four/" in page
+        tag = page[page.index(element) - 40 : page.index(element) + 80]
+        assert "cards-large" in tag

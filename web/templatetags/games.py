@@ -6,13 +6,12 @@ from __future__ import annotations
 import functools
 
 from django import template
-from django.utils.translation import gettext
 
 from engine.errors import EngineError
 from engine.variants import load_game
-from league.domain.wording import move_time_in_words
 from league.models import Tournament
 from web.rules_pages import rules_url_for_game
+from web.words_in_language import game_name_words, move_time_words, time_control_words
 
 register = template.Library()
 
@@ -28,17 +27,34 @@ def _display_name(game: str) -> str:
 @register.filter
 def move_time(tournament: Tournament) -> str:
     """``1 day per move``, ``30 seconds per move``: a league's time per move in words."""
-    return move_time_in_words(tournament.move_seconds)
+    return move_time_words(tournament.move_seconds)
 
 
 @register.filter
 def game_name(game: object) -> str:
     """The name for people of a game string (the string itself if it does not load), in
     the page's language (web/engine_words.py lists the engine's names for the catalogue)."""
-    return gettext(_display_name(str(game)))
+    return game_name_words(_display_name(str(game)))
 
 
 @register.filter
 def rules_url(game: object) -> str:
     """The rules page of a game string's family (web.rules_pages), or the rules index."""
     return rules_url_for_game(str(game))
+
+
+@register.filter
+def time_control_in_words(table: dict[str, object]) -> str:
+    """A table's time control (league.lobby's ``time_control``, ``move_seconds``,
+    ``time_bank_seconds``) in the page's language."""
+    return time_control_words(
+        time_control=str(table.get("time_control", "")),
+        move_seconds=float(str(table.get("move_seconds") or 0)),
+        time_bank_seconds=float(str(table.get("time_bank_seconds") or 0)),
+    )
+
+
+@register.filter
+def game_name_in_words(display_name: object) -> str:
+    """A game's name for people already read (``Priffe, 2 rubbers``), in the page's language."""
+    return game_name_words(str(display_name))

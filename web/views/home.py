@@ -16,6 +16,7 @@ from api.throttles import TableThrottle
 from engine.variants import load_game
 from league.errors import LeagueError
 from league.services.demo import DEMO_TABLE_BOTS, demo_table_game, demo_table_open
+from web.templatetags.games import game_name
 from web.throttling import rate_limited
 
 
@@ -42,5 +43,5 @@ def play_now(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your table is ready: you sit at seat 0. Good luck!"))
             return redirect("web:table", match_id=match.pk, seat=0)
-    context = {"game_name": load_game(demo_table_game()).display_name, "bots": DEMO_TABLE_BOTS}
+    context = {"game_name": game_name(demo_table_game()), "bots": DEMO_TABLE_BOTS}
     return render(request, "web/play_now.html", context)

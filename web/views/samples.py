@@ -12,7 +12,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalActionError
+from league.rule_words import refusal_in_language
 from web.samples import (
     SampleTable,
     record_cut,
@@ -179,6 +180,8 @@ def sample_table_actions(request: HttpRequest) -> JsonResponse:
         return _problem(_("Missing field 'action' (a string such as \"play QS\")."))
     try:
         table.act(action.strip())
+    except IllegalActionError as exc:
+        return _problem(refusal_in_language(exc))
     except EngineError as exc:
         return _problem(str(exc))
     _save(request, table)

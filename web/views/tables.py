@@ -43,6 +43,7 @@ from league.services.tables import (
 from web.forms import TableForm
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
 from web.throttling import rate_limited
+from web.words_in_language import game_name_words
 
 
 def _bot_spec(spec: str) -> Any:
@@ -141,7 +142,7 @@ def table_waiting(request: HttpRequest, match_id: int) -> HttpResponse:
     }
     context = {
         "title": _("Table %(pk)s: %(detail_game_name)s")
-        % {"pk": match.pk, "detail_game_name": detail["game_name"]},
+        % {"pk": match.pk, "detail_game_name": game_name_words(detail["game_name"])},
         "match": match,
         "table": detail,
         "links": invitation_links,

@@ -83,9 +83,13 @@ export function actionWords(action) {
 
 /** A move played for the person on timeout (league.domain.table_phase.moves_played_for). */
 export function movedWords(moved) {
-  const text = tr(gettext("No move in time: %(action)s was played for you (strike %(strike)s of %(of)s)"), {
-    action: actionWords(moved.action ?? ""), strike: moved.strike, of: moved.strikes_allowed,
-  });
+  // The move time, as the server said it ("No move within 2 min: ..."), in short units.
+  const within = /^No move within (.+?): /.exec(moved.text ?? "");
+  const time = within ? within[1].replace(/ days$/, ` ${gettext("days")}`) : "";
+  const values = { time, action: actionWords(moved.action ?? ""), strike: moved.strike, of: moved.strikes_allowed };
+  const text = time
+    ? tr(gettext("No move within %(time)s: %(action)s was played for you (strike %(strike)s of %(of)s)"), values)
+    : tr(gettext("No move in time: %(action)s was played for you (strike %(strike)s of %(of)s)"), values);
   return moved.strike >= moved.strikes_allowed
     ? `${text}; ${gettext("a bot plays your seat for the rest of the game")}.`
     : `${text}.`;

@@ -1,0 +1,127 @@
+"""axe-core on every page in every language (issue 21): no serious or critical violation.
+
+axe-core is injected from the local copy scripts/test installs (tests/web/browser.py); the
+pages are those of a signed-in person with a club and a league, the table and the replay
+viewer once their scripts have drawn them, with the two-colour and the four-colour deck."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import TYPE_CHECKING
+
+from django.test import Client
+
+import pytest
+
+from league.models import Club, PersonDisplaySettings
+from tests.league.builders import bot_tournament
+from tests.web.browser import axe_unavailable_reason, axe_violations
+from tests.web.conftest import wait_for
+
+if TYPE_CHECKING:
+    from pytest_django.live_server_helper import LiveServer
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGUAGES = ("en", "nl", "sv")
+DRAWN_BY_SCRIPTS = {  # pages whose content a script draws: wait until it says it is ready
+    "/samples/replay/?game=kingen&seed=3": "replay",
+    "/samples/table/?game=kingen&seed=3&new=1": "table",
+}
+
+
+@pytest.fixture
+def axe_available() -> None:
+    reason = axe_unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def drawn(driver: WebDriver, element: str) -> bool:
+    return bool(driver.find_element("id", element).get_attribute("data-ready"))
+
+
+def pages(league: int, club: int, username: str) -> list[str]:
+    return [
+        "/",
+        "/leagues/",
+        f"/leagues/{league}/",
+        "/clubs/",
+        f"/clubs/{club}/",
+        f"/clubs/{club}/leagues/new/",
+        "/bots/",
+        "/lobby/",
+        "/play/",
+        "/play-now/",
+        "/rules/",
+        "/rules/kingen/",
+        "/ratings/",
+        "/games/",
+        "/notifications/",
+        "/settings/notifications/",
+        "/settings/display/",
+        "/invitations/",
+        "/join/",
+        f"/people/{username}/",
+        "/samples/",
+        *DRAWN_BY_SCRIPTS,
+        "/no/such/page/",
+    ]
+
+
+def test_every_page_in_every_language_has_no_serious_violation(
+    axe_available: None,
+    samples_on: None,
+    browser: WebDriver,
+    live_server: LiveServer,
+) -> None:
+    tournament, person = bot_tournament(entrants=4)
+    assert tournament.club is not None
+    Club.objects.filter(pk=tournament.club.pk).update(name="Kaartclub De Zot")
+    client = Client()
+    client.force_login(person)
+    browser.get(f"{live_server.url}/no/such/page/")
+    browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+    found: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        # The person's own language (their settings), four-colour large cards in one of them.
+        PersonDisplaySettings.objects.update_or_create(
+            user=person,
+            defaults={
+                "language": language,
+                "four_colour_deck": language == "nl",
+                "large_cards": language == "sv",
+            },
+        )
+        browser.delete_cookie("sessionid")
+        client = Client()
+        client.force_login(person)
+        browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+        for path in pages(tournament.pk, tournament.club.pk, person.get_username()):
+            browser.get(f"{live_server.url}{path}")
+            assert browser.find_element("tag name", "html").get_attribute("lang") == language
+            if path in DRAWN_BY_SCRIPTS:
+                wait_for(browser, functools.partial(drawn, element=DRAWN_BY_SCRIPTS[path]))
+            violations = axe_violations(browser)
+            if violations:
+                found[f"{language} {path}"] = violations
+    assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(v) for page, v in found.items())
+
+
+def test_the_checker_finds_a_violation(
+    axe_available: None, browser: WebDriver, live_server: LiveServer, samples_on: None
+) -> None:
+    """Not a test that passes whatever the page: an image without a text alternative and
+    light grey on white are found."""
+    browser.get(f"{live_server.url}/")
+    browser.execute_script(
+        "document.querySelector('main').insertAdjacentHTML('beforeend',"
+        ' \'<p style="color:#c8c8c8;background:#fff">hard to read</p><img src="/x.png">\')'
+    )
+    violations = " ".join(axe_violations(browser))
+    assert "image-alt" in violations
+    assert "color-contrast" in violations

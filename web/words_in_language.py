@@ -1,0 +1,88 @@
+"""The league's and the engine's words that are made of parts, said in the page's language:
+a game's name with its length (``Priffe, 2 rubbers``), a time per move and a time control.
+
+league.domain.wording says them in English for the league's own use (its records, its
+logs); the pages say them here with gettext, from the same plain values.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext, ngettext
+
+MINUTE = 60
+HOUR = 3600
+DAY = 86400
+
+_COUNTED = re.compile(r"^(\d+) (\w+)$")
+
+
+def duration_words(seconds: float) -> str:
+    """``1 dag``, ``12 timmar``, ``90 seconden``: as league.domain.wording.duration_in_words,
+    in the page's language."""
+    for size in (DAY, HOUR, MINUTE):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            if size == DAY:
+                words = ngettext("%(count)s day", "%(count)s days", count)
+            elif size == HOUR:
+                words = ngettext("%(count)s hour", "%(count)s hours", count)
+            else:
+                words = ngettext("%(count)s minute", "%(count)s minutes", count)
+            return words % {"count": count}
+    return gettext("%(count)s seconds") % {"count": f"{seconds:g}"}
+
+
+def move_time_words(seconds: float) -> str:
+    return gettext("%(duration)s per move") % {"duration": duration_words(seconds)}
+
+
+def time_control_words(*, time_control: str, move_seconds: float, time_bank_seconds: float) -> str:
+    """``live, 2 minuten per zet + 1 minuut tijdsbank``."""
+    control = gettext("live") if time_control == "live" else gettext("correspondence")
+    words = gettext("%(control)s, %(duration)s a move") % {
+        "control": control,
+        "duration": duration_words(move_seconds),
+    }
+    if time_bank_seconds:
+        words += " " + gettext("+ %(duration)s bank") % {
+            "duration": duration_words(time_bank_seconds)
+        }
+    return words
+
+
+def _counted(count: int, unit: str) -> str:
+    """``3 players``, ``6 rubbers``, ``12 deals``, ``2 games`` in the page's language."""
+    singular = unit[:-1] if unit.endswith("s") else unit
+    if singular == "player":
+        words = ngettext("%(count)s player", "%(count)s players", count)
+    elif singular == "rubber":
+        words = ngettext("%(count)s rubber", "%(count)s rubbers", count)
+    elif singular == "deal":
+        words = ngettext("%(count)s deal", "%(count)s deals", count)
+    elif singular == "game":
+        words = ngettext("%(count)s game", "%(count)s games", count)
+    else:
+        return f"{count} {gettext(unit)}"
+    return words % {"count": count}
+
+
+def game_name_words(display_name: str) -> str:
+    """A game's name for people (engine.game.Game.display_name) in the page's language: the
+    whole name when the catalogue has it, else its parts (the title, then each ``N unit``
+    and ``own rules``)."""
+    whole = gettext(display_name)
+    if whole != display_name:
+        return whole
+    title, *parts = display_name.split(", ")
+    said = [gettext(title)]
+    for part in parts:
+        counted = _COUNTED.match(part)
+        if counted:
+            said.append(_counted(int(counted.group(1)), counted.group(2)))
+        elif part == "own rules":
+            said.append(gettext("own rules"))
+        else:
+            said.append(gettext(part))
+    return ", ".join(said)

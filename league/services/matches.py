@@ -86,8 +86,8 @@ from league.models import (
     TournamentStatus,
 )
 from league.replays import MatchLogError, Replay, match_replay, match_state_read
-from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.rule_words import refusal_in_language
+from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_notices import (
     deadline_near,
     deadline_near_notify,

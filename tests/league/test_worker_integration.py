@@ -124,10 +124,12 @@ def test_a_worker_and_its_pool_run_below_the_web_process_priority(
     }
     if configured is not None:
         environment["WORKER_NICENESS"] = configured
+    ours = os.getpriority(os.PRIO_PROCESS, 0)  # the worker starts at this test run's niceness
     worker = celery_worker_factory(environment)
 
     niceness = process_tree_niceness(worker.process.pid)
 
     assert len(niceness) >= 2, "the worker and its pool's process"
-    assert set(niceness.values()) == {expected}, niceness
-    assert os.getpriority(os.PRIO_PROCESS, 0) == 0  # the test process itself is untouched
+    # lowered to the configured niceness, never raised above the one it was started with
+    assert set(niceness.values()) == {max(expected, ours)}, niceness
+    assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the test process itself is untouched

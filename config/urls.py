@@ -5,12 +5,14 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import ApiRedocView, ApiSwaggerView
 from api.views import api_not_found
+from config.metrics import metrics_view
 from config.views import healthz
 from web.views.home import HomeView
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI and ReDoc from our static files (drf-spectacular-sidecar), never a CDN.

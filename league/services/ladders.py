@@ -274,6 +274,8 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
     )
     for entrant in entrants.select_related("bot", "competitor"):
         row = by_competitor[entrant.competitor_id]
+        if results.machine_fault(row.faults):
+            continue  # no sandbox on that worker: not the bot's fault
         fault = {"match": match.pk, "seat": row.seat, "outcome": row.outcome, "faults": row.faults}
         after = results.failures_after(
             results.Failures(entrant.consecutive_failures, list(entrant.suspension_faults or [])),

@@ -65,3 +65,16 @@ def test_the_leaderboard_a_versions_page_and_its_owners_choices() -> None:
     assert rows[mine.pk]["opted_out"] is True
     Match.objects.filter(pk__in=queued).update(status="error")  # room in the queue again
     assert ladder_matchmake(ladder_id=ladder.pk) == []  # but it is off the ladder
+
+
+def test_staff_switch_a_ladder_and_its_limits_in_the_admin_but_open_none_there() -> None:
+    ladder = ladder_open(game="kingen")
+    staff = User.objects.create_user("operator", password="a long password 1", is_staff=True)
+    staff.is_superuser = True
+    staff.save()
+    admin = signed_in(staff)
+    listing = admin.get("/admin/league/ladder/")
+    assert listing.status_code == 200
+    assert ladder.slug.encode() in listing.content
+    assert admin.get("/admin/league/ladder/add/").status_code == 403
+    assert admin.get("/admin/league/ladderentrant/").status_code == 200

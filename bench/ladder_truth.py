@@ -40,6 +40,7 @@ from bots.builtin.strong import StrongPlayer
 from engine import load_game
 from engine.players import GreedyPlayer, Player, RandomPlayer
 from engine.view import PlayerView
+from league.domain import ladder_matchmaking
 from league.domain.ladder_matchmaking import Candidate, LadderShape, PlannedTable, plan_tables
 from league.domain.ladder_results import tables_history
 from league.domain.ratings_book import BETA, KAPPA, TAU, conservative
@@ -179,7 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=5, help="runs (seeds) averaged")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--meeting-penalty",
+        type=float,
+        default=ladder_matchmaking.MEETING_PENALTY,
+        help="try another push away from opponents met before (the matchmaker's constant)",
+    )
     args = parser.parse_args(argv)
+    ladder_matchmaking.MEETING_PENALTY = args.meeting_penalty
     loaded = load_game(args.game)
     shape = LadderShape(
         seats=len(loaded.player_seats),
@@ -190,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     out(
         f"# {loaded}: ten bots, {args.games_per_bot} games per bot, {args.runs} runs "
-        f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers"
+        f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers, "
+        f"meeting penalty {args.meeting_penalty:g}"
     )
     began = time.perf_counter()
     curves = []

@@ -28,14 +28,63 @@ from league.ladder_reads import (
 from league.services.ladder_authors import challenge_create, ladder_entrant_update
 
 
+class LadderSummarySerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    family = serializers.CharField()
+    running = serializers.BooleanField()
+
+
+class LadderRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    competitor = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField(allow_blank=True)
+    anchor = serializers.BooleanField()
+    status = serializers.CharField()
+    opted_out = serializers.BooleanField()
+    challengeable = serializers.BooleanField()
+    consecutive_failures = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+    games = serializers.IntegerField()
+    confidence = serializers.FloatField(
+        allow_null=True, help_text="P(truly stronger than the next row); null for the last."
+    )
+
+
+class LadderSerializer(LadderSummarySerializer):
+    queued_limit = serializers.IntegerField()
+    concurrent_limit = serializers.IntegerField()
+    placement_games = serializers.IntegerField()
+    seats = serializers.IntegerField()
+    rows = LadderRowSerializer(many=True)
+
+
+class ChallengeSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    created_at = serializers.DateTimeField()
+    replay = serializers.CharField()
+
+
+class ChallengeCreatedSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    status = serializers.CharField()
+
+
 class LadderListApi(APIView):
-    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(responses=responses(LadderSummarySerializer(many=True)))
     def get(self, request: Request) -> Response:
         return Response(ladders_list())
 
 
 class LadderDetailApi(APIView):
-    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(responses=responses(LadderSerializer))
     def get(self, request: Request, slug: str) -> Response:
         return Response(ladder_board(ladder_get(slug)))
 
@@ -83,11 +132,11 @@ class LadderChallengeListApi(APIView):
             help_text="Competitor ids, clockwise from seat 1.",
         )
 
-    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(responses=responses(ChallengeSerializer(many=True)))
     def get(self, request: Request, slug: str) -> Response:
         return Response(challenges_of(user=request.user, ladder=ladder_get(slug)))
 
-    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT, 201))
+    @extend_schema(request=InputSerializer, responses=responses(ChallengeCreatedSerializer, 201))
     def post(self, request: Request, slug: str) -> Response:
         data = validated(self.InputSerializer, request.data)
         ladder = ladder_get(slug)

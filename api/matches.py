@@ -84,12 +84,36 @@ class MatchDetailApi(APIView):
         return Response(MatchSerializer(match, context={"request": request}).data)
 
 
+RECORD_MAX_AGE_SECONDS = 3600
+"""How long a client or a shared cache keeps a finished match's record before asking again
+(with its ETag: 304 when it is unchanged, which a finished record always is)."""
+
+
+def finished_record_cache(match: Any, user: Any) -> dict[str, str]:
+    """The caching headers of a finished match's record: an ETag (the match, its end, and
+    who asks: faults' messages differ by viewer) and Cache-Control (public for anonymous
+    readers, private for a signed-in one); none while the match is not finished."""
+    if match.status != MatchStatus.FINISHED or match.finished_at is None:
+        return {}
+    who = f"u{user.pk}" if user.is_authenticated else "anyone"
+    scope = "private" if user.is_authenticated else "public"
+    return {
+        "ETag": f'"record-{match.pk}-{match.finished_at.timestamp():.6f}-{who}"',
+        "Cache-Control": f"{scope}, max-age={RECORD_MAX_AGE_SECONDS}",
+        "Vary": "Authorization, Cookie",
+    }
+
+
 class MatchRecordApi(APIView):
     @extend_schema(responses=responses(OpenApiTypes.OBJECT))
     def get(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
+        cache = finished_record_cache(match, request.user)
+        if cache and cache["ETag"] in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers=cache)
         viewer = match_seat_of_viewer(match=match, user=request.user)
-        return Response(match_record(match=match, viewer_seat=viewer, viewer=request.user))
+        record = match_record(match=match, viewer_seat=viewer, viewer=request.user)
+        return Response(record, headers=cache)
 
 
 class MatchSeatViewApi(APIView):

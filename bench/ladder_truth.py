@@ -1,7 +1,7 @@
 """Does the ladder find the truth fast? Ten bots of known, graded strength on one ladder.
 
     python -m bench.ladder_truth [--game kingen] [--games-per-bot 100] [--every 10]
-                                 [--workers 2] [--seed 1]
+                                 [--workers 2] [--runs 5] [--seed 1]
 
 The bots, strongest first (their true order): ``strong`` with 4, 2 and 1 samples (no
 clock, so reproducible), ``greedy``, then greedy that plays a random legal action with
@@ -17,7 +17,8 @@ Each match is played in process with the engine directly (no database, no worker
 sandbox), in ``--workers`` processes, and rated with the league's own openskill update
 (league.domain.ratings_book's model: Plackett-Luce, ranked by score). Every ``--every``
 games per bot the leaderboard (ranked by mu - 3 sigma, as the pages rank) is compared with
-the true order by Kendall's tau. It prints the curve; it asserts nothing
+the true order by Kendall's tau; the curve is the mean (and the lowest) over ``--runs``
+runs of different seeds. It prints the curve; it asserts nothing
 (docs/benchmarks.md, *The ladder finds the truth*).
 """
 
@@ -26,10 +27,12 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scipy.stats import kendalltau
 
@@ -37,6 +40,7 @@ from bots.builtin.strong import StrongPlayer
 from engine import load_game
 from engine.players import GreedyPlayer, Player, RandomPlayer
 from engine.view import PlayerView
+from league.domain import ladder_matchmaking
 from league.domain.ladder_matchmaking import Candidate, LadderShape, PlannedTable, plan_tables
 from league.domain.ladder_results import tables_history
 from league.domain.ratings_book import BETA, KAPPA, TAU, conservative
@@ -143,14 +147,47 @@ def out(text: str = "") -> None:
     sys.stdout.flush()
 
 
+def run(
+    pool: Any, game: str, shape: LadderShape, *, seed: int, games_per_bot: int, every: int
+) -> tuple[dict[int, tuple[float, float]], list[Ladder]]:
+    """One run of both ladders on one stream of game seeds: tau per checkpoint."""
+    seeds = random.Random(seed)
+    ladders = [Ladder.new("matchmaker", seed), Ladder.new("random", seed)]
+    curve: dict[int, tuple[float, float]] = {}
+    checkpoint = every
+    while True:
+        done = min(sum(ladder.games) / len(BOTS) for ladder in ladders)
+        if done >= checkpoint:
+            curve[checkpoint] = (ladders[0].tau(), ladders[1].tau())
+            checkpoint += every
+        if done >= games_per_bot:
+            return curve, ladders
+        batch = [seeds.randrange(2**62) for _ in range(shape.concurrent_limit)]
+        for ladder in ladders:
+            if sum(ladder.games) / len(BOTS) >= games_per_bot:
+                continue
+            tables = ladder.plan(shape, len(batch))
+            jobs = [(game, seats, s) for seats, s in zip(tables, batch, strict=False)]
+            for seats, scores in zip(tables, pool.map(play, jobs), strict=True):
+                ladder.rate(seats, scores)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="kingen")
     parser.add_argument("--games-per-bot", type=int, default=100)
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=5, help="runs (seeds) averaged")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--meeting-penalty",
+        type=float,
+        default=ladder_matchmaking.MEETING_PENALTY,
+        help="try another push away from opponents met before (the matchmaker's constant)",
+    )
     args = parser.parse_args(argv)
+    ladder_matchmaking.MEETING_PENALTY = args.meeting_penalty
     loaded = load_game(args.game)
     shape = LadderShape(
         seats=len(loaded.player_seats),
@@ -159,34 +196,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         concurrent_limit=args.workers,
         placement_games=10,
     )
-    seeds = random.Random(args.seed)
-    ladders = [Ladder.new("matchmaker", args.seed), Ladder.new("random", args.seed)]
-    out(f"# {args.game}: ten bots, {args.games_per_bot} games per bot, {args.workers} workers")
-    out("| games per bot | tau, matchmaker | tau, random tables |")
-    out("|---:|---:|---:|")
+    out(
+        f"# {loaded}: ten bots, {args.games_per_bot} games per bot, {args.runs} runs "
+        f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers, "
+        f"meeting penalty {args.meeting_penalty:g}"
+    )
     began = time.perf_counter()
-    checkpoint = args.every
+    curves = []
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        while True:
-            done = min(sum(ladder.games) / len(BOTS) for ladder in ladders)
-            if done >= checkpoint:
-                out(f"| {checkpoint} | {ladders[0].tau():.3f} | {ladders[1].tau():.3f} |")
-                checkpoint += args.every
-            if done >= args.games_per_bot:
-                break
-            batch = [seeds.randrange(2**62) for _ in range(args.workers)]
+        for r in range(args.runs):
+            curve, ladders = run(
+                pool,
+                str(loaded),
+                shape,
+                seed=args.seed + r,
+                games_per_bot=args.games_per_bot,
+                every=args.every,
+            )
+            curves.append(curve)
             for ladder in ladders:
-                if sum(ladder.games) / len(BOTS) >= args.games_per_bot:
-                    continue
-                tables = ladder.plan(shape, args.workers)
-                jobs = [
-                    (str(loaded), seats, seed) for seats, seed in zip(tables, batch, strict=False)
-                ]
-                for seats, scores in zip(tables, pool.map(play, jobs), strict=True):
-                    ladder.rate(seats, scores)
-    for ladder in ladders:
-        board = sorted(range(len(BOTS)), key=lambda i: -conservative(*ladder.ratings[i]))
-        out(f"\n{ladder.method}: " + ", ".join(BOTS[i] for i in board))
+                board = sorted(range(len(BOTS)), key=lambda i: -conservative(*ladder.ratings[i]))
+                out(f"run {r + 1}, {ladder.method}: " + ", ".join(BOTS[i] for i in board))
+    out("\n| games per bot | tau, matchmaker: mean (min) | tau, random tables: mean (min) |")
+    out("|---:|---:|---:|")
+    for checkpoint in sorted(curves[0]):
+        ours = [curve[checkpoint][0] for curve in curves]
+        random_ = [curve[checkpoint][1] for curve in curves]
+        out(
+            f"| {checkpoint} | {statistics.fmean(ours):.3f} ({min(ours):.3f}) "
+            f"| {statistics.fmean(random_):.3f} ({min(random_):.3f}) |"
+        )
     out(f"\n{time.perf_counter() - began:.0f} s")
     return 0
 

@@ -61,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Request counts and latencies for /metrics (config/metrics.py): first and last.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -73,9 +75,13 @@ MIDDLEWARE = [
     "web.person_display.PersonDisplayMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last, so asked first: the database unreachable -> 503 with Retry-After, not a 500.
     "config.database_outage.DatabaseUnavailableMiddleware",
 ]
+# /metrics answers `Authorization: Bearer METRICS_TOKEN` (Prometheus's scrape config) and
+# staff; anyone else gets 404 (config/metrics.py, docs/operations.md).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

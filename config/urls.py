@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import ApiRedocView, ApiSwaggerView
 from api.views import api_not_found
+from config.metrics import metrics_view
 from config.views import healthz
 from web.views.home import HomeView
 
@@ -14,6 +15,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # The table's and the replay's words in the page's language (djangojs catalogues).
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI and ReDoc from our static files (drf-spectacular-sidecar), never a CDN.

@@ -23,10 +23,12 @@ EMAIL_BY_DEFAULT: frozenset[str] = frozenset(
         NotificationKind.DEADLINE_NEAR,
         NotificationKind.MOVED_FOR_YOU,
         NotificationKind.INVITED,
+        NotificationKind.BOT_SUSPENDED,
     }
 )
 """The kinds mailed to a person who has not chosen otherwise: the ones that cost a game
-if missed, and invitations (league.services.notifications mails by it)."""
+if missed (a bot taken off a ladder too), and invitations (league.services.notifications
+mails by it)."""
 
 Person = AbstractBaseUser | AnonymousUser
 

@@ -25,6 +25,8 @@ from league.models import (
     Entry,
     Heartbeat,
     Invitation,
+    Ladder,
+    LadderEntrant,
     Match,
     MatchResult,
     MatchSeat,
@@ -209,3 +211,24 @@ class ScoreCorrectionAdmin(_ReadOnly, admin.ModelAdmin[ScoreCorrection]):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # the audit trail stays
+
+
+@admin.register(Ladder)
+class LadderAdmin(admin.ModelAdmin[Ladder]):
+    """A ladder's switch and limits; a ladder is opened by ``manage.py ladder_open``."""
+
+    list_display = ("slug", "name", "game", "running", "queued_limit", "concurrent_limit")
+    list_editable = ("running", "queued_limit", "concurrent_limit")
+    readonly_fields = ("slug", "game", "family", "tournament", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+@admin.register(LadderEntrant)
+class LadderEntrantAdmin(admin.ModelAdmin[LadderEntrant]):
+    list_display = ("competitor", "ladder", "anchor", "status", "opted_out", "consecutive_failures")
+    list_filter = ("ladder", "status", "anchor")
+    readonly_fields = ("ladder", "competitor", "bot", "anchor", "suspension_faults", "joined_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

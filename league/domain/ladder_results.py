@@ -18,6 +18,9 @@ from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA
 LADDER_SUSPEND_AFTER = 3
 """K: a version that crashes or fails to start in this many ladder matches in a row is
 suspended; its author is told, and resumes it (or uploads a new version)."""
+MACHINE_FAULT = "uploaded bots cannot run here"
+"""How a start failure that is the machine's (no sandbox on that worker) begins: it does
+not count against the version."""
 FAILURE_OUTCOMES = frozenset({"crash", "init_failure"})
 """What counts as a crash or a start failure (a timeout or an illegal action does not)."""
 
@@ -49,6 +52,11 @@ def table_seats(
     träkarl, played by the filler bot)."""
     by_seat = dict(zip(player_seats, players, strict=True))
     return [by_seat.get(seat) for seat in range(num_seats)]
+
+
+def machine_fault(faults: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a seat's faults are the worker's, not the bot's (``MACHINE_FAULT``)."""
+    return any(str(f.get("message", "")).startswith(MACHINE_FAULT) for f in faults)
 
 
 def failures_in_a_row(before: int, outcome: str) -> int:

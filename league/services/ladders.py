@@ -121,10 +121,17 @@ def ladder_roster_sync(ladder: Ladder) -> list[int]:
     versions = BotVersion.objects.filter(
         bot__kind=Bot.Kind.UPLOADED, bot__family=ladder.family, status=BotVersion.Status.ACTIVE
     ).select_related("bot")
-    newest = {v.bot_id: v for v in versions.order_by("bot_id", "number")}
+    newest = {v.bot_id: v for v in versions.defer("code").order_by("bot_id", "number")}
     if not newest:
         return []
-    competitors = {bot: competitor_for_bot_version(version=v) for bot, v in newest.items()}
+    by_version = {
+        c.bot_version_id: c
+        for c in Competitor.objects.filter(bot_version__in=list(newest.values()))
+    }
+    competitors = {  # a version's competitor is created on its first pass
+        bot: by_version.get(v.pk) or competitor_for_bot_version(version=v)
+        for bot, v in newest.items()
+    }
     known = [
         results.KnownEntrant(
             e.pk, e.bot_id, e.competitor_id, e.status == "playing", e.opted_out, e.challengeable
@@ -274,6 +281,8 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
     )
     for entrant in entrants.select_related("bot", "competitor"):
         row = by_competitor[entrant.competitor_id]
+        if results.machine_fault(row.faults):
+            continue  # no sandbox on that worker: not the bot's fault
         fault = {"match": match.pk, "seat": row.seat, "outcome": row.outcome, "faults": row.faults}
         after = results.failures_after(
             results.Failures(entrant.consecutive_failures, list(entrant.suspension_faults or [])),

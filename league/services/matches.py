@@ -68,6 +68,7 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import State
 from engine.view import PlayerView
+from league.domain.ladder_results import MACHINE_FAULT
 from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError
 from league.live_updates import match_updated, person_updated, tournament_progressed
@@ -272,7 +273,7 @@ class UnavailableSeat(GuardedSeat):
         self.reason = reason
 
     def start(self, hello: Hello) -> None:
-        self.crash(None, Outcome.INIT_FAILURE, f"uploaded bots cannot run here: {self.reason}")
+        self.crash(None, Outcome.INIT_FAILURE, f"{MACHINE_FAULT}: {self.reason}")
 
     def wait_ready(self) -> None:
         return None

@@ -23,11 +23,13 @@ from rest_framework.authtoken.models import Token
 
 import pytest
 
-from bots.models import Bot
+from bots.models import Bot, BotVersion
 from bots.services import bot_create, bot_version_store
-from league.models import Match, MatchStatus, TableSheet
+from league.models import Match, MatchStatus, SeatLog, TableSheet
 from league.services.clubs import club_create, invitation_create
-from league.services.competitors import competitor_for_user
+from league.services.competitors import competitor_for_bot_version, competitor_for_user
+from league.services.ladder_authors import challenge_create
+from league.services.ladders import ladder_open
 from league.services.matches import match_run
 from league.services.tables import table_open
 from league.services.tournaments import tournament_create, tournament_round_start
@@ -62,6 +64,19 @@ def _league_with_data() -> tuple[str, dict[str, list[Any]]]:
     version = bot_version_store(
         owner=organiser, bot=bot, filename="random_bot.py", data=EXAMPLE_BOT.read_bytes()
     )
+    # A ladder, and a challenge of the organiser's version whose seat keeps a log: the
+    # ladders' and the seat log's operations answer the owner with 200 (others get 403).
+    version.status = BotVersion.Status.ACTIVE
+    version.save(update_fields=["status"])
+    ladder = ladder_open(game="kingen")
+    mine = competitor_for_bot_version(version=version)
+    challenge = challenge_create(
+        actor=organiser,
+        ladder=ladder,
+        competitor_id=mine.pk,
+        opponent_ids=list(tournament.entries.values_list("competitor_id", flat=True)[:3]),
+    )
+    SeatLog.objects.create(match=challenge, seat=0, competitor=mine, stderr="thinking\n")
     invitation = invitation_create(actor=organiser, club=other_club)
     club_night = tournament_create(
         actor=organiser,
@@ -79,11 +94,13 @@ def _league_with_data() -> tuple[str, dict[str, list[Any]]]:
     competitors = [
         *tournament.entries.values_list("competitor_id", flat=True),
         competitor_for_user(user=organiser).pk,
+        mine.pk,
     ]
     tournaments = [tournament.pk, table.tournament_id, club_night.pk]
     values: dict[str, list[Any]] = {
         "tournaments": tournaments,
-        "matches": [played.pk, table.pk, club_match.pk],
+        "matches": [played.pk, table.pk, club_match.pk, challenge.pk],
+        "slugs": [ladder.slug],
         "seats": [0, 1, 2, 3],
         "clubs": [tournament.club.pk, other_club.pk],
         "bots": [bot.pk],
@@ -110,6 +127,9 @@ BINDINGS = {
     "path.competitor_id": "competitors",
     "path.code": "codes",
     "path.number": "rounds",
+    "path.slug": "slugs",
+    "body.version": "competitors",
+    "body.opponents[*]": "competitors",
     "query.tournament": "tournaments",
     "query.club": "clubs",
     "query.competitor": "competitors",

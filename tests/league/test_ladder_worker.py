@@ -265,6 +265,7 @@ def test_a_crashing_version_is_suspended_its_owner_told_and_its_logs_private(
     notice = Notification.objects.get(user=carl, kind=NotificationKind.BOT_SUSPENDED)
     assert "crash" in notice.text
     assert "crasher" in notice.text
+    assert notice.email_due or notice.emailed_at is not None  # mailed by default
     # No new ladder match seats it (those queued before may still finish).
     before = {m.pk for m in ladder_matches_of(crasher.pk)}
     ladder_matchmake(ladder_id=ladder.pk)

@@ -16,7 +16,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots.models import BotVersion
 from league.errors import LeagueError, NotFoundError
-from league.models import Club, Membership, Tournament, TournamentFormat, TournamentStatus
+from league.models import (
+    CLUBLESS_FORMATS,
+    Club,
+    Membership,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
 from league.profiles import competitor_links
 from league.selectors import (
     club_get,
@@ -109,7 +116,7 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @require_GET
 def league_index(request: HttpRequest) -> HttpResponse:
-    leagues = tournament_list().exclude(format=TournamentFormat.TABLE)[:100]
+    leagues = tournament_list().exclude(format__in=CLUBLESS_FORMATS)[:100]  # tables, ladders
     return render(request, "web/leagues.html", {"leagues": leagues})
 
 
@@ -317,7 +324,9 @@ def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[s
 @require_GET
 def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    if tournament.format == TournamentFormat.TABLE:
+    if tournament.format == TournamentFormat.LADDER and hasattr(tournament, "ladder"):
+        return redirect("web:ladder", slug=tournament.ladder.slug)
+    if tournament.format in (TournamentFormat.TABLE, TournamentFormat.CHALLENGE):
         first = match_list(tournament_id=tournament.pk).first()
         if first is not None:
             return redirect("web:match", match_id=first.pk)

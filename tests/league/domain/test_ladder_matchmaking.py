@@ -26,6 +26,7 @@ from league.domain.ladder_results import (
     failures_in_a_row,
     head_to_head,
     leaderboard_confidences,
+    machine_fault,
     ranked,
     roster_changes,
     suspension_text,
@@ -153,6 +154,8 @@ def test_history_tables_seats_and_failures() -> None:
     assert failures_in_a_row(2, "crash") == 3
     assert failures_in_a_row(2, "init_failure") == 3
     assert failures_in_a_row(2, "timeout") == 0
+    assert machine_fault([{"message": "uploaded bots cannot run here: no bubblewrap"}])
+    assert not machine_fault([{"message": "RuntimeError: oops"}, {}])
 
 
 def test_a_challenge_takes_builtins_own_versions_and_those_whose_owners_allow_it() -> None:

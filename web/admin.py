@@ -224,6 +224,7 @@ class LadderAdmin(admin.ModelAdmin[Ladder]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+
 @admin.register(LadderEntrant)
 class LadderEntrantAdmin(admin.ModelAdmin[LadderEntrant]):
     list_display = ("competitor", "ladder", "anchor", "status", "opted_out", "consecutive_failures")

@@ -42,6 +42,7 @@ BOT_LABELS = {
     "greedy": "greedy (rules of thumb)",
     "random": "random (any legal card)",
     "strong": "strong (searches sampled deals; slow)",
+    "solver": "solver (solves sampled deals double dummy; slow)",
 }
 
 

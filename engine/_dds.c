@@ -597,10 +597,23 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         int count = make_groups(x, seat, legal, trick_len, reps, groups);
         result = PyList_New(0);
         if (!result) goto fail;
+        int guess = 0;
         for (int i = 0; i < count; i++) {
             /* the GIL stays held: the transposition table is shared by every call */
-            int value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
-                             trick_index, count_idx, suits_led, -INF, INF);
+            /* MTD(f): null-window searches converging on the exact value, each one
+             * cheap and leaving bounds in the table for the next */
+            int lower = -INF, upper = INF, value = guess;
+            while (lower < upper) {
+                int beta = value == lower ? value + 1 : value;
+                value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
+                             trick_index, count_idx, suits_led, beta - 1, beta);
+                if (gave_up) break;
+                if (value < beta)
+                    upper = value;
+                else
+                    lower = value;
+            }
+            guess = value;
             mask_t g = groups[i];
             while (g) {
                 int c = __builtin_ctzll(g);

@@ -6,8 +6,10 @@ At a card-play decision the bot
    unseen cards consistent with it (``bots.builtin.hidden_hands``, as ``strong`` does);
 2. solves each drawn deal exactly with the double-dummy solver (engine/double_dummy.py):
    every legal card's value for its seat with all hands known;
-3. plays the card with the best mean value over the deals drawn (ties: the family's
-   greedy choice among the tied cards).
+3. keeps the cards with the best mean value over the deals drawn, and when several are
+   tied (frequent in the individual games, where "the seat against the other three
+   together" makes many cards equally bad), lets ``strong``'s search choose among them
+   with what is left of the time budget.
 
 It draws deals until ``samples`` are solved or ``time_budget_ms`` is spent (at least one).
 A solve that would need more than ``node_limit`` nodes (a deal early in play whose
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from bots.builtin.hidden_hands import HandSampler, InconsistentViewError
 from bots.builtin.strong import DEFAULT_TIME_BUDGET_MS, StrongPlayer, greedy_policy
@@ -80,7 +83,6 @@ class SolverPlayer:
     def _search(self, view: PlayerView, sampler: HandSampler) -> int:
         start = time.perf_counter()
         budget = self.time_budget_ms
-        deadline = start + budget / 1000 if budget is not None else None
         rng = random.Random(
             f"solver/{self.seed}/{view.game}/{view.deal_number}/{view.seat}/{view.to_act}/"
             f"{view.hand}/{view.played}/{view.trick}"
@@ -89,6 +91,8 @@ class SolverPlayer:
         totals = dict.fromkeys(legal, 0.0)
         game = view.game
         solved = 0
+        # half the clock for the solves, the rest for strong among the tied cards
+        solve_deadline = start + budget / 2000 if budget is not None else None
         for _ in range(self.samples):
             state = game.new_search_state(view, sampler.sample(rng))
             try:
@@ -100,12 +104,17 @@ class SolverPlayer:
             for action in legal:
                 totals[action] += values[action]
             solved += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if solve_deadline is not None and time.perf_counter() > solve_deadline:
                 break
         self.last_samples = solved
         best = max(totals.values())
         tied = [a for a in legal if totals[a] >= best - 1e-9]
         if len(tied) == 1:
             return tied[0]
-        preferred = greedy_policy(view)(view, rng)
-        return preferred if preferred in tied else tied[0]
+        if budget is not None:
+            spent = (time.perf_counter() - start) * 1000
+            if spent >= budget:
+                preferred = greedy_policy(view)(view, rng)
+                return preferred if preferred in tied else tied[0]
+            self.fallback.time_budget_ms = budget - spent
+        return self.fallback.choose(replace(view, legal=tuple(tied)))

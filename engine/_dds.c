@@ -635,6 +635,8 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         Py_INCREF(result);
     }
 fail:
+    if (!result && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the position's arguments do not fit together");
     free(x->table);
     free(x);
     return result;

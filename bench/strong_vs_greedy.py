@@ -2,6 +2,13 @@
 
     python bench/strong_vs_greedy.py [--deals 200] [--samples 16] [--workers 2]
                                      [--families kingen,king] [--first-seed 0]
+                                     [--pair solver,strong] [--time-budget-ms 1000]
+
+``--pair TESTED,OPPONENT`` evaluates another pair of built-in bots the same way (below,
+"strong" stands for the tested bot and "greedy" for its opponent): ``solver,strong``
+measures the double-dummy bot against ``strong``. With ``--time-budget-ms`` both search
+bots get that clock per move and as many deals as it allows (the same budget for both);
+without it they draw ``--samples`` deals each and the figures are reproducible.
 
 Every measured deal is played twice from the same position with the seats swapped:
 once with ``strong`` in seats 0 and 2 and ``greedy`` in 1 and 3, once the other way
@@ -43,6 +50,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bots.builtin.solver import SolverPlayer
 from bots.builtin.strong import StrongPlayer
 from engine import FAMILIES, load_game
 from engine.players import GREEDY_POLICIES, GreedyPlayer, Player
@@ -57,6 +65,23 @@ class Task:
     family: str
     seed: int
     samples: int
+    pair: tuple[str, str] = ("strong", "greedy")
+    budget_ms: float | None = None
+
+
+UNCAPPED_SAMPLES = 100_000
+"""The sample cap when a clock limits the search instead."""
+
+
+def make_bot(name: str, seed: int, samples: int, budget_ms: float | None) -> Player:
+    cap = samples if budget_ms is None else UNCAPPED_SAMPLES
+    if name == "strong":
+        return StrongPlayer(seed, time_budget_ms=budget_ms, samples=cap)
+    if name == "solver":
+        return SolverPlayer(seed, time_budget_ms=budget_ms, samples=cap)
+    if name == "greedy":
+        return GreedyPlayer(seed)
+    raise ValueError(f"unknown bot {name!r} (strong, solver, greedy)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +153,14 @@ def play_run(task: Task, run: int) -> tuple[list[float], set[int], float, int]:
     if state.is_terminal():
         raise RuntimeError(f"{task.family} seed {task.seed}: the game ended before deal {deal}")
     strong_seats = strong_seats_for(state, task.family, run)
+    tested, opponent = task.pair
     players: list[Player] = [
-        StrongPlayer(1000 * task.seed + s, time_budget_ms=None, samples=task.samples)
-        if s in strong_seats
-        else GreedyPlayer(1000 * task.seed + s)
+        make_bot(
+            tested if s in strong_seats else opponent,
+            1000 * task.seed + s,
+            task.samples,
+            task.budget_ms,
+        )
         for s in range(4)
     ]
     thinking = 0.0
@@ -214,23 +243,32 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--families", default="", help="comma-separated (default: all)")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--pair", default="strong,greedy", help="TESTED,OPPONENT bots")
+    parser.add_argument("--time-budget-ms", type=float, default=None)
     args = parser.parse_args(argv)
     chosen = [f for f in args.families.split(",") if f] or families()
+    tested, _, opponent = args.pair.partition(",")
+    pair = (tested, opponent)
     out = sys.stdout
+    limit = (
+        f"{args.time_budget_ms:g} ms a move"
+        if args.time_budget_ms is not None
+        else f"samples={args.samples}, no clock"
+    )
     out.write(
-        f"strong (samples={args.samples}, no clock) vs greedy, duplicate, "
+        f"{tested} vs {opponent} ({limit}), duplicate, "
         f"{args.deals} deals per family, {args.workers} worker(s)\n"
     )
     out.write(
         f"{'family':<14} {'deals':>5} {'margin':>9} {'95% CI':>22} {'sd':>8} "
-        f"{'strong':>9} {'greedy':>9} {'ms/move':>8} {'time':>8}\n"
+        f"{tested[:9]:>9} {opponent[:9]:>9} {'ms/move':>8} {'time':>8}\n"
     )
     out.flush()
     seeds = range(args.first_seed, args.first_seed + args.deals)
     with multiprocessing.Pool(args.workers) as pool:
         for family in chosen:
             started = time.perf_counter()
-            tasks = [Task(family, seed, args.samples) for seed in seeds]
+            tasks = [Task(family, seed, args.samples, pair, args.time_budget_ms) for seed in seeds]
             outcomes = pool.map(play_pair, tasks, chunksize=1)
             elapsed = time.perf_counter() - started
             s = summarise(outcomes)

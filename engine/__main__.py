@@ -3,6 +3,12 @@
     python -m engine play GAME --seed N [--bots random,greedy,greedy,greedy] [--out FILE]
     python -m engine verify FILE      (FILE "-": standard input)
     python -m engine show FILE
+    python -m engine solve FILE --deal N --event K
+
+``solve`` prints, as one JSON line, the double-dummy value of each legal card at the
+position just before event K of deal N (both from 1): the acting seat's score of the
+whole deal if it plays that card and every seat then plays with all hands known
+(engine/double_dummy.py says how); the card the record played there, if any.
 
 Exit codes: 0 success; 1 a record that breaks the rules (verify); 2 bad input (a game
 string, a file that is not a record, a file larger than MAX_RECORD_BYTES). Errors are one
@@ -18,9 +24,18 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.cards import card_name
+from engine.double_dummy import NotSolvableError, compiled_available, solve
 from engine.errors import EngineError
+from engine.game import TrickTakingState
 from engine.players import make_player
-from engine.record import dumps_record, read_record, record_from_state, verify_record
+from engine.record import (
+    dumps_record,
+    read_record,
+    record_from_state,
+    state_before_event,
+    verify_record,
+)
 from engine.show import show_record
 from engine.variants import load_game
 
@@ -47,11 +62,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     verify.add_argument("file", help="the record ('-': standard input)")
     show = commands.add_parser("show", help="print a record trick by trick")
     show.add_argument("file", help="the record ('-': standard input)")
+    solver = commands.add_parser("solve", help="each legal card's double-dummy value")
+    solver.add_argument("file", help="the record ('-': standard input)")
+    solver.add_argument("--deal", type=int, required=True, help="the deal, from 1")
+    solver.add_argument("--event", type=int, required=True, help="the event of the deal, from 1")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
             return _play(args.game, args.seed, args.bots, args.out)
         record = read_record(args.file)
+        if args.command == "solve":
+            return _solve(record, args.deal, args.event)
         if args.command == "verify":
             result = verify_record(record)
             if not result.ok:
@@ -70,6 +91,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EngineError, OSError) as exc:
         _error_line(str(exc))
         return EXIT_BAD_INPUT
+
+
+def _solve(record: dict[str, object], deal: int, event: int) -> int:
+    state, chosen = state_before_event(record, deal, event)
+    where = f"deal {deal}, event {event}"
+    try:
+        values = solve(state)
+    except NotSolvableError as exc:
+        _error_line(f"{where}: {exc}")
+        return EXIT_BAD_INPUT
+    played = chosen.get("action") if chosen is not None and "seat" in chosen else None
+    answer = {
+        "deal": deal,
+        "event": event,
+        "seat": state.acting_seat(),
+        "to_play": state.current_seat,
+        "contract": state.contract_name() if isinstance(state, TrickTakingState) else "",
+        "values": {card_name(c): v for c, v in values.items()},
+        "best": max(values.values()),
+        "played": played,
+        "compiled": compiled_available(),
+    }
+    sys.stdout.write(json.dumps(answer) + "\n")
+    return EXIT_OK
 
 
 MAX_ERROR_CHARACTERS = 500

@@ -1,5 +1,9 @@
 """A double-dummy solver for the card play of every family: each legal card's exact value.
 
+Why this module is long: the position the solver reads, the legal-card rules and the
+pure-Python search are one algorithm that the compiled search (engine/_dds.c) repeats
+line for line; kept together, the two can be compared side by side.
+
     from engine.double_dummy import solve
     values = solve(state)          # {card: value} for the seat that acts now
 
@@ -45,6 +49,10 @@ INFINITY = 1 << 40
 
 class NotSolvableError(ValueError):
     """The state is not at a card-play decision the solver can read."""
+
+
+class SearchLimitError(RuntimeError):
+    """The search needed more nodes than ``node_limit`` allowed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,24 +171,32 @@ def _build(state: TrickTakingState[Any], scoring: DealScoring) -> Problem:
     )
 
 
-def solve(state: State[Any], *, compiled: bool | None = None) -> dict[int, int]:
+def solve(
+    state: State[Any], *, compiled: bool | None = None, node_limit: int = 0
+) -> dict[int, int]:
     """Each legal card of the acting seat with its value (see the module's docstring).
 
     ``compiled``: None uses the compiled solver when it was built; False forces the pure
-    Python one; True requires the compiled one (RuntimeError if it was not built)."""
+    Python one; True requires the compiled one (RuntimeError if it was not built).
+    ``node_limit``: give up (SearchLimitError) after that many nodes; 0 for no limit."""
     problem = problem_of(state)
-    return solve_problem(problem, compiled=compiled)
+    return solve_problem(problem, compiled=compiled, node_limit=node_limit)
 
 
-def solve_problem(problem: Problem, *, compiled: bool | None = None) -> dict[int, int]:
+def solve_problem(
+    problem: Problem, *, compiled: bool | None = None, node_limit: int = 0
+) -> dict[int, int]:
     use_c = _dds is not None if compiled is None else compiled
     if use_c:
         if _dds is None:
             raise RuntimeError("the compiled solver (engine._dds) was not built")
-        raw = dict(_dds.solve(_c_arguments(problem)))
+        answer = _dds.solve(_c_arguments(problem), node_limit)
         last_nodes[0] = int(_dds.last_nodes())
+        if answer is None:
+            raise SearchLimitError(f"more than {node_limit} nodes")
+        raw = dict(answer)
     else:
-        search = _Search(problem)
+        search = _Search(problem, node_limit)
         raw = search.root_values()
         last_nodes[0] = search.nodes
     return {card: _final(problem, value) for card, value in sorted(raw.items())}
@@ -312,9 +328,12 @@ def _beats(card: int, win_card: int, trump: int) -> bool:
 
 
 class _Search:
-    """The pure-Python search (the compiled one in engine/_dds.c does the same)."""
+    """The pure-Python search. The compiled one in engine/_dds.c does the same, except
+    that it finds each root card's value by MTD(f) (null-window searches) where this one
+    searches each with the full window: the values are the same."""
 
-    def __init__(self, p: Problem) -> None:
+    def __init__(self, p: Problem, node_limit: int = 0) -> None:
+        self.node_limit = node_limit
         self.p = p
         self.n = p.num_seats
         self.hands = list(p.hands)
@@ -554,6 +573,8 @@ class _Search:
         best_first: int,
     ) -> tuple[int, int]:
         self.nodes += 1
+        if self.node_limit and self.nodes > self.node_limit:
+            raise SearchLimitError(f"more than {self.node_limit} nodes")
         p = self.p
         mask = self._legal(seat, trick, win_card, suits_led)
         groups = self._groups(seat, mask, trick)

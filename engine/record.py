@@ -475,6 +475,35 @@ def replay_record(source: str | bytes | Mapping[str, Any]) -> State[Any]:
     return result.state
 
 
+def state_before_event(
+    source: str | bytes | Mapping[str, Any], deal: int, event: int
+) -> tuple[State[Any], dict[str, Any] | None]:
+    """The state of a record just before event ``event`` (from 1) of deal ``deal`` (from
+    1), with that event (None when it is one past the deal's last recorded event, the
+    position a running game waits at). RecordError naming the problem otherwise."""
+    data = parse_record(source)
+    try:
+        game = load_game(data["game"])
+    except InvalidGameError as exc:
+        raise RecordError(f"game: {exc}") from None
+    deals = data["deals"]
+    if not 1 <= deal <= len(deals):
+        raise RecordError(f"--deal {deal}: the record has deals 1 to {len(deals)}")
+    actions = deals[deal - 1]["actions"]
+    if not 1 <= event <= len(actions) + 1:
+        raise RecordError(f"--event {event}: deal {deal} has events 1 to {len(actions)}")
+    state = game.new_initial_state(seed=None)
+    try:
+        _replay_events(game, state, data.get("prelude", []), "prelude")
+        for number in range(1, deal):
+            _replay_events(game, state, deals[number - 1]["actions"], f"deal {number}")
+        _replay_events(game, state, actions[: event - 1], f"deal {deal}")
+    except _RecordMismatchError as exc:
+        raise RecordError(str(exc)) from None
+    chosen = actions[event - 1] if event <= len(actions) else None
+    return state, chosen if isinstance(chosen, dict) else None
+
+
 def _replay_events(game: Game[Any], state: State[Any], events: list[Any], where: str) -> None:
     n = game.num_seats
     for index, event in enumerate(events, start=1):

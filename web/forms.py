@@ -46,6 +46,7 @@ BOT_LABELS = {
     "greedy": _("greedy (rules of thumb)"),
     "random": _("random (any legal card)"),
     "strong": _("strong (searches sampled deals; slow)"),
+    "solver": _("solver (solves sampled deals double dummy; slow)"),
 }
 
 

@@ -847,15 +847,17 @@ class KungOchAdelState(TrickTakingState[KungOchAdelGame]):
         by_margin = self.rules.rank_update == "by_margin"
         caps = tuple(self.tricks_per_deal if by_margin else QUOTAS[rank] for rank in self.ranks)
 
+        order = self.seats_by_rank()
+        rule = self.rules.rank_update
+        points = self.rules.rank_points
+
         def outcome(counts: tuple[int, ...]) -> int:
-            return self._score_with_tricks(seat, counts)
+            # what _after_trick books for the seat, from the same pure function
+            return points[updated_order(order, counts, rule).index(seat)]
 
         return DealScoring(
             side=(seat,), counters=tuple(range(self.num_seats)), caps=caps, outcome=outcome
         )
-
-    def _score_tricks(self) -> None:
-        self._after_trick(self.current_seat)
 
     # --- views --------------------------------------------------------------------
 

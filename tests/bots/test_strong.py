@@ -297,7 +297,7 @@ def test_playout_views_match_the_engine_views(game_string: str) -> None:
 
 
 def test_builtin_registry() -> None:
-    assert set(BUILTIN_PLAYERS) == {"random", "greedy", "strong"}
+    assert set(BUILTIN_PLAYERS) == {"random", "greedy", "strong", "solver"}
     _, view = play_to_decision("kingen", 4, 10)
     for name, factory in BUILTIN_PLAYERS.items():
         player = factory(9)

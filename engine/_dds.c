@@ -1,0 +1,657 @@
+/* The compiled double-dummy solver: the search of engine/double_dummy.py (_Search) in C.
+ *
+ * It reads the position engine/double_dummy.py builds (_c_arguments) and answers the
+ * value of each legal card of the seat to play, from the current trick on, before the
+ * points already certain are added: the same numbers as the pure-Python search, which the
+ * tests check. Alpha-beta over the remaining cards, a transposition table at the start of
+ * every trick (kept between calls, emptied by a generation count), equivalent cards
+ * searched once, the stored best card first, bounds on what the remaining cards can add.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#define MAX_SEATS 8
+#define MAX_TRICKS 32
+#define INF (1 << 29)
+#define TT_BITS 19
+#define TT_SIZE (1u << TT_BITS)
+#define TT_PROBES 4
+
+typedef uint64_t mask_t;
+
+typedef struct {
+    mask_t hands[5];
+    mask_t classes[3];
+    uint32_t gen;
+    int32_t extra;
+    int32_t lower, upper;
+    int8_t leader;
+    int8_t best;
+} Entry;
+
+static Entry *table_entries = NULL;
+static uint32_t generation = 0;
+static long long last_node_count = 0;
+static long long node_limit = 0; /* 0: none; else the search gives up beyond it */
+static int gave_up = 0;
+
+typedef struct {
+    int n;
+    int left_of[MAX_SEATS];
+    mask_t hands[MAX_SEATS];
+    int trump;
+    int tricks_total;
+    mask_t played_root, held_root;
+    /* rules */
+    int lead_ban_suit, lead_ban_until_broken, forced_card, forced_on_void;
+    int forced_when_beaten_by, forced_on_first_lead;
+    mask_t follow_penalty;
+    int beat_trump_lead, trump_rules, must_trump, must_overtrump, undertrump;
+    mask_t discard_penalty;
+    int side_mask, scorer_mask;
+    int card_points[52];
+    int card_marks[52];
+    int class_id[52];
+    int normalize;
+    int trick_points[MAX_TRICKS];
+    int trick_hi[MAX_TRICKS + 1], trick_lo[MAX_TRICKS + 1];
+    int counters[MAX_SEATS];
+    int ncaps, caps[MAX_SEATS], radix[MAX_SEATS];
+    int *table;
+    int table_len, table_min, table_max;
+    int trick[MAX_SEATS];
+    long long nodes;
+} Ctx;
+
+static const mask_t SUIT_MASK[4] = {
+    0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
+
+#define BIT(c) (((mask_t)1) << (c))
+#define SUIT(c) ((c) / 13)
+
+static int beats(int card, int win_card, int trump) {
+    int suit = SUIT(card), win_suit = SUIT(win_card);
+    if (suit == win_suit) return card > win_card;
+    return suit == trump;
+}
+
+static mask_t legal_mask(const Ctx *x, mask_t hand, int led, int win_card, mask_t played,
+                         int suits_led) {
+    if (led < 0) {
+        if (x->lead_ban_suit >= 0) {
+            mask_t banned = SUIT_MASK[x->lead_ban_suit];
+            mask_t other = hand & ~banned;
+            if (other && other != hand && !(x->lead_ban_until_broken && (played & banned)))
+                return other;
+        }
+        return hand;
+    }
+    mask_t same = hand & SUIT_MASK[led];
+    int forced = x->forced_card;
+    int holds_forced = forced >= 0 && ((hand >> forced) & 1);
+    if (same) {
+        if (holds_forced && SUIT(forced) == led && same != BIT(forced)) {
+            if (win_card == x->forced_when_beaten_by) return BIT(forced);
+            if (x->forced_on_first_lead && !((suits_led >> led) & 1)) return BIT(forced);
+        }
+        if (x->follow_penalty) {
+            mask_t safe = same & x->follow_penalty & (BIT(win_card) - 1);
+            if (safe && safe != same) return safe;
+        }
+        if (x->beat_trump_lead && led == x->trump) {
+            mask_t higher = same & ~((BIT(win_card) << 1) - 1);
+            if (higher && higher != same) return higher;
+        }
+        return same;
+    }
+    if (holds_forced && x->forced_on_void && hand != BIT(forced)) return BIT(forced);
+    if (x->trump_rules && x->trump >= 0) {
+        mask_t trumps = hand & SUIT_MASK[x->trump];
+        if (!trumps) return hand;
+        if (SUIT(win_card) == x->trump && x->trump != led) {
+            if (x->must_overtrump) {
+                mask_t higher = trumps & ~((BIT(win_card) << 1) - 1);
+                if (higher) return higher;
+            }
+            if (x->undertrump == 1) return trumps;
+            if (x->undertrump == 2) {
+                mask_t other = hand & ~trumps;
+                return other ? other : hand;
+            }
+            return hand;
+        }
+        return x->must_trump ? trumps : hand;
+    }
+    if (x->discard_penalty) {
+        mask_t penalty = hand & x->discard_penalty;
+        if (penalty && penalty != hand) return penalty;
+    }
+    return hand;
+}
+
+/* The legal cards in groups of equivalent cards: one representative (the highest) per
+ * group in reps, the group's cards in groups; returns the number of groups. */
+static int make_groups(const Ctx *x, int seat, mask_t legal, int trick_len, int *reps,
+                       mask_t *groups) {
+    mask_t others = 0;
+    for (int s = 0; s < x->n; s++)
+        if (s != seat) others |= x->hands[s];
+    for (int i = 0; i < trick_len; i++) others |= BIT(x->trick[i]);
+    mask_t own = x->hands[seat];
+    int count = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (!(legal & SUIT_MASK[suit])) continue;
+        int current = -1;
+        mask_t members = 0;
+        for (int c = suit * 13 + 12; c >= suit * 13; c--) {
+            mask_t bit = BIT(c);
+            if ((others & bit) || ((own & bit) && !(legal & bit))) {
+                if (current >= 0) {
+                    reps[count] = current;
+                    groups[count++] = members;
+                }
+                current = -1;
+                members = 0;
+            } else if (legal & bit) {
+                if (current >= 0 && (x->card_points[c] != x->card_points[current] ||
+                                     x->card_marks[c] != x->card_marks[current])) {
+                    reps[count] = current;
+                    groups[count++] = members;
+                    current = -1;
+                    members = 0;
+                }
+                if (current < 0) current = c;
+                members |= bit;
+            }
+        }
+        if (current >= 0) {
+            reps[count] = current;
+            groups[count++] = members;
+        }
+    }
+    return count;
+}
+
+/* Cards likely to be best first: the trick's points as they would stand after the card
+ * (to the solver's side or not), then the cheapest card that wins, the highest that does
+ * not. Only the order of the search changes, never a value. */
+static void order_moves(const Ctx *x, int seat, int maximize, int trick_len, int win_card,
+                        int win_seat, int index, int *reps, mask_t *groups, int count) {
+    int points = x->trick_points[index];
+    for (int i = 0; i < trick_len; i++) points += x->card_points[x->trick[i]];
+    long long keys[52];
+    for (int i = 0; i < count; i++) {
+        int c = reps[i];
+        int wins = win_card < 0 || beats(c, win_card, x->trump);
+        int winner = wins ? seat : win_seat;
+        int worth = points + x->card_points[c];
+        int to_solver = ((x->scorer_mask >> winner) & 1) ? worth : 0;
+        long long mine = maximize ? to_solver : -to_solver;
+        int rank = c % 13;
+        long long tie = wins ? (13 - rank) : rank;
+        if (win_card < 0) tie = worth < 0 ? (13 - rank) : rank; /* a lead */
+        keys[i] = mine * 64 + tie;
+    }
+    for (int i = 1; i < count; i++) { /* insertion sort, highest key first */
+        long long k = keys[i];
+        int r = reps[i];
+        mask_t g = groups[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] < k) {
+            keys[j + 1] = keys[j];
+            reps[j + 1] = reps[j];
+            groups[j + 1] = groups[j];
+            j--;
+        }
+        keys[j + 1] = k;
+        reps[j + 1] = r;
+        groups[j + 1] = g;
+    }
+}
+
+static int count_of(const Ctx *x, int index, int k) {
+    return (index / x->radix[k]) % (x->caps[k] + 1);
+}
+
+static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, int leader,
+                  int index, int count_idx, int suits_led, int alpha, int beta,
+                  int best_first, int *best_out);
+
+static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
+                       int beta);
+
+static int play(Ctx *x, int seat, int card, int trick_len, int win_card, int win_seat,
+                int leader, int index, int count_idx, int suits_led, int alpha, int beta) {
+    int value;
+    x->hands[seat] ^= BIT(card);
+    x->trick[trick_len] = card;
+    if (win_card < 0 || beats(card, win_card, x->trump)) {
+        win_card = card;
+        win_seat = seat;
+    }
+    if (trick_len + 1 < x->n) {
+        value = search(x, x->left_of[seat], trick_len + 1, win_card, win_seat, leader, index,
+                       count_idx, suits_led, alpha, beta, -1, NULL);
+    } else {
+        int gain = 0;
+        if ((x->scorer_mask >> win_seat) & 1) {
+            for (int i = 0; i < x->n; i++) gain += x->card_points[x->trick[i]];
+            gain += x->trick_points[index];
+        }
+        int counter = x->counters[win_seat];
+        int new_idx = count_idx;
+        if (counter >= 0 && count_of(x, count_idx, counter) < x->caps[counter])
+            new_idx += x->radix[counter];
+        int led = suits_led | (1 << SUIT(x->trick[0]));
+        int saved[MAX_SEATS]; /* the next tricks reuse x->trick */
+        memcpy(saved, x->trick, sizeof(int) * (size_t)x->n);
+        value = gain + trick_start(x, win_seat, index + 1, new_idx, led, alpha - gain,
+                                   beta - gain);
+        memcpy(x->trick, saved, sizeof(int) * (size_t)x->n);
+    }
+    x->hands[seat] ^= BIT(card);
+    return value;
+}
+
+static uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
+                       int beta) {
+    mask_t left = 0;
+    for (int s = 0; s < x->n; s++) left |= x->hands[s];
+    if (index == x->tricks_total || !left) return x->table[count_idx];
+    int hi = x->trick_hi[index] + x->table_max;
+    int lo = x->trick_lo[index] + x->table_min;
+    mask_t rest = left;
+    while (rest) {
+        int c = __builtin_ctzll(rest);
+        rest &= rest - 1;
+        int points = x->card_points[c];
+        if (points > 0)
+            hi += points;
+        else
+            lo += points;
+    }
+    if (lo >= beta || lo == hi) return lo;
+    if (hi <= alpha) return hi;
+    int extra = count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0);
+    /* The key: each hand with the cards renamed by their order among the cards still
+     * held in their suit, and the class of each renamed card (its points and rule marks):
+     * cards played earlier matter only through that order. */
+    mask_t key[5] = {0, 0, 0, 0, 0};
+    mask_t classes[3] = {0, 0, 0};
+    if (x->normalize) {
+        for (int suit = 0; suit < 4; suit++) {
+            mask_t rem = left & SUIT_MASK[suit];
+            int next = suit * 13 + 12;
+            while (rem) {
+                int c = 63 - __builtin_clzll(rem);
+                rem &= ~BIT(c);
+                for (int s = 0; s < x->n; s++)
+                    if ((x->hands[s] >> c) & 1) key[s] |= BIT(next);
+                int cls = x->class_id[c];
+                for (int b = 0; b < 3; b++)
+                    if ((cls >> b) & 1) classes[b] |= BIT(next);
+                next--;
+            }
+        }
+    } else {
+        for (int s = 0; s < x->n; s++) key[s] = x->hands[s];
+    }
+    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL ^ (uint64_t)extra * 0x632BE59BD9B4E019ULL;
+    for (int s = 0; s < x->n; s++) h = mix(h ^ key[s] ^ ((uint64_t)s << 58));
+    for (int b = 0; b < 3; b++) h = mix(h ^ classes[b]);
+    Entry *slot = NULL, *entry = NULL;
+    for (int probe = 0; probe < TT_PROBES; probe++) {
+        Entry *e = &table_entries[(h + probe) & (TT_SIZE - 1)];
+        if (e->gen != generation) {
+            if (!slot) slot = e;
+            continue;
+        }
+        if (e->leader == leader && e->extra == extra &&
+            memcmp(e->hands, key, sizeof(mask_t) * x->n) == 0 &&
+            memcmp(e->classes, classes, sizeof(classes)) == 0) {
+            entry = e;
+            break;
+        }
+    }
+    int best_first = -1;
+    int old_lower = -INF, old_upper = INF;
+    if (entry) {
+        old_lower = entry->lower;
+        old_upper = entry->upper;
+        best_first = entry->best;
+        if (old_lower >= beta) return old_lower;
+        if (old_upper <= alpha) return old_upper;
+        if (old_lower == old_upper) return old_lower;
+        if (old_lower > alpha) alpha = old_lower;
+        if (old_upper < beta) beta = old_upper;
+    }
+    int best = -1;
+    int value = search(x, leader, 0, -1, -1, leader, index, count_idx, suits_led, alpha, beta,
+                       best_first, &best);
+    if (!entry) {
+        entry = slot ? slot : &table_entries[h & (TT_SIZE - 1)];
+        memcpy(entry->hands, key, sizeof(key));
+        memcpy(entry->classes, classes, sizeof(classes));
+        entry->gen = generation;
+        entry->leader = (int8_t)leader;
+        entry->extra = extra;
+        old_lower = -INF;
+        old_upper = INF;
+    }
+    if (value <= alpha) {
+        entry->lower = old_lower;
+        entry->upper = value < old_upper ? value : old_upper;
+    } else if (value >= beta) {
+        entry->lower = value > old_lower ? value : old_lower;
+        entry->upper = old_upper;
+    } else {
+        entry->lower = value;
+        entry->upper = value;
+    }
+    entry->best = (int8_t)best;
+    return value;
+}
+
+static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, int leader,
+                  int index, int count_idx, int suits_led, int alpha, int beta,
+                  int best_first, int *best_out) {
+    x->nodes++;
+    if (node_limit && x->nodes > node_limit) {
+        gave_up = 1;
+        return 0; /* every value from here on is thrown away */
+    }
+    mask_t held = 0;
+    for (int s = 0; s < x->n; s++) held |= x->hands[s];
+    mask_t played = x->played_root | (x->held_root & ~held);
+    int led = trick_len ? SUIT(x->trick[0]) : -1;
+    mask_t legal = legal_mask(x, x->hands[seat], led, win_card, played, suits_led);
+    int reps[52];
+    mask_t groups[52];
+    int count = make_groups(x, seat, legal, trick_len, reps, groups);
+    int maximize = (x->side_mask >> seat) & 1;
+    if (count > 1) order_moves(x, seat, maximize, trick_len, win_card, win_seat, index, reps,
+                               groups, count);
+    if (best_first >= 0) {
+        for (int i = 0; i < count; i++) {
+            if ((groups[i] >> best_first) & 1) {
+                int r = reps[i];
+                for (int j = i; j > 0; j--) reps[j] = reps[j - 1];
+                reps[0] = r;
+                break;
+            }
+        }
+    }
+    int best_value = maximize ? -INF : INF;
+    int best_card = -1;
+    for (int i = 0; i < count; i++) {
+        int value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader, index,
+                         count_idx, suits_led, alpha, beta);
+        if (maximize) {
+            if (value > best_value) {
+                best_value = value;
+                best_card = reps[i];
+                if (value > alpha) alpha = value;
+            }
+        } else if (value < best_value) {
+            best_value = value;
+            best_card = reps[i];
+            if (value < beta) beta = value;
+        }
+        if (alpha >= beta) break;
+    }
+    if (best_out) *best_out = best_card;
+    return best_value;
+}
+
+/* --- reading the arguments ---------------------------------------------------------- */
+
+static int read_ints(PyObject *seq, long long *out, int limit, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > limit) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many values", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static PyObject *dds_solve(PyObject *self, PyObject *args) {
+    PyObject *arg;
+    long long limit = 0;
+    if (!PyArg_ParseTuple(args, "O|L", &arg, &limit)) return NULL;
+    node_limit = limit > 0 ? limit : 0;
+    gave_up = 0;
+    int n, trump, leader, trick_index, tricks_total, suits_led, side_mask, scorer_mask;
+    unsigned long long played;
+    PyObject *left_of, *hands, *trick, *rules, *card_points, *trick_points, *counters, *caps,
+        *counts, *table;
+    if (!PyArg_ParseTuple(arg, "iOOiiOiiKiOiiOOOOOO", &n, &left_of, &hands, &trump, &leader,
+                          &trick, &trick_index, &tricks_total, &played, &suits_led, &rules,
+                          &side_mask, &scorer_mask, &card_points, &trick_points, &counters,
+                          &caps, &counts, &table))
+        return NULL;
+    if (n < 2 || n > 5 || tricks_total > MAX_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "unsupported table size");
+        return NULL;
+    }
+    if (!table_entries) {
+        table_entries = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        if (!table_entries) return PyErr_NoMemory();
+    }
+    generation++;
+    if (generation == 0) {
+        memset(table_entries, 0, TT_SIZE * sizeof(Entry));
+        generation = 1;
+    }
+    Ctx *x = (Ctx *)calloc(1, sizeof(Ctx));
+    if (!x) return PyErr_NoMemory();
+    long long buf[1024];
+    PyObject *result = NULL;
+    int k;
+    x->n = n;
+    x->trump = trump;
+    x->tricks_total = tricks_total;
+    x->played_root = played;
+    if (read_ints(left_of, buf, MAX_SEATS, "left_of") != n) goto fail;
+    for (int i = 0; i < n; i++) x->left_of[i] = (int)buf[i];
+    if (read_ints(hands, buf, MAX_SEATS, "hands") != n) goto fail;
+    for (int i = 0; i < n; i++) {
+        x->hands[i] = (mask_t)buf[i];
+        x->held_root |= x->hands[i];
+    }
+    int trick_len = read_ints(trick, buf, MAX_SEATS, "trick");
+    if (trick_len < 0 || trick_len >= n) goto fail;
+    for (int i = 0; i < trick_len; i++) x->trick[i] = (int)buf[i];
+    if (read_ints(rules, buf, 13, "rules") != 13) goto fail;
+    x->lead_ban_suit = (int)buf[0];
+    x->lead_ban_until_broken = (int)buf[1];
+    x->forced_card = (int)buf[2];
+    x->forced_on_void = (int)buf[3];
+    x->forced_when_beaten_by = (int)buf[4];
+    x->forced_on_first_lead = (int)buf[5];
+    x->follow_penalty = (mask_t)buf[6];
+    x->beat_trump_lead = (int)buf[7];
+    x->trump_rules = (int)buf[8];
+    x->must_trump = (int)buf[9];
+    x->must_overtrump = (int)buf[10];
+    x->undertrump = (int)buf[11];
+    x->discard_penalty = (mask_t)buf[12];
+    x->side_mask = side_mask;
+    x->scorer_mask = scorer_mask;
+    if (read_ints(card_points, buf, 52, "card_points") != 52) goto fail;
+    for (int c = 0; c < 52; c++) x->card_points[c] = (int)buf[c];
+    for (int c = 0; c < 52; c++) {
+        int marks = 0;
+        if ((x->follow_penalty >> c) & 1) marks |= 1;
+        if ((x->discard_penalty >> c) & 1) marks |= 2;
+        if (c == x->forced_card) marks |= 4;
+        if (c == x->forced_when_beaten_by) marks |= 8;
+        x->card_marks[c] = marks;
+    }
+    {
+        int distinct = 0, points[52], marks[52];
+        x->normalize = 1;
+        for (int c = 0; c < 52; c++) {
+            int found = -1;
+            for (int i = 0; i < distinct; i++)
+                if (points[i] == x->card_points[c] && marks[i] == x->card_marks[c]) found = i;
+            if (found < 0) {
+                found = distinct++;
+                points[found] = x->card_points[c];
+                marks[found] = x->card_marks[c];
+            }
+            x->class_id[c] = found;
+        }
+        if (distinct > 8) x->normalize = 0; /* three bits of class per card: else exact hands */
+    }
+    if (read_ints(trick_points, buf, MAX_TRICKS, "trick_points") != tricks_total) goto fail;
+    for (int i = 0; i < tricks_total; i++) x->trick_points[i] = (int)buf[i];
+    x->trick_hi[tricks_total] = x->trick_lo[tricks_total] = 0;
+    for (int i = tricks_total - 1; i >= 0; i--) {
+        x->trick_hi[i] = x->trick_hi[i + 1] + (x->trick_points[i] > 0 ? x->trick_points[i] : 0);
+        x->trick_lo[i] = x->trick_lo[i + 1] + (x->trick_points[i] < 0 ? x->trick_points[i] : 0);
+    }
+    if (read_ints(counters, buf, MAX_SEATS, "counters") != n) goto fail;
+    for (int i = 0; i < n; i++) x->counters[i] = (int)buf[i];
+    k = read_ints(caps, buf, MAX_SEATS, "caps");
+    if (k < 0) goto fail;
+    x->ncaps = k;
+    int step = 1;
+    for (int i = 0; i < k; i++) {
+        x->caps[i] = (int)buf[i];
+        x->radix[i] = step;
+        step *= x->caps[i] + 1;
+    }
+    if (step > (1 << 26) / 16) {
+        PyErr_SetString(PyExc_ValueError, "too many trick counts");
+        goto fail;
+    }
+    if (read_ints(counts, buf, MAX_SEATS, "counts") != k) goto fail;
+    int count_idx = 0;
+    for (int i = 0; i < k; i++) count_idx += (int)buf[i] * x->radix[i];
+    {
+        PyObject *fast = PySequence_Fast(table, "table");
+        if (!fast) goto fail;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+        if (len != step) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "table: wrong size");
+            goto fail;
+        }
+        x->table = (int *)malloc(sizeof(int) * (size_t)len);
+        if (!x->table) {
+            Py_DECREF(fast);
+            PyErr_NoMemory();
+            goto fail;
+        }
+        x->table_len = (int)len;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(fast);
+                goto fail;
+            }
+            x->table[i] = (int)v;
+            if (i == 0 || v < x->table_min) x->table_min = (int)v;
+            if (i == 0 || v > x->table_max) x->table_max = (int)v;
+        }
+        Py_DECREF(fast);
+    }
+    /* the root: the trick so far, then each group of legal cards with a full window */
+    int seat = leader, win_card = -1, win_seat = -1;
+    for (int i = 0; i < trick_len; i++) {
+        if (win_card < 0 || beats(x->trick[i], win_card, trump)) {
+            win_card = x->trick[i];
+            win_seat = seat;
+        }
+        seat = x->left_of[seat];
+    }
+    {
+        int led = trick_len ? SUIT(x->trick[0]) : -1;
+        mask_t legal = legal_mask(x, x->hands[seat], led, win_card, x->played_root, suits_led);
+        int reps[52];
+        mask_t groups[52];
+        int count = make_groups(x, seat, legal, trick_len, reps, groups);
+        result = PyList_New(0);
+        if (!result) goto fail;
+        int guess = 0;
+        for (int i = 0; i < count; i++) {
+            /* the GIL stays held: the transposition table is shared by every call */
+            /* MTD(f): null-window searches converging on the exact value, each one
+             * cheap and leaving bounds in the table for the next */
+            int lower = -INF, upper = INF, value = guess;
+            while (lower < upper) {
+                int beta = value == lower ? value + 1 : value;
+                value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
+                             trick_index, count_idx, suits_led, beta - 1, beta);
+                if (gave_up) break;
+                if (value < beta)
+                    upper = value;
+                else
+                    lower = value;
+            }
+            guess = value;
+            mask_t g = groups[i];
+            while (g) {
+                int c = __builtin_ctzll(g);
+                g &= g - 1;
+                PyObject *pair = Py_BuildValue("(ii)", c, value);
+                if (!pair || PyList_Append(result, pair) < 0) {
+                    Py_XDECREF(pair);
+                    Py_CLEAR(result);
+                    goto fail;
+                }
+                Py_DECREF(pair);
+            }
+        }
+    }
+    last_node_count = x->nodes;
+    if (gave_up && result) {
+        Py_CLEAR(result);
+        result = Py_None;
+        Py_INCREF(result);
+    }
+fail:
+    if (!result && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the position's arguments do not fit together");
+    free(x->table);
+    free(x);
+    return result;
+}
+
+static PyObject *dds_last_nodes(PyObject *self, PyObject *args) {
+    return PyLong_FromLongLong(last_node_count);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", dds_solve, METH_VARARGS, "The value of each legal card (see double_dummy.py)."},
+    {"last_nodes", dds_last_nodes, METH_NOARGS, "Nodes searched by the last solve."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dds",
+                                    "The compiled double-dummy solver.", -1, methods};
+
+PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }

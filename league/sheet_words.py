@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 _Said = Callable[[re.Match[str]], str]
 
@@ -215,7 +215,11 @@ _REFUSALS: list[tuple[re.Pattern[str], _Said]] = [
     (
         re.compile(r"(\d+) deals? entered; a game of (.+) has (\d+)"),
         lambda m: (
-            gettext("deals entered: %(count)s; a game of %(game)s has %(deals)s")
+            ngettext(
+                "%(count)s deal entered; a game of %(game)s has %(deals)s",
+                "%(count)s deals entered; a game of %(game)s has %(deals)s",
+                int(m[1]),
+            )
             % {"count": m[1], "game": gettext(m[2]), "deals": m[3]}
         ),
     ),

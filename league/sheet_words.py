@@ -232,18 +232,19 @@ _WHERE = re.compile(r"(deal \d+(?: \(.+?\))?|totals|entry|[a-z_]+)(: )(.*)")
 
 
 def score_refusal_in_language(message: str) -> str:
-    """The engine's refusal of an entry (``ScoreEntryError``) in the active language, when
-    its pattern is known here: the place (``deal 2 (hearts)``, ``totals``) and the rule."""
+    """The engine's refusal of an entry (``ScoreEntryError``) in the active language: the
+    place (``deal 2 (hearts)``) and the rule when its pattern is known here (a family's
+    own rule, such as Kingen's order of contracts, is told as the engine said it)."""
     for pattern, said in _REFUSALS:
         match = pattern.fullmatch(message)
         if match:
             return said(match)
     where = _WHERE.fullmatch(message)
-    if where:
-        place = where[1]
-        for pattern, said in _REFUSALS:
-            match = pattern.fullmatch(where[3])
-            if match:
-                head = sheet_word(place) if place.startswith("deal") else place
-                return f"{head}: {said(match)}"
-    return message
+    if where is None:
+        return message
+    place = sheet_word(where[1]) if where[1].startswith("deal") else where[1]
+    for pattern, said in _REFUSALS:
+        match = pattern.fullmatch(where[3])
+        if match:
+            return f"{place}: {said(match)}"
+    return f"{place}: {where[3]}"  # a family's own rule: its place said, the rule in English

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -37,7 +38,7 @@ from league.services.club_nights import (
     table_scores_enter,
 )
 
-ENTRY_HELP = (
+ENTRY_HELP = gettext_lazy(
     "The score sheet: one object per deal, in the order played, with the fields the "
     "game's sheet lists (GET /api/club-tables/{code}/ gives them; docs/record-format.md)."
 )
@@ -71,7 +72,7 @@ class ScoresInput(serializers.Serializer[Any]):
         child=StrictIntegerField(min_value=-1_000_000, max_value=1_000_000),
         required=False,
         max_length=5,
-        help_text="The game's totals by seat, where the organiser allows them.",
+        help_text=gettext_lazy("The game's totals by seat, where the organiser allows them."),
     )
 
 
@@ -92,13 +93,17 @@ def _correction(correction: ScoreCorrection) -> dict[str, Any]:
 class AttendanceApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         present = serializers.ListField(
-            child=id_field(), max_length=1000, help_text="Competitor ids of the entrants present."
+            child=id_field(),
+            max_length=1000,
+            help_text=gettext_lazy("Competitor ids of the entrants present."),
         )
         reserves = serializers.ListField(
             child=id_field(),
             max_length=100,
             default=list,
-            help_text="Competitor ids of club members (no entrants) who fill a short table.",
+            help_text=gettext_lazy(
+                "Competitor ids of club members (no entrants) who fill a short table."
+            ),
         )
 
     @extend_schema(responses=responses(AttendanceSerializer))
@@ -137,7 +142,9 @@ class ClubTableScoresApi(APIView):
     throttle_classes = (TableJoinThrottle,)
 
     class InputSerializer(ScoresInput):
-        seat = StrictIntegerField(min_value=0, max_value=4, help_text="Your seat at the table.")
+        seat = StrictIntegerField(
+            min_value=0, max_value=4, help_text=gettext_lazy("Your seat at the table.")
+        )
 
     @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
     def post(self, request: Request, code: str) -> Response:
@@ -154,7 +161,9 @@ class ClubTableConfirmApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         seat = StrictIntegerField(
-            min_value=0, max_value=4, help_text="Your seat: not the seat that entered."
+            min_value=0,
+            max_value=4,
+            help_text=gettext_lazy("Your seat: not the seat that entered."),
         )
 
     @extend_schema(request=InputSerializer, responses=responses(ResultSerializer))

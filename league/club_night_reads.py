@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.utils.translation import gettext as _
 
 from engine.errors import ScoreEntryError
 from engine.variants import load_game
@@ -51,9 +52,9 @@ def table_sheet_for_code(*, code: str) -> TableSheet:
         .first()
     )
     if sheet is None:
-        raise NotFoundError("no table has this code: check the code on the table card")
+        raise NotFoundError(_("no table has this code: check the code on the table card"))
     if sheet.status == TableSheetStatus.CONFIRMED:
-        raise NotFoundError("this table's scores are confirmed: the code is no longer valid")
+        raise NotFoundError(_("this table's scores are confirmed: the code is no longer valid"))
     return sheet
 
 
@@ -101,15 +102,15 @@ def club_organiser_check(*, user: User, tournament: Tournament) -> None:
     """NotAllowedError unless ``user`` organises the league (its table cards carry codes)."""
     role = club_role_of(user=user, club=tournament.club) if tournament.club else None
     if role not in ("owner", "organiser") and not (user.is_authenticated and user.is_staff):
-        raise NotAllowedError("only the league's organisers print its table cards")
+        raise NotAllowedError(_("only the league's organisers print its table cards"))
 
 
 def club_round(*, tournament: Tournament, number: int) -> Round:
     if not tournament.at_club:
-        raise NotFoundError("this league is played online, not at the club")
+        raise NotFoundError(_("this league is played online, not at the club"))
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None:
-        raise NotFoundError(f"round {number} has not started")
+        raise NotFoundError(_("round %(number)s has not started") % {"number": number})
     return round_
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 OPEN_ROWS = 14
 """The rows offered for a game whose length the play decides (Priffe's rubbers)."""
 
@@ -26,10 +28,7 @@ def sheet_rows(
     lines = list(sheet["lines"])
     if sheet["open_ended"] and lines:
         template = lines[-1]
-        lines = [
-            {**template, "deal": number, "title": f"deal {number}"}
-            for number in range(1, OPEN_ROWS + 1)
-        ]
+        lines = [{**template, "deal": number, "title": ""} for number in range(1, OPEN_ROWS + 1)]
     players = [s for s in seats if s["role"] == "player"]
     rows = []
     for line in lines:
@@ -37,6 +36,14 @@ def sheet_rows(
         for field in line["fields"]:
             name = f"d{line['deal']}-{field['key']}"
             item = {**field, "name": name}
+            item["choice_options"] = [
+                {"value": value, "label": label}
+                for value, label in zip(
+                    field.get("choices", []),
+                    field.get("choice_labels", field.get("choices", [])),
+                    strict=True,
+                )
+            ]
             if field["kind"] in ("seats", "ranks"):
                 item["inputs"] = [
                     {"name": f"{name}-{s['seat']}", "label": s["name"], "compass": s["compass"]}
@@ -45,7 +52,7 @@ def sheet_rows(
             elif field["kind"] == "sides":
                 item["inputs"] = [
                     {"name": f"{name}-{i}", "label": side, "compass": ""}
-                    for i, side in enumerate(("side A", "side B"))
+                    for i, side in enumerate((gettext("side A"), gettext("side B")))
                 ]
             elif field["kind"] == "seat":
                 item["options"] = [
@@ -60,7 +67,10 @@ def _number(text: str, where: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise FormEntryError(f"{where}: {text!r} is not a whole number") from None
+        raise FormEntryError(
+            gettext("%(where)s: %(text)s is not a whole number")
+            % {"where": where, "text": repr(text)}
+        ) from None
 
 
 def entry_from_form(
@@ -74,7 +84,10 @@ def entry_from_form(
         deal: dict[str, Any] = {}
         flags: list[str] = []
         for field in row["fields"]:
-            where = f"deal {row['deal']}, {field['label']}"
+            where = gettext("deal %(deal)s, %(label)s") % {
+                "deal": row["deal"],
+                "label": field["label"],
+            }
             kind = field["kind"]
             if kind in ("seats", "sides", "ranks"):
                 values = [data.get(i["name"], "").strip() for i in field["inputs"]]
@@ -100,7 +113,10 @@ def entry_from_form(
 def totals_from_form(seats: Sequence[Mapping[str, Any]], data: Mapping[str, str]) -> list[int]:
     """The game totals of the form (0 for a non-player seat)."""
     return [
-        _number(data.get(f"total-{s['seat']}", "") or "0", f"the total of {s['name']}")
+        _number(
+            data.get(f"total-{s['seat']}", "") or "0",
+            gettext("the total of %(name)s") % {"name": s["name"]},
+        )
         if s["role"] == "player"
         else 0
         for s in seats

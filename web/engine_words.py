@@ -66,6 +66,33 @@ def engine_words() -> tuple[list[str], list[str]]:
     return sorted(words), sorted(verbs)
 
 
+_NUMBERED_SHEET_WORD = re.compile(r"^(deal \d+|rubber \d+, deal \d+|took trick \d+|seat \d+)$")
+"""Words of a score sheet with a number in them: league/sheet_words.py says them by pattern."""
+
+
+def sheet_words() -> list[str]:
+    """Every fixed word of the families' score sheets for a club night (engine/table_sheet.py:
+    the lines' titles, the fields' labels and choices, the notes, who deals, the dummy's
+    name), sorted; the numbered ones are left to league/sheet_words.py's patterns."""
+    words: set[str] = set()
+    for family in FAMILIES.values():
+        for example in family.example_games():
+            try:
+                game = load_game(example)
+            except EngineError:  # an example that does not load names nothing to translate
+                continue
+            sheet = game.score_sheet()
+            words.update(sheet.notes)
+            words.add(sheet.dealer_rule)
+            words.add(game.dummy_name)
+            for line in sheet.lines:
+                words.add(line.title)
+                for field in line.fields:
+                    words.add(field.label)
+                    words.update(choice.replace("_", " ") for choice in field.choices)
+    return sorted(w for w in words if w and not _NUMBERED_SHEET_WORD.match(w))
+
+
 def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -85,6 +112,9 @@ def python_list() -> str:
         "]",
         "ACTION_VERBS = [",
         *(f'    pgettext_lazy("action verb", {_quoted(v)}),' for v in verbs),
+        "]",
+        "SHEET_WORDS = [",
+        *(f"    gettext_noop({_quoted(w)})," for w in sheet_words()),
         "]",
         "",
     ]

@@ -121,8 +121,10 @@ class TournamentForm(forms.Form):
         initial=24,
         required=False,
         label=_("Hours per move (correspondence)"),
-        help_text="From 1 hour to two weeks (336 hours). Each player is told when a game "
-        "awaits their move and before the deadline.",
+        help_text=_(
+            "From 1 hour to two weeks (336 hours). Each player is told when a game "
+            "awaits their move and before the deadline."
+        ),
     )
     move_seconds = forms.FloatField(
         min_value=1,
@@ -133,13 +135,15 @@ class TournamentForm(forms.Form):
     )
     at_club = forms.BooleanField(
         required=False,
-        label="Played at the club, with real cards",
-        help_text="Each table gets a printed card with a code; the scores are entered at the "
-        "table from a phone. No move is played online.",
+        label=_("Played at the club, with real cards"),
+        help_text=_(
+            "Each table gets a printed card with a code; the scores are entered at the "
+            "table from a phone. No move is played online."
+        ),
     )
     totals_allowed = forms.BooleanField(
         required=False,
-        label="At the club: tables may enter game totals instead of every deal",
+        label=_("At the club: tables may enter game totals instead of every deal"),
     )
 
     def clean(self) -> dict[str, Any] | None:

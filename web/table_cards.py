@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from django.utils.translation import gettext
+
 import segno
 from fpdf import FPDF
 
@@ -101,19 +103,32 @@ def _card_page(
     pdf.add_page()
     width = pdf.w - pdf.l_margin - pdf.r_margin
     pdf.set_font(fonts.sans, "B", 18)
-    pdf.cell(width - 42, 10, fonts.text(f"Table {card['table']}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(
+        width - 42,
+        10,
+        fonts.text(gettext("Table %(table)s") % {"table": card["table"]}),
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     pdf.set_font(fonts.sans, "", 11)
     pdf.cell(
         width - 42,
         6,
-        fonts.text(f"{round_cards['league']}, round {card['round']}: {card['game_name']}"),
+        fonts.text(
+            gettext("%(league)s, round %(round)s: %(game)s")
+            % {"league": round_cards["league"], "round": card["round"], "game": card["game_name"]}
+        ),
         new_x="LMARGIN",
         new_y="NEXT",
     )
     pdf.image(io.BytesIO(qr_png(card["entry_url"])), x=pdf.w - pdf.r_margin - 38, y=12, w=38)
     pdf.set_font(fonts.sans, "B", 14)
     pdf.cell(
-        width - 42, 8, fonts.text(f"Entry code: {card['code']}"), new_x="LMARGIN", new_y="NEXT"
+        width - 42,
+        8,
+        fonts.text(gettext("Entry code: %(code)s") % {"code": card["code"]}),
+        new_x="LMARGIN",
+        new_y="NEXT",
     )
     pdf.set_font(fonts.sans, "", 9)
     pdf.cell(width - 42, 5, fonts.text(card["entry_url"]), new_x="LMARGIN", new_y="NEXT")
@@ -122,12 +137,25 @@ def _card_page(
     for seat in card["seats"]:
         pdf.cell(22, 6, fonts.text(seat["compass"]), border=1)
         pdf.set_font(fonts.sans, "", 10)
-        pdf.cell(60, 6, fonts.text(f"seat {seat['seat']}: {seat['name']}"), border=1)
+        pdf.cell(
+            60,
+            6,
+            fonts.text(
+                gettext("seat %(seat)s: %(name)s") % {"seat": seat["seat"], "name": seat["name"]}
+            ),
+            border=1,
+        )
         pdf.set_font(fonts.sans, "B", 10)
         pdf.ln(6)
     pdf.set_font(fonts.sans, "", 10)
     first = card["first_dealer"]
-    pdf.cell(width, 7, fonts.text(f"First dealer: {first['name']}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(
+        width,
+        7,
+        fonts.text(gettext("First dealer: %(name)s") % {"name": first["name"]}),
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     for note in card["sheet"]["notes"]:
         pdf.multi_cell(width, 5, fonts.text(note), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
@@ -135,9 +163,9 @@ def _card_page(
     fixed = 12 + 58 + 20
     column = (width - fixed) / max(len(players), 1)
     pdf.set_font(fonts.sans, "B", 9)
-    pdf.cell(12, 6, "Deal", border=1)
-    pdf.cell(58, 6, "Contract", border=1)
-    pdf.cell(20, 6, "Dealer", border=1)
+    pdf.cell(12, 6, _fit(pdf, fonts.text(gettext("Deal")), 11), border=1)
+    pdf.cell(58, 6, fonts.text(gettext("Contract")), border=1)
+    pdf.cell(20, 6, _fit(pdf, fonts.text(gettext("Dealer")), 19), border=1)
     for seat in players:
         pdf.cell(column, 6, _fit(pdf, fonts.text(seat["name"]), column - 1), border=1)
     pdf.ln(6)
@@ -150,7 +178,7 @@ def _card_page(
             pdf.cell(column, 6.5, "", border=1)
         pdf.ln(6.5)
     pdf.set_font(fonts.sans, "B", 9)
-    pdf.cell(90, 6.5, "Total", border=1)
+    pdf.cell(90, 6.5, fonts.text(gettext("Total")), border=1)
     for _ in players:
         pdf.cell(column, 6.5, "", border=1)
     pdf.ln(6.5)
@@ -169,13 +197,19 @@ def _seating_page(pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any]) -> N
     pdf.add_page()
     pdf.set_font(fonts.sans, "B", 18)
     pdf.cell(
-        0, 10, fonts.text(f"Seating, round {round_cards['round']}"), new_x="LMARGIN", new_y="NEXT"
+        0,
+        10,
+        fonts.text(gettext("Seating, round %(round)s") % {"round": round_cards["round"]}),
+        new_x="LMARGIN",
+        new_y="NEXT",
     )
     pdf.set_font(fonts.sans, "", 12)
     for row in round_cards["seating"]:
-        table = f"table {row['table']}" if row["table"] is not None else ""
+        table = (
+            gettext("table %(table)s") % {"table": row["table"]} if row["table"] is not None else ""
+        )
         pdf.cell(80, 7, fonts.text(row["name"]), border="B")
-        pdf.cell(30, 7, table, border="B")
+        pdf.cell(30, 7, fonts.text(table), border="B")
         pdf.cell(50, 7, fonts.text(row["compass"]), border="B", new_x="LMARGIN", new_y="NEXT")
 
 
@@ -185,10 +219,19 @@ def _hand_record(
     if record["deal"] % 4 == 1:
         pdf.add_page()
         pdf.set_font(fonts.sans, "B", 14)
-        title = f"Hand records, round {round_cards['round']} (seed {round_cards.get('seed')})"
+        title = gettext("Hand records, round %(round)s (seed %(seed)s)") % {
+            "round": round_cards["round"],
+            "seed": round_cards.get("seed"),
+        }
         pdf.cell(0, 9, fonts.text(title), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(fonts.sans, "B", 11)
-    pdf.cell(0, 7, f"Deal {record['deal']}", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(
+        0,
+        7,
+        fonts.text(gettext("Deal %(deal)s") % {"deal": record["deal"]}),
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     pdf.set_font(fonts.mono, "", 10)
     compass = [s["compass"] for s in round_cards["tables"][0]["seats"]]
     hands: Sequence[Mapping[str, str]] = record["hands"]

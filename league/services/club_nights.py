@@ -26,6 +26,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.errors import ScoreEntryError
 from engine.record import table_record
@@ -58,6 +60,7 @@ from league.services.clubs import club_organiser_require
 from league.services.ratings import ratings_enqueue, ratings_recompute
 from league.services.standings import standings_apply_result, standings_recompute
 from league.services.task_outbox import task_enqueue
+from league.sheet_words import score_refusal_in_language
 from league.task_names import RATINGS_UPDATE
 
 User = Account | AnonymousUser
@@ -65,13 +68,13 @@ User = Account | AnonymousUser
 
 def _organiser_require(*, actor: User, tournament: Tournament) -> None:
     if tournament.club is None:
-        raise NotAllowedError("only a club's league is played at the club")
+        raise NotAllowedError(_("only a club's league is played at the club"))
     club_organiser_require(user=actor, club=tournament.club)
 
 
 def _at_club_require(tournament: Tournament) -> None:
     if not tournament.at_club:
-        raise ConflictError("this league is played online, not at the club")
+        raise ConflictError(_("this league is played online, not at the club"))
 
 
 @transaction.atomic
@@ -89,12 +92,16 @@ def club_attendance_set(
     _at_club_require(tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
-        raise ConflictError(f"the league is {tournament.status}")
+        raise ConflictError(
+            _("the league is %(status)s") % {"status": tournament.get_status_display()}
+        )
     number = (
         tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
     ) + 1
     if number > tournament.rounds:
-        raise ConflictError(f"all {tournament.rounds} rounds have been started")
+        raise ConflictError(
+            _("all %(rounds)s rounds have been started") % {"rounds": tournament.rounds}
+        )
     entrants = set(
         Entry.objects.filter(tournament=tournament).values_list("competitor_id", flat=True)
     )
@@ -102,18 +109,20 @@ def club_attendance_set(
     reserves = list(dict.fromkeys(reserves))
     strangers = [c for c in present if c not in entrants]
     if strangers:
-        message = f"competitor {strangers[0]} is not an entrant of this league"
+        message = _("competitor %(id)s is not an entrant of this league") % {"id": strangers[0]}
         raise InvalidInputError(f"present: {message}", errors={"present": [message]})
     entered = [c for c in reserves if c in entrants]
     if entered:
-        message = f"competitor {entered[0]} is an entrant: mark them present instead"
+        message = _("competitor %(id)s is an entrant: mark them present instead") % {
+            "id": entered[0]
+        }
         raise InvalidInputError(f"reserves: {message}", errors={"reserves": [message]})
     known = set(Competitor.objects.filter(pk__in=reserves).values_list("pk", flat=True))
     unknown = [c for c in reserves if c not in known]
     if unknown:
-        message = f"no competitor {unknown[0]}"
+        message = _("no competitor %(id)s") % {"id": unknown[0]}
         raise InvalidInputError(f"reserves: {message}", errors={"reserves": [message]})
-    attendance, _ = RoundAttendance.objects.update_or_create(
+    attendance, _created = RoundAttendance.objects.update_or_create(
         tournament=tournament,
         number=number,
         defaults={
@@ -167,7 +176,7 @@ def club_tables_seat(
     byes = [p for p in players if p not in seated]
     RoundAttendance.objects.filter(tournament=tournament, number=number).update(byes=byes)
     if not playable:
-        raise ConflictError("too few players present to fill a table")
+        raise ConflictError(_("too few players present to fill a table"))
     return playable
 
 
@@ -197,11 +206,11 @@ def _sheet_by_code(code: str) -> TableSheet:
         .first()
     )
     if sheet is None:
-        raise NotFoundError("no table has this code: check the code on the table card")
+        raise NotFoundError(_("no table has this code: check the code on the table card"))
     if sheet.status == TableSheetStatus.CONFIRMED:
-        raise ConflictError("this table's scores are confirmed: the code is no longer valid")
+        raise ConflictError(_("this table's scores are confirmed: the code is no longer valid"))
     if sheet.match.status != MatchStatus.WAITING:
-        raise ConflictError("this table's match was cancelled: the code is no longer valid")
+        raise ConflictError(_("this table's match was cancelled: the code is no longer valid"))
     return sheet
 
 
@@ -209,7 +218,9 @@ def _scored(match: Match, entry: Any, totals: Any) -> TableScores:
     """What an entry (or totals) scores under the match's game; InvalidInputError with the
     engine's message naming what does not add up."""
     if (entry is None) == (totals is None):
-        raise InvalidInputError("give either 'entry' (each deal) or 'totals' (the game's totals)")
+        raise InvalidInputError(
+            _("give either 'entry' (each deal) or 'totals' (the game's totals)")
+        )
     game = load_game(match.game)
     try:
         if totals is not None:
@@ -219,16 +230,18 @@ def _scored(match: Match, entry: Any, totals: Any) -> TableScores:
         return game.table_scores(entry)
     except ScoreEntryError as exc:
         key = "totals" if totals is not None else "entry"
-        detail = str(exc) if str(exc).startswith(f"{key}:") else f"{key}: {exc}"
-        raise InvalidInputError(detail, errors={key: [str(exc)]}) from None
+        said = score_refusal_in_language(str(exc))
+        detail = said if str(exc).startswith(f"{key}:") else f"{key}: {said}"
+        raise InvalidInputError(detail, errors={key: [said]}) from None
 
 
 def _seat_require(match: Match, seat: int) -> None:
     players = load_game(match.game).player_seats
     if seat not in players:
         raise InvalidInputError(
-            f"seat: give your seat at the table ({', '.join(map(str, players))})",
-            errors={"seat": ["not a player's seat at this table"]},
+            _("seat: give your seat at the table (%(seats)s)")
+            % {"seats": ", ".join(map(str, players))},
+            errors={"seat": [_("not a player's seat at this table")]},
         )
 
 
@@ -258,10 +271,10 @@ def table_scores_confirm(*, code: str, seat: int) -> MatchResult:
     sheet = _sheet_by_code(code)
     _seat_require(sheet.match, seat)
     if sheet.status != TableSheetStatus.ENTERED:
-        raise ConflictError("nothing is entered yet to confirm")
+        raise ConflictError(_("nothing is entered yet to confirm"))
     if seat == sheet.entered_seat:
         raise ConflictError(
-            "a second player at the table confirms: not the one who entered the scores"
+            _("a second player at the table confirms: not the one who entered the scores")
         )
     sheet.confirmed_seat = seat
     return _confirmed(sheet)
@@ -273,11 +286,11 @@ def table_scores_confirm_by_organiser(*, actor: User, match: Match) -> MatchResu
     _organiser_require(actor=actor, tournament=match.tournament)
     sheet = TableSheet.objects.select_for_update().filter(match=match).first()
     if sheet is None:
-        raise NotFoundError("this match is not played at the club")
+        raise NotFoundError(_("this match is not played at the club"))
     if sheet.status == TableSheetStatus.CONFIRMED:
-        raise ConflictError("the scores are confirmed already: correct them instead")
+        raise ConflictError(_("the scores are confirmed already: correct them instead"))
     if sheet.status != TableSheetStatus.ENTERED:
-        raise ConflictError("nothing is entered yet to confirm")
+        raise ConflictError(_("nothing is entered yet to confirm"))
     sheet.confirmed_by = actor if actor.is_authenticated else None
     return _confirmed(sheet)
 
@@ -335,9 +348,12 @@ def _confirmed(sheet: TableSheet) -> MatchResult:
         .get(pk=sheet.match_id)
     )
     if MatchResult.objects.filter(match=match).exists():
-        raise ConflictError("this match has a result already")
+        raise ConflictError(_("this match has a result already"))
     if match.status != MatchStatus.WAITING:
-        raise ConflictError(f"this table's match is {match.status}: nothing to confirm")
+        raise ConflictError(
+            _("this table's match is %(status)s: nothing to confirm")
+            % {"status": match.get_status_display()}
+        )
     scored = _scored(match, sheet.entry, sheet.totals)
     rows = list(match.seats.select_related("competitor").order_by("seat"))
     now = timezone.now()
@@ -370,16 +386,16 @@ def table_scores_correct(
         _organiser_require(actor=actor, tournament=match.tournament)
         sheet = TableSheet.objects.select_for_update().filter(match=match).first()
         if sheet is None:
-            raise NotFoundError("this match is not played at the club")
+            raise NotFoundError(_("this match is not played at the club"))
         result = MatchResult.objects.select_for_update().filter(match=match).first()
         if sheet.status != TableSheetStatus.CONFIRMED or result is None:
-            raise ConflictError("only confirmed scores are corrected: enter them at the table")
+            raise ConflictError(_("only confirmed scores are corrected: enter them at the table"))
         match = Match.objects.select_related("tournament", "round").get(pk=match.pk)
         scored = _scored(match, entry, totals)
         before = {"entry": sheet.entry, "totals": sheet.totals, "scores": result.scores}
         after = {"entry": entry, "totals": totals, "scores": list(scored.scores)}
         if before == after:
-            raise ConflictError("the correction changes nothing")
+            raise ConflictError(_("the correction changes nothing"))
         rows = list(match.seats.select_related("competitor").order_by("seat"))
         for key, value in _result_parts(match, rows, scored, entry).items():
             setattr(result, key, value)
@@ -404,4 +420,11 @@ def club_round_require_finished(*, tournament: Tournament) -> None:
     """A league at the club starts its next round only when every table has confirmed."""
     waiting = Match.objects.filter(tournament=tournament, status=MatchStatus.WAITING).count()
     if waiting:
-        raise ConflictError(f"{waiting} table(s) of the last round have not confirmed their scores")
+        raise ConflictError(
+            ngettext(
+                "%(count)s table of the last round has not confirmed its scores",
+                "%(count)s tables of the last round have not confirmed their scores",
+                waiting,
+            )
+            % {"count": waiting}
+        )

@@ -17,6 +17,7 @@ import pytest
 from league.models import Club, PersonDisplaySettings
 from tests.league.builders import bot_tournament
 from tests.web.browser import axe_unavailable_reason, axe_violations
+from tests.web.club_night_pages import club_night_pages
 from tests.web.conftest import wait_for
 
 if TYPE_CHECKING:
@@ -106,6 +107,32 @@ def test_every_page_in_every_language_has_no_serious_violation(
             assert browser.find_element("tag name", "html").get_attribute("lang") == language
             if path in DRAWN_BY_SCRIPTS:
                 wait_for(browser, functools.partial(drawn, element=DRAWN_BY_SCRIPTS[path]))
+            violations = axe_violations(browser)
+            if violations:
+                found[f"{language} {path}"] = violations
+    assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(v) for page, v in found.items())
+
+
+def test_the_club_night_pages_in_every_language_have_no_serious_violation(
+    axe_available: None, browser: WebDriver, live_server: LiveServer
+) -> None:
+    """The table cards, the table's score entry (entered; a Priffe sheet, open), the code
+    page, the projector, a club league, its round and a confirmed, corrected match, as
+    their organiser sees them."""
+    organiser, paths = club_night_pages()
+    browser.get(f"{live_server.url}/no/such/page/")
+    found: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        PersonDisplaySettings.objects.update_or_create(
+            user=organiser, defaults={"language": language}
+        )
+        browser.delete_cookie("sessionid")
+        client = Client()
+        client.force_login(organiser)
+        browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+        for path in paths:
+            browser.get(f"{live_server.url}{path}")
+            assert browser.find_element("tag name", "html").get_attribute("lang") == language
             violations = axe_violations(browser)
             if violations:
                 found[f"{language} {path}"] = violations

@@ -22,6 +22,7 @@ from pytest_django.fixtures import Settings
 from league.models import Club, Notification, NotificationKind, PersonDisplaySettings
 from league.services.notification_emails import notification_email
 from tests.league.builders import bot_tournament, user_create
+from tests.web.club_night_pages import club_night_pages
 from tests.web.translations import (
     DOMAINS,
     LANGUAGES,
@@ -140,6 +141,53 @@ def test_the_pages_in_dutch_and_swedish_show_no_english_message(
         if found:
             left[path] = found
     assert not left, "\n".join(f"{path}: {found}" for path, found in left.items())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_club_night_pages_in_dutch_and_swedish_show_no_english_message(
+    language: str,
+) -> None:
+    """The table cards, the table's score entry (Kingen for three, entered; Priffe, open),
+    the projector, a club league, its round and a confirmed, corrected match: the pages'
+    words and the score sheets' words (the engine's, translated at the boundary)."""
+    organiser, paths = club_night_pages()
+    messages = catalogue(language, "django")
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(organiser)
+    left = {}
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response["Content-Language"] == language, path
+        found = english_left(visible_texts(response.content.decode()), messages)
+        if found:
+            left[path] = found
+    assert not left, "\n".join(f"{path}: {found}" for path, found in left.items())
+    pdf = client.get(f"{paths[2].removesuffix('/')}.pdf?paper=a4")
+    assert pdf.status_code == 200
+    with translation.override(language):
+        assert translation.gettext("Seating, round %(round)s") != "Seating, round %(round)s"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "deal 2 (hearts): the hearts taken add up to 12; a deal has 13"),
+        ("nl", "spel 2 (Harten): gehaalde harten tellen op tot 12; een spel heeft er 13"),
+        ("sv", "giv 2 (Hjärter): tagna hjärter blir sammanlagt 12; en giv har 13"),
+    ],
+)
+def test_a_score_sheet_refusal_is_said_in_the_requests_language(language: str, words: str) -> None:
+    from engine.errors import ScoreEntryError
+    from engine.variants import load_game
+    from league.sheet_words import score_refusal_in_language
+
+    entry = [{"taken": [4, 3, 3, 3]}, {"taken": [4, 3, 3, 2]}, *[{}] * 8]
+    with pytest.raises(ScoreEntryError) as refused:
+        load_game("kingen").table_scores(entry)
+    with translation.override(language):
+        assert score_refusal_in_language(str(refused.value)) == words
 
 
 @pytest.mark.django_db

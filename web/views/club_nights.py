@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league.club_night_reads import (
@@ -21,21 +22,28 @@ from league.club_night_reads import (
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.selectors import tournament_get
 from league.services.club_nights import table_scores_confirm, table_scores_enter
+from league.sheet_words import cards_in_language, seats_in_language, sheet_in_language
 from web.club_forms import FormEntryError, entry_from_form, sheet_rows, totals_from_form
 from web.table_cards import PAPER_SIZES, cards_pdf, grid_rows, qr_svg
 from web.views.leagues import standings_context
+from web.words_in_language import game_name_words
 
 
 def _cards(request: HttpRequest, tournament_id: int, number: int) -> dict[str, Any]:
     try:
         tournament = tournament_get(tournament_id=tournament_id)
         club_organiser_check(user=request.user, tournament=tournament)
-        return round_cards(
-            round_=club_round(tournament=tournament, number=number),
-            base_url=request.build_absolute_uri("/")[:-1],
+        cards = cards_in_language(
+            round_cards(
+                round_=club_round(tournament=tournament, number=number),
+                base_url=request.build_absolute_uri("/")[:-1],
+            )
         )
     except NotFoundError as exc:
         raise Http404(exc.detail) from None
+    for card in cards["tables"]:
+        card["game_name"] = game_name_words(card["game_name"])
+    return cards
 
 
 @require_GET
@@ -62,7 +70,7 @@ def round_cards_pdf(request: HttpRequest, tournament_id: int, number: int) -> Ht
         return render(request, "403.html", {"reason": exc.detail}, status=403)
     paper = request.GET.get("paper", "a4")
     if paper not in PAPER_SIZES:
-        return render(request, "400.html", {"reason": "paper: a4 or letter"}, status=400)
+        return render(request, "400.html", {"reason": _("paper: a4 or letter")}, status=400)
     response = HttpResponse(cards_pdf(cards, paper=paper), content_type="application/pdf")
     name = f"table-cards-{tournament_id}-round-{number}-{paper}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -87,6 +95,9 @@ def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
     except NotFoundError as exc:
         return render(request, "web/club_table.html", {"gone": exc.detail}, status=404)
     view = table_entry_view(sheet=sheet)
+    view["sheet"] = sheet_in_language(view["sheet"])
+    view["seats"] = seats_in_language(view["seats"])
+    view["game_name"] = game_name_words(view["game_name"])
     rows = sheet_rows(view["sheet"], view["seats"])
     context: dict[str, Any] = {"view": view, "rows": rows, "posted": {}}
     if request.method == "POST":
@@ -95,12 +106,15 @@ def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
         try:
             seat = int(data.get("seat", ""))
         except ValueError:
-            context["error"] = "Choose your seat at the table first."
+            context["error"] = _("Choose your seat at the table first.")
             return render(request, "web/club_table.html", context, status=400)
         try:
             if data.get("action") == "confirm":
                 result = table_scores_confirm(code=code, seat=seat)
-                messages.success(request, f"Confirmed: the scores {result.scores} are in.")
+                messages.success(
+                    request,
+                    _("Confirmed: the scores %(scores)s are in.") % {"scores": result.scores},
+                )
                 return render(
                     request, "web/club_table.html", {"done": view, "scores": result.scores}
                 )

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.club_night_reads import round_attendance
@@ -78,7 +79,7 @@ def club_attendance_post(request: HttpRequest, tournament_id: int) -> HttpRespon
     except LeagueError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, "Attendance saved for the next round.")
+        messages.success(request, _("Attendance saved for the next round."))
     return redirect("web:league", tournament_id=tournament_id)
 
 
@@ -94,7 +95,11 @@ def match_scores_confirm_post(request: HttpRequest, match_id: int) -> HttpRespon
     except LeagueError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"Table {match.table} confirmed: {result.scores}.")
+        messages.success(
+            request,
+            _("Table %(table)s confirmed: %(scores)s.")
+            % {"table": match.table, "scores": result.scores},
+        )
     return redirect(
         "web:league-round", tournament_id=match.tournament_id, number=match.round.number
     )
@@ -110,7 +115,9 @@ def match_correction_post(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         entry = json.loads(request.POST.get("entry", ""))
     except ValueError:
-        messages.error(request, "The corrected sheet must be JSON: a list with one object a deal.")
+        messages.error(
+            request, _("The corrected sheet must be JSON: a list with one object a deal.")
+        )
         return redirect("web:match", match_id=match.pk)
     try:
         table_scores_correct(
@@ -119,5 +126,5 @@ def match_correction_post(request: HttpRequest, match_id: int) -> HttpResponse:
     except LeagueError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, "Corrected: the standings and ratings are recomputed.")
+        messages.success(request, _("Corrected: the standings and ratings are recomputed."))
     return redirect("web:match", match_id=match.pk)

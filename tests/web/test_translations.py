@@ -22,6 +22,7 @@ from pytest_django.fixtures import Settings
 from league.models import Club, Notification, NotificationKind, PersonDisplaySettings
 from league.services.notification_emails import notification_email
 from tests.league.builders import bot_tournament, user_create
+from tests.web.ladder_builders import small_ladder
 from tests.web.translations import (
     DOMAINS,
     LANGUAGES,
@@ -83,13 +84,14 @@ def test_the_engine_words_are_in_both_catalogues() -> None:
 
 
 @pytest.fixture
-def person_with_a_league(settings: Settings) -> tuple[User, int, int]:
+def person_with_a_league(settings: Settings) -> tuple[User, int, int, list[str]]:
     settings.WEB_SAMPLES = True
     tournament, organiser = bot_tournament(entrants=4)
     assert tournament.club is not None
     # A name no message of the catalogue has ("Club" is one).
     Club.objects.filter(pk=tournament.club.pk).update(name="Kaartclub De Zot")
-    return organiser, tournament.pk, tournament.club.pk
+    ladder = small_ladder(organiser)  # their version suspended, its log, their challenge
+    return organiser, tournament.pk, tournament.club.pk, ladder.pages()
 
 
 def pages(league: int, club: int, username: str) -> list[str]:
@@ -125,16 +127,17 @@ def pages(league: int, club: int, username: str) -> list[str]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pages_in_dutch_and_swedish_show_no_english_message(
-    language: str, person_with_a_league: tuple[User, int, int]
+    language: str, person_with_a_league: tuple[User, int, int, list[str]]
 ) -> None:
-    person, league, club = person_with_a_league
+    person, league, club, ladder_pages = person_with_a_league
     messages = catalogue(language, "django")
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(person)
     left = {}
-    for path in pages(league, club, person.get_username()):
+    for path in [*pages(league, club, person.get_username()), *ladder_pages]:
         response = client.get(path)
         assert response.status_code in (200, 404), path
+        assert response.status_code == 200 or path not in ladder_pages, path
         assert response["Content-Language"] == language, path
         found = english_left(visible_texts(response.content.decode()), messages)
         if found:

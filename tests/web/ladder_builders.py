@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
-from league.models import LadderEntrant, LadderEntrantStatus, MatchSeat, SeatLog
+from league.models import Competitor, Ladder, LadderEntrant, LadderEntrantStatus, MatchSeat, SeatLog
 from league.services.competitors import competitor_for_bot_version
 from league.services.ladder_authors import challenge_create
 from league.services.ladders import ladder_anchor_add, ladder_matchmake, ladder_open
@@ -35,11 +35,17 @@ class SmallLadder:
         ]
 
 
-def small_ladder(owner: User) -> SmallLadder:
-    # Anchors named as no message of the catalogue is ("random" is one: a form's choice).
+def ladder_with_anchors() -> Ladder:
+    """A kingen ladder anchored by three greedy bots (named as no message of the catalogue
+    is: "random" is one, a form's choice)."""
     ladder = ladder_open(game="kingen", anchors=("greedy",))
     for copy in ("greedy-2", "greedy-3"):
         ladder_anchor_add(ladder=ladder, name="greedy", bot_name=copy)
+    return ladder
+
+
+def uploaded_version(owner: User) -> Competitor:
+    """An active uploaded kingen version of ``owner``'s (no file: it is not played here)."""
     bot = Bot.objects.create(name="zotbot", owner=owner, kind=Bot.Kind.UPLOADED, family="kingen")
     version = BotVersion.objects.create(
         bot=bot,
@@ -50,7 +56,12 @@ def small_ladder(owner: User) -> SmallLadder:
         filename="main.py",
         status=BotVersion.Status.ACTIVE,
     )
-    mine = competitor_for_bot_version(version=version)
+    return competitor_for_bot_version(version=version)
+
+
+def small_ladder(owner: User) -> SmallLadder:
+    ladder = ladder_with_anchors()
+    mine = uploaded_version(owner)
     queued = ladder_matchmake(ladder_id=ladder.pk)
     seat = MatchSeat.objects.get(match_id=queued[0], competitor=mine).seat
     SeatLog.objects.create(match_id=queued[0], seat=seat, competitor=mine, stderr="thinking\n")

@@ -19,10 +19,19 @@ from django.utils import timezone, translation
 import pytest
 from pytest_django.fixtures import Settings
 
-from league.models import Club, Notification, NotificationKind, PersonDisplaySettings
+from league.models import (
+    Club,
+    LadderEntrant,
+    Match,
+    MatchSeat,
+    Notification,
+    NotificationKind,
+    PersonDisplaySettings,
+)
+from league.services.ladders import ladder_matchmake
 from league.services.notification_emails import notification_email
 from tests.league.builders import bot_tournament, user_create
-from tests.web.ladder_builders import small_ladder
+from tests.web.ladder_builders import ladder_with_anchors, small_ladder, uploaded_version
 from tests.web.translations import (
     DOMAINS,
     LANGUAGES,
@@ -238,6 +247,31 @@ def test_a_notice_and_its_email_come_in_the_persons_language(language: str) -> N
     with translation.override(language):
         assert translation.gettext("A league finished") in mail.subject
     assert "finished" not in notice.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"), [("nl", "is van de"), ("sv", "har tagits bort från")]
+)
+def test_a_suspended_bots_notice_comes_in_its_authors_language(language: str, words: str) -> None:
+    from league.services.ladders import LADDER_SUSPEND_AFTER, ladder_match_finished
+
+    author = user_create("piet")
+    PersonDisplaySettings.objects.create(user=author, language=language)
+    ladder = ladder_with_anchors()
+    mine = uploaded_version(author)
+    match = ladder_matchmake(ladder_id=ladder.pk)[0]
+    LadderEntrant.objects.filter(ladder=ladder, competitor=mine).update(
+        consecutive_failures=LADDER_SUSPEND_AFTER - 1
+    )
+    MatchSeat.objects.filter(match_id=match, competitor=mine).update(outcome="crash")
+    rows = list(MatchSeat.objects.filter(match_id=match).select_related("competitor"))
+    ladder_match_finished(match=Match.objects.get(pk=match), rows=rows, now=timezone.now())
+    notice = Notification.objects.get(user=author, kind=NotificationKind.BOT_SUSPENDED)
+    assert words in notice.text
+    assert english_left([notice.text], catalogue(language, "django")) == []
+    assert "zotbot" in notice.text
+    assert f"#{match}" in notice.text
 
 
 @pytest.mark.django_db

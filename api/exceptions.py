@@ -36,6 +36,7 @@ from bots.services import BotServiceError
 from engine.errors import EngineError, IllegalActionError
 from league.errors import LeagueError
 from league.rule_words import refusal_in_language
+from league.upload_words import upload_refusal_in_language
 
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 """The database is down or the connection was lost: "try again shortly", not a bug."""
@@ -109,7 +110,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(data, status=exc.status)
     if isinstance(exc, IllegalActionError):
         return Response({"detail": refusal_in_language(exc)}, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, EngineError | BotServiceError):
+    if isinstance(exc, BotServiceError):
+        refusal = upload_refusal_in_language(str(exc))
+        return Response({"detail": refusal}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, EngineError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         errors = _flatten(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.utils.translation import gettext as _
 
 from engine.variants import load_game
 from league.domain.ladder_results import PlayedMatch, ranked, version_games
@@ -43,7 +44,7 @@ def _scores(match: Match) -> list[int] | None:
 def ladder_get(slug: str) -> Ladder:
     ladder = Ladder.objects.select_related("tournament").filter(slug=slug).first()
     if ladder is None:
-        raise NotFoundError(f"no ladder {slug!r}")
+        raise NotFoundError(_("no ladder '%(slug)s'") % {"slug": slug})
     return ladder
 
 
@@ -86,7 +87,10 @@ def ladder_version(ladder: Ladder, competitor_id: int) -> dict[str, Any]:
         .first()
     )
     if entrant is None:
-        raise NotFoundError(f"competitor {competitor_id} is not on the {ladder.name}")
+        raise NotFoundError(
+            _("competitor %(id)s is not on the %(ladder)s")
+            % {"id": competitor_id, "ladder": ladder.name}
+        )
     matches = list(
         Match.objects.filter(tournament_id=ladder.tournament_id, seats__competitor_id=competitor_id)
         .select_related("result")
@@ -124,7 +128,7 @@ def ladder_version(ladder: Ladder, competitor_id: int) -> dict[str, Any]:
 def challenges_of(*, user: User, ladder: Ladder) -> list[dict[str, Any]]:
     """A person's challenges of the ladder's game (one-match tournaments), newest first."""
     if not user.is_authenticated:
-        raise NotAllowedError("log in to see your challenges")
+        raise NotAllowedError(_("log in to see your challenges"))
     matches = Match.objects.filter(
         tournament__format=TournamentFormat.CHALLENGE,
         tournament__created_by_id=user.pk,
@@ -147,10 +151,12 @@ def seat_log_read(*, user: User, match_id: int, seat: int) -> dict[str, Any]:
     )
     version = row.competitor.bot_version if row is not None else None
     if row is None or version is None or not can_read_bot_private(user=user, bot=version.bot):
-        raise NotAllowedError("a seat's logs are for its bot's owner and staff only")
+        raise NotAllowedError(_("a seat's logs are for its bot's owner and staff only"))
     log = SeatLog.objects.filter(match_id=match_id, seat=seat).first()
     if log is None:
-        raise NotFoundError(f"match {match_id} kept no log for seat {seat}")
+        raise NotFoundError(
+            _("match %(match)s kept no log for seat %(seat)s") % {"match": match_id, "seat": seat}
+        )
     moves = MatchEvent.objects.filter(match_id=match_id, seat=seat, ms__isnull=False)
     timed = list(moves.order_by("index").values("index", "ms"))
     return {"match": match_id, "seat": seat, "competitor": row.competitor_id, "moves": timed} | {

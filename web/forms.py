@@ -233,10 +233,10 @@ class BotUploadForm(forms.Form):
     )
 
     runtime = forms.ChoiceField(
-        label="Runtime",
+        label=_("Runtime"),
         required=False,
-        choices=[("", "Recognise from the files"), *((name, name) for name in RUNTIME_NAMES)],
-        help_text="python, python-numpy, native (an x86-64 executable), node or java.",
+        choices=[("", _("Recognise from the files")), *((name, name) for name in RUNTIME_NAMES)],
+        help_text=_("python, python-numpy, native (an x86-64 executable), node or java."),
     )
 
     def clean_file(self) -> Any:

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bots.models import BotVersion
 from engine.variants import load_game
@@ -53,13 +54,16 @@ def ladder_entrant_update(
     ``challengeable``), or a suspended version resumed (its failures in a row from 0)."""
     entrant = LadderEntrant.objects.filter(ladder=ladder, competitor_id=competitor_id).first()
     if entrant is None:
-        raise NotFoundError(f"version {competitor_id} is not on the {ladder.name}")
+        raise NotFoundError(
+            _("version %(id)s is not on the %(ladder)s")
+            % {"id": competitor_id, "ladder": ladder.name}
+        )
     if entrant.anchor or not can_read_bot_private(user=actor, bot=entrant.bot):
-        raise NotAllowedError("only the bot's owner (or staff) may change its place on a ladder")
+        raise NotAllowedError(_("only the bot's owner (or staff) may change its place on a ladder"))
     changes: dict[str, object] = {f: v for f, v in choices.items() if v is not None}
     if resume:
         if entrant.status != LadderEntrantStatus.SUSPENDED:
-            raise ConflictError(f"{entrant.competitor.name} is not suspended")
+            raise ConflictError(_("%(name)s is not suspended") % {"name": entrant.competitor.name})
         changes |= RESUMED
     for field, value in changes.items():
         setattr(entrant, field, value)
@@ -84,18 +88,19 @@ def challenge_create(
     """Queue an unrated match of the actor's version against ``opponent_ids`` (clockwise
     from seat 1), ahead of the ladder's games; ``CHALLENGES_PER_DAY`` per person."""
     if not actor.is_authenticated:
-        raise NotAllowedError("log in to challenge")
+        raise NotAllowedError(_("log in to challenge"))
     competitor = (
         Competitor.objects.select_related("bot_version__bot").filter(pk=competitor_id).first()
     )
     version = competitor.bot_version if competitor else None
     if competitor is None or version is None or version.is_builtin:
-        raise InvalidInputError("version: name one of your uploaded bot versions")
+        raise InvalidInputError(_("version: name one of your uploaded bot versions"))
     if not can_read_bot_private(user=actor, bot=version.bot):
-        raise NotAllowedError("only the bot's owner challenges with it")
+        raise NotAllowedError(_("only the bot's owner challenges with it"))
     if version.status != BotVersion.Status.ACTIVE or version.bot.family != ladder.family:
         raise InvalidInputError(
-            f"version: {competitor.name} is not an active {ladder.family} bot version"
+            _("version: %(name)s is not an active %(family)s bot version")
+            % {"name": competitor.name, "family": ladder.family}
         )
     opponents = Competitor.objects.filter(pk__in=list(opponent_ids))
     allowed = LadderEntrant.objects.filter(ladder=ladder, challengeable=True)
@@ -111,16 +116,21 @@ def challenge_create(
         for c in opponents.select_related("bot_version__bot")
     }
     problem = challenge_problem(
-        seats=len(load_game(ladder.game).player_seats), opponents=opponent_ids, facts=facts
+        seats=len(load_game(ladder.game).player_seats),
+        opponents=opponent_ids,
+        facts=facts,
+        gettext=_,
     )
     if problem is not None:
         refused, message = problem
-        raise (NotAllowedError if refused else InvalidInputError)(f"opponents: {message}")
+        raise (NotAllowedError if refused else InvalidInputError)(
+            _("opponents: %(problem)s") % {"problem": message}
+        )
     user_id = int(actor.pk)
     if challenges_left(user_id=user_id) <= 0:
         raise ConflictError(
-            f"you have asked for {CHALLENGES_PER_DAY} challenges in the last 24 hours; "
-            "try again later"
+            _("you have asked for %(count)s challenges in the last 24 hours; try again later")
+            % {"count": CHALLENGES_PER_DAY}
         )
     tournament = Tournament.objects.create(
         name=f"Challenge: {competitor.name}",

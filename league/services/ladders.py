@@ -14,13 +14,14 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Max
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 
 from bots.models import Bot, BotVersion
 from bots.seats import SeatReport
 from engine.errors import InvalidGameError
 from engine.variants import load_game
+from league.display_settings import language_of
 from league.domain import ladder_results as results
 from league.domain.ladder_matchmaking import (
     PlannedTable,
@@ -75,9 +76,13 @@ def ladder_open(
     name = name or f"{canonical} ladder"
     slug = slug or slugify(canonical.replace("(", "-").replace(")", ""))[:60] or "ladder"
     if Ladder.objects.filter(slug=slug).exists():
-        raise ConflictError(f"a ladder called {slug!r} exists already")
+        raise ConflictError(
+            translation.gettext("a ladder called '%(slug)s' exists already") % {"slug": slug}
+        )
     if any(value < 1 for value in limits.values()):
-        raise InvalidInputError("a ladder's limits and placement games must be at least 1")
+        raise InvalidInputError(
+            translation.gettext("a ladder's limits and placement games must be at least 1")
+        )
     tournament = Tournament.objects.create(
         name=name,
         game=canonical,
@@ -296,14 +301,20 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
         if after.suspend:
             entrant.status, entrant.suspended_at = LadderEntrantStatus.SUSPENDED, now
             fields += ["status", "suspended_at"]
-            if entrant.bot.owner_id is not None:
+            owner_id = entrant.bot.owner_id
+            if owner_id is not None:
+                with translation.override(language_of(user_id=owner_id)):  # the author's
+                    text = results.suspension_text(
+                        name=entrant.competitor.name,
+                        ladder=ladder.name,
+                        failures=after,
+                        gettext=translation.gettext,
+                    )
                 notify(
-                    user=entrant.bot.owner_id,
+                    user=owner_id,
                     kind=NotificationKind.BOT_SUSPENDED,
                     key=f"ladder-suspended-{entrant.pk}-{now.timestamp():.0f}",
-                    text=results.suspension_text(
-                        name=entrant.competitor.name, ladder=ladder.name, failures=after
-                    ),
+                    text=text,
                     url=f"/ladders/{ladder.slug}/versions/{entrant.competitor_id}/",
                 )
         entrant.save(update_fields=fields)

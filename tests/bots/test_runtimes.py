@@ -327,3 +327,37 @@ def test_a_native_bot_linked_against_the_c_library_runs_on_the_sandboxs() -> Non
     )
     assert result.seats[0].outcome is Outcome.OK, result.seats[0].faults
     assert result.seats[0].fallbacks == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "is built for AArch64 (arm64); the league runs"),
+        ("nl", "is gebouwd voor"),
+        ("sv", "är byggd för"),
+    ],
+)
+def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, words: str) -> None:
+    """The runtimes speak English (bots is pure); the league translates their refusals by
+    their pattern (league.upload_words), file names and the machine kept as they were."""
+    from django.utils import translation
+
+    from league.upload_words import upload_refusal_in_language
+
+    refusals = []
+    for name, data, runtime in (
+        ("main", _elf(machine=183), None),
+        ("main", _elf(bits=1), None),
+        ("bot.py", b"print(1)\n", "cobol"),
+    ):
+        with pytest.raises(BotBundleError) as refused:
+            bot_bundle_check(name, data, runtime)
+        with translation.override(language):
+            refusals.append(upload_refusal_in_language(str(refused.value)))
+    assert refusals[0].startswith("main: ")
+    assert words in refusals[0]
+    assert "AArch64 (arm64)" in refusals[0]
+    if language != "en":
+        assert "32-bit ELF" not in refusals[1]
+        assert "unknown runtime" not in refusals[2]
+    assert "'cobol'" in refusals[2]

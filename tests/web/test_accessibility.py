@@ -19,6 +19,7 @@ from tests.league.builders import bot_tournament
 from tests.web.browser import axe_unavailable_reason, axe_violations
 from tests.web.club_night_pages import club_night_pages
 from tests.web.conftest import wait_for
+from tests.web.ladder_builders import small_ladder
 
 if TYPE_CHECKING:
     from pytest_django.live_server_helper import LiveServer
@@ -83,6 +84,7 @@ def test_every_page_in_every_language_has_no_serious_violation(
     tournament, person = bot_tournament(entrants=4)
     assert tournament.club is not None
     Club.objects.filter(pk=tournament.club.pk).update(name="Kaartclub De Zot")
+    ladder = small_ladder(person)  # their version suspended, its log, their challenge
     client = Client()
     client.force_login(person)
     browser.get(f"{live_server.url}/no/such/page/")
@@ -102,7 +104,10 @@ def test_every_page_in_every_language_has_no_serious_violation(
         client = Client()
         client.force_login(person)
         browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
-        for path in pages(tournament.pk, tournament.club.pk, person.get_username()):
+        for path in [
+            *pages(tournament.pk, tournament.club.pk, person.get_username()),
+            *ladder.pages(),
+        ]:
             browser.get(f"{live_server.url}{path}")
             assert browser.find_element("tag name", "html").get_attribute("lang") == language
             if path in DRAWN_BY_SCRIPTS:

@@ -19,10 +19,20 @@ from django.utils import timezone, translation
 import pytest
 from pytest_django.fixtures import Settings
 
-from league.models import Club, Notification, NotificationKind, PersonDisplaySettings
+from league.models import (
+    Club,
+    LadderEntrant,
+    Match,
+    MatchSeat,
+    Notification,
+    NotificationKind,
+    PersonDisplaySettings,
+)
+from league.services.ladders import ladder_matchmake
 from league.services.notification_emails import notification_email
 from tests.league.builders import bot_tournament, user_create
 from tests.web.club_night_pages import club_night_pages
+from tests.web.ladder_builders import ladder_with_anchors, small_ladder, uploaded_version
 from tests.web.translations import (
     DOMAINS,
     LANGUAGES,
@@ -84,13 +94,14 @@ def test_the_engine_words_are_in_both_catalogues() -> None:
 
 
 @pytest.fixture
-def person_with_a_league(settings: Settings) -> tuple[User, int, int]:
+def person_with_a_league(settings: Settings) -> tuple[User, int, int, list[str]]:
     settings.WEB_SAMPLES = True
     tournament, organiser = bot_tournament(entrants=4)
     assert tournament.club is not None
     # A name no message of the catalogue has ("Club" is one).
     Club.objects.filter(pk=tournament.club.pk).update(name="Kaartclub De Zot")
-    return organiser, tournament.pk, tournament.club.pk
+    ladder = small_ladder(organiser)  # their version suspended, its log, their challenge
+    return organiser, tournament.pk, tournament.club.pk, ladder.pages()
 
 
 def pages(league: int, club: int, username: str) -> list[str]:
@@ -126,16 +137,17 @@ def pages(league: int, club: int, username: str) -> list[str]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pages_in_dutch_and_swedish_show_no_english_message(
-    language: str, person_with_a_league: tuple[User, int, int]
+    language: str, person_with_a_league: tuple[User, int, int, list[str]]
 ) -> None:
-    person, league, club = person_with_a_league
+    person, league, club, ladder_pages = person_with_a_league
     messages = catalogue(language, "django")
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(person)
     left = {}
-    for path in pages(league, club, person.get_username()):
+    for path in [*pages(league, club, person.get_username()), *ladder_pages]:
         response = client.get(path)
         assert response.status_code in (200, 404), path
+        assert response.status_code == 200 or path not in ladder_pages, path
         assert response["Content-Language"] == language, path
         found = english_left(visible_texts(response.content.decode()), messages)
         if found:
@@ -283,6 +295,31 @@ def test_a_notice_and_its_email_come_in_the_persons_language(language: str) -> N
     with translation.override(language):
         assert translation.gettext("A league finished") in mail.subject
     assert "finished" not in notice.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"), [("nl", "is van de"), ("sv", "har tagits bort från")]
+)
+def test_a_suspended_bots_notice_comes_in_its_authors_language(language: str, words: str) -> None:
+    from league.services.ladders import LADDER_SUSPEND_AFTER, ladder_match_finished
+
+    author = user_create("piet")
+    PersonDisplaySettings.objects.create(user=author, language=language)
+    ladder = ladder_with_anchors()
+    mine = uploaded_version(author)
+    match = ladder_matchmake(ladder_id=ladder.pk)[0]
+    LadderEntrant.objects.filter(ladder=ladder, competitor=mine).update(
+        consecutive_failures=LADDER_SUSPEND_AFTER - 1
+    )
+    MatchSeat.objects.filter(match_id=match, competitor=mine).update(outcome="crash")
+    rows = list(MatchSeat.objects.filter(match_id=match).select_related("competitor"))
+    ladder_match_finished(match=Match.objects.get(pk=match), rows=rows, now=timezone.now())
+    notice = Notification.objects.get(user=author, kind=NotificationKind.BOT_SUSPENDED)
+    assert words in notice.text
+    assert english_left([notice.text], catalogue(language, "django")) == []
+    assert "zotbot" in notice.text
+    assert f"#{match}" in notice.text
 
 
 @pytest.mark.django_db

@@ -25,6 +25,7 @@ from league.selectors import (
 )
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
+from league.upload_words import upload_refusal_in_language
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotForm, BotUploadForm
 from web.selectors import bot_competitors, bot_versions
@@ -157,7 +158,9 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
             runtime=form.cleaned_data.get("runtime") or None,
         )
     except BotServiceError as exc:
-        messages.error(request, _("Upload refused: %(exc)s") % {"exc": exc})
+        messages.error(
+            request, _("Upload refused: %(exc)s") % {"exc": upload_refusal_in_language(str(exc))}
+        )
     else:
         messages.success(
             request,

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from league.errors import LeagueError, NotAllowedError, NotFoundError
@@ -21,7 +23,7 @@ from league.ladder_reads import (
     ladders_list,
     seat_log_read,
 )
-from league.models import Ladder
+from league.models import Ladder, LadderEntrantStatus, MatchStatus
 from league.services.ladder_authors import (
     challenge_create,
     challenges_left,
@@ -29,12 +31,28 @@ from league.services.ladder_authors import (
 )
 from web.charts import line_chart_svg
 
+ENTRANT_STATUS_LABELS = {
+    LadderEntrantStatus.PLAYING: pgettext_lazy("ladder version", "playing"),
+    LadderEntrantStatus.SUPERSEDED: pgettext_lazy("ladder version", "superseded"),
+    LadderEntrantStatus.SUSPENDED: pgettext_lazy("ladder version", "suspended"),
+}
+"""A version's state on a ladder, as its pages say it (the model's choices carry no
+labels, and adding them would need a migration)."""
+
+
+def _entrant_status(status: str) -> str:
+    return str(ENTRANT_STATUS_LABELS.get(status, status))  # type: ignore[call-overload]
+
+
+def _match_status(status: str) -> str:
+    return str(MatchStatus(status).label) if status in MatchStatus.values else status
+
 
 def _ladder(slug: str) -> Ladder:
     try:
         return ladder_get(slug)
     except NotFoundError:
-        raise Http404("No such ladder.") from None
+        raise Http404(_("No such ladder.")) from None
 
 
 @require_GET
@@ -46,10 +64,14 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
 def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ladder = _ladder(slug)
     board = ladder_board(ladder)
+    for row in board["rows"]:
+        row["status_label"] = _entrant_status(row["status"])
     context: dict[str, object] = {"ladder": ladder, "board": board}
     if request.user.is_authenticated:
         user_id = int(request.user.pk)
         context["challenges"] = challenges_of(user=request.user, ladder=ladder)
+        for challenge in context["challenges"]:  # type: ignore[attr-defined]
+            challenge["status_label"] = _match_status(challenge["status"])
         context["challenges_left"] = challenges_left(user_id=user_id)
         context["my_versions"] = [
             row for row in board["rows"] if row["owner"] == request.user.get_username()
@@ -71,11 +93,11 @@ def ladder_challenge(request: HttpRequest, slug: str) -> HttpResponse:
             actor=request.user, ladder=ladder, competitor_id=version, opponent_ids=opponents
         )
     except ValueError:
-        messages.error(request, "Choose your version and every opponent.")
+        messages.error(request, _("Choose your version and every opponent."))
     except LeagueError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Challenge queued: match {match.pk}.")
+        messages.success(request, _("Challenge queued: match %(match)s.") % {"match": match.pk})
     return redirect("web:ladder", slug=ladder.slug)
 
 
@@ -85,16 +107,19 @@ def ladder_version_page(request: HttpRequest, slug: str, competitor_id: int) -> 
     try:
         version = ladder_version(ladder, competitor_id)
     except NotFoundError:
-        raise Http404("This version is not on the ladder.") from None
+        raise Http404(_("This version is not on the ladder.")) from None
+    version["status_label"] = _entrant_status(version["status"])
+    for game in version["games"]:
+        game["status_label"] = _match_status(game["status"])
     owner = request.user.is_authenticated and (
         request.user.pk == version["owner_id"] or getattr(request.user, "is_staff", False)
     )
     points = [(float(i), row["conservative"]) for i, row in enumerate(version["history"], 1)]
     chart = line_chart_svg(
         [(version["name"], points)],
-        title=f"Ladder rating of {version['name']}",
-        x_label="ladder games rated",
-        y_label="rating's low end",
+        title=_("Ladder rating of %(name)s") % {"name": version["name"]},
+        x_label=_("ladder games rated"),
+        y_label=_("rating's low end"),
         chart_id=f"ladder-{ladder.pk}-{competitor_id}",
     )
     context = {"ladder": ladder, "version": version, "owner": owner, "chart": chart}
@@ -113,18 +138,18 @@ def ladder_version_update(request: HttpRequest, slug: str, competitor_id: int) -
         "resume": {"resume": True},
     }
     if what not in choices:
-        messages.error(request, "Unknown change.")
+        messages.error(request, _("Unknown change."))
     else:
         try:
             ladder_entrant_update(
                 actor=request.user, ladder=ladder, competitor_id=competitor_id, **choices[what]
             )
         except NotAllowedError:
-            raise PermissionDenied("only the bot's owner changes its place") from None
+            raise PermissionDenied(_("only the bot's owner changes its place")) from None
         except LeagueError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
     return redirect("web:ladder-version", slug=ladder.slug, competitor_id=competitor_id)
 
 
@@ -132,9 +157,9 @@ def _log(request: HttpRequest, match_id: int, seat: int) -> dict[str, object]:
     try:
         return seat_log_read(user=request.user, match_id=match_id, seat=seat)
     except NotAllowedError:
-        raise PermissionDenied("a seat's logs are for its bot's owner and staff") from None
+        raise PermissionDenied(_("a seat's logs are for its bot's owner and staff")) from None
     except NotFoundError:
-        raise Http404("No log was kept for this seat.") from None
+        raise Http404(_("No log was kept for this seat.")) from None
 
 
 @require_GET

@@ -260,7 +260,9 @@ def test_a_crashing_version_is_suspended_its_owner_told_and_its_logs_private(
         return entrant.status == LadderEntrantStatus.SUSPENDED
 
     wait_until("the crasher is suspended", suspended, worker)
-    assert entrant.consecutive_failures == LADDER_SUSPEND_AFTER
+    # suspended at the K-th crash in a row; a match already running beside it (the limit is
+    # 2 at once) may crash too and count before this poll sees the suspension
+    assert entrant.consecutive_failures >= LADDER_SUSPEND_AFTER
     assert len(entrant.suspension_faults) == LADDER_SUSPEND_AFTER
     notice = Notification.objects.get(user=carl, kind=NotificationKind.BOT_SUSPENDED)
     assert "crash" in notice.text

@@ -250,6 +250,8 @@ def test_a_crashing_version_is_suspended_its_owner_told_and_its_logs_private(
     )
     ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
     carl = user_create("carl")
+    carl.email = "carl@example.org"  # without an address the worker's mail task drops it
+    carl.save(update_fields=["email"])
     crasher = uploaded(carl, "crasher", CRASHING_BOT)
     ladder_matchmake(ladder_id=ladder.pk)
     worker = start_worker()

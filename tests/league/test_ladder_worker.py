@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -28,6 +28,7 @@ from bots.models import BotVersion
 from bots.services import bot_create, bot_version_store
 from league.models import (
     Competitor,
+    Ladder,
     LadderEntrant,
     LadderEntrantStatus,
     Match,
@@ -141,8 +142,13 @@ def test_a_new_version_plays_its_placement_games_first_and_never_exceeds_its_lim
         lambda: sum(m.status == "finished" for m in ladder_matches_of(steady.pk)) >= 3,
         *workers,
     )
-    newcomer = uploaded(user_create("bea"), "newcomer")
-    activated = Match.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    # Under the ladder's row lock, as the matchmaker takes it: a pass already under way (the
+    # workers run one after each match) ends before, with a roster without the newcomer and
+    # matches up to ``activated``; every pass after sees the newcomer.
+    with transaction.atomic():
+        Ladder.objects.select_for_update().get(pk=ladder.pk)
+        newcomer = uploaded(user_create("bea"), "newcomer")
+        activated = Match.objects.order_by("-id").values_list("id", flat=True).first() or 0
     worst = 0
 
     def placed() -> bool:

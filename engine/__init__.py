@@ -16,7 +16,7 @@ See docs/engine.md for the model and docs/record-format.md for game records.
 
 The engine is also a distribution of its own for bot authors (``pip install ./engine``:
 engine/pyproject.toml, no Django), and the league puts the same files on the path of
-every Python bot in the sandbox: ``engine.view.view_from_json`` rebuilds a request's view,
+every Python bot in the sandbox: ``engine.protocol_view.view_from_json`` rebuilds a request's view,
 ``engine.hidden_hands.search_state`` draws a full state consistent with it to search.
 """
 

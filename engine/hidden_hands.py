@@ -21,7 +21,7 @@ Inference is by rules, so it is exact: the real hands always satisfy the constra
 ``search_state(view, rng)`` is what a search bot wants from all this: a full state at the
 view's decision, the other hands drawn at random to fit the view (``HandSampler``), that
 the bot may clone, play out and score (``state.deal_scores[-1]`` after the deal). With
-``engine.view.view_from_json`` a bot builds the view from the protocol's request first.
+``engine.protocol_view.view_from_json`` a bot builds the view from the protocol's request first.
 """
 
 from __future__ import annotations

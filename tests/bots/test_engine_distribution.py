@@ -20,8 +20,8 @@ from bots.match import BotSpec, match_play
 from bots.protocol import PROTOCOL_VERSION
 from bots.seats import Outcome
 from engine.hidden_hands import HandSampler, search_state
+from engine.protocol_view import view_from_json
 from engine.variants import FAMILIES, load_game
-from engine.view import view_from_json
 from tests.bots.botcode import assert_others_intact, log_lines
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -120,7 +120,7 @@ def test_a_search_state_fits_the_view(family: str) -> None:
 def test_python_bots_import_the_leagues_engine_read_only_in_the_sandbox() -> None:
     code = b"""import sys
 import engine, kingbot
-from engine.view import view_from_json
+from engine.protocol_view import view_from_json
 
 def choose(request):
     view = view_from_json(request.view)

@@ -21,7 +21,7 @@ import time
 import kingbot  # type: ignore[import-not-found]  # bots/sdk, or the league's copy
 
 from engine.hidden_hands import HandSampler, InconsistentViewError, search_state
-from engine.view import view_from_json
+from engine.protocol_view import view_from_json
 
 RNG = random.Random()
 MAX_WORLDS = 24

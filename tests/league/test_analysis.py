@@ -16,7 +16,11 @@ from rest_framework.test import APIClient
 import pytest
 
 from league.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
+from league.services.analysis import match_analyse
+from league.services.matches import match_person_act, match_run
+from league.services.tables import table_open
 from league.services.tournaments import tournament_create, tournament_round_start
+from league.table_views import seat_view
 from tests.api_answers import ok, refused
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league import worker_runs
@@ -132,7 +136,8 @@ def test_an_analysis_asked_for_is_computed_on_its_queue_stored_and_shown(
     )
 
     export = APIClient().get(f"/api/tournaments/{match.tournament_id}/records.ndjson")
-    lines = [json.loads(line) for line in b"".join(export.streaming_content).splitlines()]
+    body = b"".join(export.streaming_content)  # type: ignore[attr-defined]
+    lines = [json.loads(line) for line in body.splitlines()]
     exported = next(line for line in lines if line["meta"]["match"] == match.pk)
     assert exported["meta"]["analysis"]["cards"] == answer["cards"]
     assert exported["meta"]["analysis"]["summary"] == answer["summary"]
@@ -157,3 +162,36 @@ def test_a_match_not_finished_has_no_analysis_to_show_or_ask_for() -> None:
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert 'data-role="analysis"' not in page
     assert 'data-analysis-url=""' in page
+
+
+@pytest.mark.parametrize("seats", [["me", "builtin:greedy", "builtin:greedy", "builtin:greedy"]])
+def test_a_finished_game_with_a_person_is_analysed_without_asking(
+    seats: list[str], settings: Any
+) -> None:
+    """A table of people (here one person and bots) queues its analysis when it finishes;
+    the matches and the analysis run here in the test's process, as the tasks would."""
+    settings.ANALYSIS_NODE_LIMIT = 20_000
+    settings.ANALYSIS_SAMPLES = 1
+    ann = user_create("ann")
+    match = table_open(actor=ann, game="kung_och_adel(deals=1)", seats=seats)
+    for _ in range(200):
+        match_run(match_id=match.pk)
+        match.refresh_from_db()
+        if match.status == MatchStatus.FINISHED:
+            break
+        view = seat_view(match=match, seat=0, user=ann)
+        assert view["your_turn"], view["phase"]
+        match_person_act(match=match, seat=0, action=view["view"]["legal"][0])
+        match.refresh_from_db()
+        if match.status == MatchStatus.FINISHED:
+            break
+    assert match.status == MatchStatus.FINISHED
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == AnalysisStatus.QUEUED
+    assert analysis.requested_by is None  # nobody asked
+    assert match_analyse(match_id=match.pk).endswith("not")
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.DONE
+    assert analysis.analysed + analysis.not_analysed == len(analysis.cards) > 0
+    assert analysis.settings["node_limit"] == 20_000
+    assert match_analyse(match_id=match.pk) == "done already"  # a duplicate task

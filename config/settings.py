@@ -240,6 +240,9 @@ CELERY_TASK_TIME_LIMIT = 10 * 60
 # reason) and the deals drawn per card for its cost as the player could know it.
 ANALYSIS_NODE_LIMIT = count_from_env(os.environ, "ANALYSIS_NODE_LIMIT", default=500_000, least=1)
 ANALYSIS_SAMPLES = count_from_env(os.environ, "ANALYSIS_SAMPLES", default=8, least=1)
+# A whole match's analysis stops trying cards after this many seconds (the cards left are
+# stored as not analysed), well within the task's time limits.
+ANALYSIS_SECONDS = count_from_env(os.environ, "ANALYSIS_SECONDS", default=420, least=1)
 CELERY_BROKER_VISIBILITY_TIMEOUT = 6 * CELERY_TASK_TIME_LIMIT  # one hour
 
 MESSAGING = messaging_from_env(

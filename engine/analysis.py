@@ -20,10 +20,12 @@ that the marks mean the same in King's hundreds of points and Kingen's single po
 (docs/engine.md, "Analysis").
 
 Cost control: a solve that needs more than ``node_limit`` nodes is given up, and the card
-is stored as not analysed with the reason. A deal's positions are tried from its last
-card backwards: once one is over the budget, its earlier positions (more cards left, so
-harder) are not tried and are stored as not analysed for that reason. Nothing is dropped:
-every card of the record has a verdict, and the summary counts the ones not analysed.
+is stored as not analysed with the reason; so is every card left once the analysis's
+``seconds`` are spent (a long match within its task's time limit). A deal's positions
+are tried from its last card backwards: once one is over the budget, its earlier
+positions (more cards left, so harder) are not tried and are stored as not analysed for
+that reason. Nothing is dropped: every card of the record has a verdict, and the summary
+counts the ones not analysed.
 
 This module only reads records and states; it never changes what the engine accepts.
 """
@@ -31,6 +33,7 @@ This module only reads records and states; it never changes what the engine acce
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -49,6 +52,7 @@ REASON_BUDGET_SAMPLE = "a sampled deal over the node budget"
 REASON_EARLIER = "earlier in a deal than a position over the node budget"
 REASON_VIEW = "the seat's view does not add up to a deal"
 REASON_UNSOLVABLE = "not a position the solver reads"
+REASON_TIME = "over the match's time budget"
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 
@@ -66,13 +70,18 @@ class AnalysisSettings:
     blunder: float = 0.20
     """The marks' thresholds: ``view_cost`` at least this share of the deal's stake."""
     seed: int = 0
-    """Seeds the deals drawn (an analysis is reproducible)."""
+    """Seeds the deals drawn (an analysis is reproducible within its time budget)."""
+    seconds: float = 0
+    """The whole analysis's time budget (0: none): once spent, the cards left are not
+    analysed (``REASON_TIME``); each card already begun is finished."""
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise ValueError("samples must be at least 1")
         if self.node_limit < 0:
             raise ValueError("node_limit must be 0 or more")
+        if self.seconds < 0:
+            raise ValueError("seconds must be 0 or more")
         if not 0 < self.inaccuracy <= self.mistake <= self.blunder:
             raise ValueError("thresholds must satisfy 0 < inaccuracy <= mistake <= blunder")
 
@@ -201,12 +210,15 @@ class _Position:
     where: tuple[int, int]
 
 
-def _deal_verdicts(positions: Sequence[_Position], settings: AnalysisSettings) -> list[CardVerdict]:
+def _deal_verdicts(
+    positions: Sequence[_Position], settings: AnalysisSettings, deadline: float | None
+) -> list[CardVerdict]:
     """The verdicts of one deal's card plays, tried from the last card backwards."""
     verdicts: list[CardVerdict] = []
     over_budget = False
     for position in reversed(positions):
-        if over_budget:
+        out_of_time = deadline is not None and time.monotonic() > deadline
+        if over_budget or out_of_time:
             state = position.state
             verdicts.append(
                 CardVerdict(
@@ -217,7 +229,7 @@ def _deal_verdicts(positions: Sequence[_Position], settings: AnalysisSettings) -
                     card=card_name(position.action),
                     trick=len(state.completed) + 1,
                     analysed=False,
-                    reason=REASON_EARLIER,
+                    reason=REASON_TIME if out_of_time else REASON_EARLIER,
                 )
             )
             continue
@@ -251,9 +263,10 @@ def analyse_record(record: Mapping[str, Any], settings: AnalysisSettings) -> dic
             )
 
     game = replay_events_with(record, before)
+    deadline = time.monotonic() + settings.seconds if settings.seconds else None
     verdicts: list[CardVerdict] = []
     for deal in sorted(positions):
-        verdicts.extend(_deal_verdicts(positions[deal], settings))
+        verdicts.extend(_deal_verdicts(positions[deal], settings, deadline))
     return {
         "version": ANALYSIS_VERSION,
         "settings": asdict(settings),

@@ -389,12 +389,14 @@ def can_request_analysis(*, user: User, match: Match) -> bool:
 ANALYSIS_FIELDS = ("status", "requested_at", "finished_at", "settings", "analysed", "not_analysed")
 
 
-def match_analysis_for(*, match: Match, user: User) -> dict[str, Any]:
+def match_analysis_for(*, match: Match, user: User, with_cards: bool = True) -> dict[str, Any]:
     """``match``'s analysis as ``user`` may read it (docs/api.md, "Analysis"). It names
     hidden cards (the best card of every position), so it is shown exactly where the
     record shows every hand (``record_shows_all_hands``); elsewhere, and where none was
-    asked for, NotFoundError. ``can_request``: whether ``user`` may ask for a new one."""
-    analysis = MatchAnalysis.objects.filter(match=match).first()
+    asked for, NotFoundError. Without ``with_cards`` (a page's summary) the verdicts and
+    the deals' charts are not read."""
+    rows = MatchAnalysis.objects.filter(match=match)
+    analysis = (rows if with_cards else rows.defer("cards", "deals")).first()
     if analysis is None or not record_shows_all_hands(match=match):
         raise NotFoundError(_("match %(pk)s has no analysis") % {"pk": match.pk})
     answer: dict[str, Any] = {"match": match.pk}
@@ -404,8 +406,9 @@ def match_analysis_for(*, match: Match, user: User) -> dict[str, Any]:
         analysis.error if getattr(user, "is_staff", False) or not analysis.error else "failed"
     )
     answer["summary"] = analysis.summary
-    answer["deals"] = analysis.deals
-    answer["cards"] = analysis.cards
+    if with_cards:
+        answer["deals"] = analysis.deals
+        answer["cards"] = analysis.cards
     return answer
 
 

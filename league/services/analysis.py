@@ -28,11 +28,12 @@ from league.task_names import MATCH_ANALYSE
 
 
 def analysis_settings(*, match: Match) -> AnalysisSettings:
-    """The settings' budget (ANALYSIS_NODE_LIMIT, ANALYSIS_SAMPLES), the match's seed for
-    the deals drawn (so an analysis is reproducible)."""
+    """The settings' budget (ANALYSIS_NODE_LIMIT, ANALYSIS_SAMPLES, ANALYSIS_SECONDS), the
+    match's seed for the deals drawn (so an analysis is reproducible)."""
     return AnalysisSettings(
         samples=settings.ANALYSIS_SAMPLES,
         node_limit=settings.ANALYSIS_NODE_LIMIT,
+        seconds=settings.ANALYSIS_SECONDS,
         seed=match.seed,
     )
 

@@ -12,6 +12,7 @@ from engine import load_game
 from engine.analysis import (
     REASON_BUDGET,
     REASON_EARLIER,
+    REASON_TIME,
     AnalysisSettings,
     analyse_record,
     deal_stake,
@@ -112,6 +113,17 @@ def test_a_budget_too_small_keeps_every_card_with_its_reason_and_counts_them() -
             last_earlier = max(i for i, r in enumerate(reasons_in_order) if r == REASON_EARLIER)
             assert reasons_in_order[last_earlier + 1] not in ("", REASON_EARLIER)
     assert all(not c["mark"] for c in tight["cards"] if not c["analysed"])
+
+
+def test_cards_left_when_the_time_budget_is_spent_are_kept_with_their_reason() -> None:
+    record = _one_deal_record("kingen", seed=4)
+    analysis = analyse_record(record, AnalysisSettings(samples=1, seconds=1e-9))
+    cards = analysis["cards"]
+    assert len(cards) == len(_card_events(record))
+    late = [c for c in cards if c["reason"] == REASON_TIME]
+    assert len(late) >= len(cards) - 1  # at most the first card tried was begun in time
+    assert all(not c["analysed"] for c in late)
+    assert sum(row["not_analysed"] for row in analysis["summary"]) >= len(late)
 
 
 def test_marks_follow_the_documented_thresholds() -> None:

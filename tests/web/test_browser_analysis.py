@@ -58,7 +58,7 @@ def test_the_replay_shows_each_cards_cost_and_the_best_card_beside_it(
     assert played.get_attribute("data-card") == card["card"]
     assert best.get_attribute("data-card") == card["best"][0]
     assert f"cost {card['cost']} points" in box.text
-    chart = driver.find_element("css selector", "[data-role=analysis-chart] svg")
+    chart = driver.find_element("css selector", "[data-role=analysis-chart] [role=img]")
     assert str(chart.get_attribute("aria-label")).startswith(
         f"Points lost per trick in deal {card['deal']}"
     )

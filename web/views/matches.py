@@ -79,7 +79,9 @@ def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> d
     if match.tournament.at_club or not record_shows_all_hands(match=match):
         return {"analysis_url": ""}
     try:
-        analysis: dict[str, Any] | None = match_analysis_for(match=match, user=request.user)
+        analysis: dict[str, Any] | None = match_analysis_for(
+            match=match, user=request.user, with_cards=False
+        )
     except NotFoundError:
         analysis = None
     names = {seat["seat"]: seat["name"] for seat in seats}

@@ -92,6 +92,7 @@ const REASON_WORDS = {
   "earlier in a deal than a position over the node budget": () => gettext("earlier in the deal than a position over the solver's budget"),
   "the seat's view does not add up to a deal": () => gettext("the player's view does not add up to a deal"),
   "not a position the solver reads": () => gettext("not a position the solver reads"),
+  "over the match's time budget": () => gettext("over the analysis's time budget"),
 };
 
 async function loadAnalysis() {
@@ -168,28 +169,18 @@ function renderAnalysisChart(deal) {
     return sum;
   });
   const top = Math.max(...lost, 1e-9);
-  const width = 12 * tricks;
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} 40`);
-  svg.setAttribute("role", "img");
+  // Bars of plain elements (no inline SVG): the figures are the chart's label for screen
+  // readers, and each bar's title for a pointer.
   const summary = tr(gettext("Points lost per trick in deal %(deal)s: %(list)s"), { deal: deal.number, list: lost.map((v, i) => `${i + 1}: ${points(v)}`).join(", ") });
-  svg.setAttribute("aria-label", summary);
+  const bars = el("div", { class: "analysis-bars", role: "img", "aria-label": summary });
   lost.forEach((value, i) => {
-    const height = Math.round((38 * value) / top);
-    const bar = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    bar.setAttribute("x", String(12 * i + 1));
-    bar.setAttribute("y", String(39 - height));
-    bar.setAttribute("width", "10");
-    bar.setAttribute("height", String(Math.max(height, value > 0 ? 1 : 0)));
-    bar.setAttribute("class", "analysis-bar");
-    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-    title.textContent = tr(gettext("Trick %(number)s: %(points)s points lost"), { number: i + 1, points: points(value) });
-    bar.append(title);
-    svg.append(bar);
+    const bar = el("span", { class: "analysis-bar", title: tr(gettext("Trick %(number)s: %(points)s points lost"), { number: i + 1, points: points(value) }) });
+    bar.style.height = `${value > 0 ? Math.max(4, Math.round((100 * value) / top)) : 0}%`;
+    bars.append(bar);
   });
   const caption = el("figcaption", {}, gettext("Points lost per trick (as the players could know it)"));
   if (chart && chart.not_analysed) caption.append(" ", tr(ngettext("%(count)s card not analysed.", "%(count)s cards not analysed.", chart.not_analysed), { count: chart.not_analysed }));
-  figure.replaceChildren(svg, caption);
+  figure.replaceChildren(bars, caption);
 }
 
 function trickMark(deal, end) {

@@ -252,21 +252,24 @@ def _is_card_play(state: State[Any], action: int) -> bool:
 def analyse_record(record: Mapping[str, Any], settings: AnalysisSettings) -> dict[str, Any]:
     """The analysis of a complete record (docs/engine.md, "Analysis"): settings, a verdict
     per card played, a summary per seat and per deal. RecordError (an EngineError) if
-    the record does not replay."""
-    positions: dict[int, list[_Position]] = {}
+    the record does not replay. Each deal is analysed when the replay has passed it, so
+    only one deal's positions are kept at a time."""
+    deadline = time.monotonic() + settings.seconds if settings.seconds else None
+    positions: list[_Position] = []
+    verdicts: list[CardVerdict] = []
 
     def before(state: State[Any], deal: int, event: int, action: int) -> None:
+        if positions and positions[-1].where[0] != deal:
+            verdicts.extend(_deal_verdicts(positions, settings, deadline))
+            positions.clear()
         if _is_card_play(state, action):
             assert isinstance(state, TrickTakingState)
-            positions.setdefault(deal, []).append(
+            positions.append(
                 _Position(state.clone(), action, (deal, event))  # type: ignore[arg-type]
             )
 
     game = replay_events_with(record, before)
-    deadline = time.monotonic() + settings.seconds if settings.seconds else None
-    verdicts: list[CardVerdict] = []
-    for deal in sorted(positions):
-        verdicts.extend(_deal_verdicts(positions[deal], settings, deadline))
+    verdicts.extend(_deal_verdicts(positions, settings, deadline))
     return {
         "version": ANALYSIS_VERSION,
         "settings": asdict(settings),

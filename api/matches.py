@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryChoiceField, QueryIntegerField, StrictCharField, query_id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import (
+    AnalysisSerializer,
     ChatMessageSerializer,
     ChatSerializer,
     MatchSerializer,
@@ -29,6 +30,7 @@ from engine.view import spectator_view
 from league.models import MatchStatus
 from league.replays import match_replay
 from league.selectors import (
+    match_analysis_for,
     match_get,
     match_list,
     match_record,
@@ -36,6 +38,7 @@ from league.selectors import (
     match_seat_of_viewer,
     round_list,
 )
+from league.services.analysis import analysis_request
 from league.services.matches import match_person_act
 from league.services.table_chat import chat_message_post
 from league.table_views import CHAT_MAX_CHARS, chat_message_json, chat_messages, seat_view
@@ -114,6 +117,23 @@ class MatchRecordApi(APIView):
         viewer = match_seat_of_viewer(match=match, user=request.user)
         record = match_record(match=match, viewer_seat=viewer, viewer=request.user)
         return Response(record, headers=cache)
+
+
+class MatchAnalysisApi(APIView):
+    """A finished match's analysis (GET: anyone who sees its record with every hand; 404
+    otherwise) and a request for a new one (POST: staff, its players, its organisers)."""
+
+    @extend_schema(responses=responses(AnalysisSerializer))
+    def get(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        return Response(AnalysisSerializer(match_analysis_for(match=match, user=request.user)).data)
+
+    @extend_schema(request=None, responses=responses(AnalysisSerializer, status=202))
+    def post(self, request: Request, match_id: int) -> Response:
+        match = match_get(match_id=match_id)
+        analysis_request(actor=request.user, match=match)
+        answer = match_analysis_for(match=match, user=request.user)
+        return Response(AnalysisSerializer(answer).data, status=202)
 
 
 class MatchSeatViewApi(APIView):

@@ -481,6 +481,68 @@ class SeatViewSerializer(serializers.Serializer[Any]):
     error = serializers.CharField(allow_blank=True)
 
 
+class AnalysisCardSerializer(serializers.Serializer[Any]):
+    """What one played card cost (engine/analysis.py; docs/engine.md, "Analysis")."""
+
+    deal = serializers.IntegerField()
+    event = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="The seat that chose the card (a dummy's partner).")
+    card = serializers.CharField()
+    trick = serializers.IntegerField()
+    analysed = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was not analysed.")
+    forced = serializers.BooleanField()
+    stake = serializers.IntegerField()
+    best = serializers.ListField(child=serializers.CharField())
+    cost = serializers.IntegerField(allow_null=True)
+    view_best = serializers.ListField(child=serializers.CharField())
+    view_cost = serializers.FloatField(allow_null=True)
+    samples = serializers.IntegerField()
+    mark = serializers.ChoiceField(choices=["", "inaccuracy", "mistake", "blunder"])
+
+
+class AnalysisSeatSerializer(serializers.Serializer[Any]):
+    """A seat's accuracy over the match, as the player of the cards it chose."""
+
+    seat = serializers.IntegerField()
+    cards = serializers.IntegerField()
+    analysed = serializers.IntegerField()
+    not_analysed = serializers.IntegerField()
+    forced = serializers.IntegerField()
+    inaccuracies = serializers.IntegerField()
+    mistakes = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+    mean_cost = serializers.FloatField(allow_null=True)
+    mean_view_cost = serializers.FloatField(allow_null=True)
+    accuracy = serializers.FloatField(allow_null=True)
+
+
+class AnalysisDealSerializer(serializers.Serializer[Any]):
+    deal = serializers.IntegerField()
+    not_analysed = serializers.IntegerField()
+    losses = serializers.DictField(
+        child=serializers.DictField(child=serializers.FloatField()),
+        help_text="Per player seat, per trick: the points its cards lost (view_cost).",
+    )
+
+
+class AnalysisSerializer(serializers.Serializer[Any]):
+    """A match's analysis (league.selectors.match_analysis_for; docs/api.md)."""
+
+    match = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    requested_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    settings = serializers.DictField()
+    analysed = serializers.IntegerField()
+    not_analysed = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
+    summary = AnalysisSeatSerializer(many=True)
+    deals = AnalysisDealSerializer(many=True)
+    cards = AnalysisCardSerializer(many=True)
+
+
 class ChatMessageSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     match = serializers.IntegerField()

@@ -191,6 +191,11 @@ urlpatterns = [
         "matches/<int:match_id>/record/", matches.MatchRecordApi.as_view(), name="api-match-record"
     ),
     path(
+        "matches/<int:match_id>/analysis/",
+        matches.MatchAnalysisApi.as_view(),
+        name="api-match-analysis",
+    ),
+    path(
         "matches/<int:match_id>/seats/<int:seat>/view/",
         matches.MatchSeatViewApi.as_view(),
         name="api-match-seat-view",

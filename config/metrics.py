@@ -37,7 +37,7 @@ from prometheus_client.core import (
 from bots.models import BotFault
 from league.models import LadderEntrant, Match, MatchEvent, MatchStatus, OutboxTask, Rating
 
-QUEUES = ("default", "matches", "ratings")
+QUEUES = ("default", "matches", "ratings", "analysis")
 PRIORITY_STEPS = (0, 3, 6, 9)
 """kombu's Redis priority steps: a message of priority p waits in ``queue\\x06\\x16p``."""
 RECENT_MATCHES = 200

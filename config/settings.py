@@ -235,6 +235,14 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 # behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
 WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
 CELERY_TASK_TIME_LIMIT = 10 * 60
+# The analysis of a finished match (docs/engine.md, "Analysis"): the most nodes one
+# double-dummy solve may search (a position over it is stored as not analysed, with the
+# reason) and the deals drawn per card for its cost as the player could know it.
+ANALYSIS_NODE_LIMIT = count_from_env(os.environ, "ANALYSIS_NODE_LIMIT", default=500_000, least=1)
+ANALYSIS_SAMPLES = count_from_env(os.environ, "ANALYSIS_SAMPLES", default=8, least=1)
+# A whole match's analysis stops trying cards after this many seconds (the cards left are
+# stored as not analysed), well within the task's time limits.
+ANALYSIS_SECONDS = count_from_env(os.environ, "ANALYSIS_SECONDS", default=420, least=1)
 CELERY_BROKER_VISIBILITY_TIMEOUT = 6 * CELERY_TASK_TIME_LIMIT  # one hour
 
 MESSAGING = messaging_from_env(
@@ -277,6 +285,9 @@ CELERY_TASK_QUEUES = (
     Queue("matches", Exchange("matches", type="direct"), routing_key="matches"),
     # Ratings change in the order results are rated: one worker process, concurrency 1.
     Queue("ratings", Exchange("ratings", type="direct"), routing_key="ratings"),
+    # Analyses of finished matches (engine/analysis.py): long solves that must not hold up
+    # matches; a worker of their own in docker-compose.
+    Queue("analysis", Exchange("analysis", type="direct"), routing_key="analysis"),
 )
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
@@ -289,6 +300,7 @@ CELERY_TASK_ROUTES = {
     "league.tasks.run_match_ladder": {"queue": "matches", "priority": 9},
     "league.tasks.run_match*": {"queue": "matches"},
     "league.tasks.ratings_update": {"queue": "ratings"},
+    "league.tasks.match_analyse": {"queue": "analysis"},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # django-celery-beat's database scheduler, made to ride out outages, tick for /healthz and

@@ -17,7 +17,7 @@ import math
 import os
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -502,6 +502,38 @@ def state_before_event(
         raise RecordError(str(exc)) from None
     chosen = actions[event - 1] if event <= len(actions) else None
     return state, chosen if isinstance(chosen, dict) else None
+
+
+def replay_events_with(
+    source: str | bytes | Mapping[str, Any],
+    before: Callable[[State[Any], int, int, int], None],
+) -> Game[Any]:
+    """Replay a record from its events (not its seed), calling ``before(state, deal, event,
+    action)`` before each seat's action is applied (deal and event from 1, as in
+    ``state_before_event``; ``before`` only reads the state). The record's game;
+    RecordError naming the problem if it does not replay."""
+    data = parse_record(source)
+    try:
+        game = load_game(data["game"])
+    except InvalidGameError as exc:
+        raise RecordError(f"game: {exc}") from None
+    state = game.new_initial_state(seed=None)
+    try:
+        _replay_events(game, state, data.get("prelude", []), "prelude")
+        for number, deal in enumerate(data["deals"], start=1):
+            for index, event in enumerate(deal["actions"], start=1):
+                if isinstance(event, dict) and "seat" in event and state.current_seat >= 0:
+                    text = event.get("action")
+                    try:  # a bad action is refused by _replay_events, naming it
+                        action = state.parse_action(text) if isinstance(text, str) else -1
+                    except (IllegalActionError, ValueError):
+                        action = -1
+                    if action >= 0:
+                        before(state, number, index, action)
+                _replay_events(game, state, [event], f"deal {number}, from event {index}")
+    except _RecordMismatchError as exc:
+        raise RecordError(str(exc)) from None
+    return game
 
 
 def _replay_events(game: Game[Any], state: State[Any], events: list[Any], where: str) -> None:

@@ -638,6 +638,49 @@ class MatchResult(models.Model):
         return f"result of match {self.match_id}: {self.scores}"
 
 
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class MatchAnalysis(models.Model):
+    """The analysis of a finished match's card play (engine/analysis.py; written by
+    league.services.analysis on the `analysis` queue). One per match: a new request
+    replaces it. ``cards`` has a verdict per card played, including the ones not analysed
+    (with their reason), which ``not_analysed`` counts."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    settings = models.JSONField(default=dict, blank=True, help_text="AnalysisSettings used.")
+    cards = models.JSONField(default=list, blank=True, help_text="A verdict per card played.")
+    summary = models.JSONField(default=list, blank=True, help_text="Per seat: accuracy, marks.")
+    deals = models.JSONField(default=list, blank=True, help_text="Per deal: losses per trick.")
+    analysed = models.PositiveIntegerField(default=0)
+    not_analysed = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = (
+            models.CheckConstraint(
+                condition=~Q(status="done") | Q(finished_at__isnull=False),
+                name="analysis_done_has_finished_at",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id}: {self.status}"
+
+
 # ---------------------------------------------------------------- standings and ratings
 # Written by league.services.standings and league.services.ratings (docs/league.md).
 

@@ -34,11 +34,13 @@ from league.domain.scored_results import game_partnership_play, game_scoring_uni
 from league.domain.standings_table import margin_json, standings_json
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
+    AnalysisStatus,
     Club,
     Competitor,
     Entry,
     Invitation,
     Match,
+    MatchAnalysis,
     MatchResult,
     MatchSeat,
     MatchStatus,
@@ -46,6 +48,7 @@ from league.models import (
     Rating,
     RatingChange,
     RatingQueueEntry,
+    Role,
     Round,
     RoundSchedule,
     Tournament,
@@ -338,7 +341,8 @@ def match_record(
     ``viewer_seat`` (a seat's own cards only; None: no hidden card at all), without the
     seed, which decides every deal."""
     result = getattr(match, "result", None)
-    if match.status == MatchStatus.FINISHED and result is not None:
+    if record_shows_all_hands(match=match):
+        assert result is not None
         return record_for_viewer(
             record=dict(result.record), seats=match.seats.all(), user=viewer or AnonymousUser()
         )
@@ -351,6 +355,76 @@ def match_record(
         meta={"match": match.pk, "tournament": match.tournament_id, "status": match.status},
     )
     return redact_record(record, viewer_seat)  # which drops the seed
+
+
+def record_shows_all_hands(*, match: Match) -> bool:
+    """Whether anyone who may see ``match`` sees its record with every hand: a finished
+    match with its result (``match_record``; the replay page shows what the record shows).
+    Until then each viewer sees only their own seat's cards."""
+    return match.status == MatchStatus.FINISHED and MatchResult.objects.filter(match=match).exists()
+
+
+def can_request_analysis(*, user: User, match: Match) -> bool:
+    """Who may ask for a match's analysis (league.services.analysis): staff, a person who
+    sat at it, the owner of a bot that did, the tournament's organisers (its creator; a
+    club's owners and organisers)."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False):
+        return True
+    for seat in match.seats.select_related("competitor__bot_version__bot"):
+        competitor = seat.competitor
+        if competitor.user_id == user.pk:
+            return True
+        version = competitor.bot_version
+        if version is not None and version.bot.owner_id == user.pk:
+            return True
+    tournament = match.tournament
+    if tournament.created_by_id == user.pk:
+        return True
+    club = tournament.club
+    return club is not None and club_role_of(user=user, club=club) in (Role.OWNER, Role.ORGANISER)
+
+
+ANALYSIS_FIELDS = ("status", "requested_at", "finished_at", "settings", "analysed", "not_analysed")
+
+
+def match_analysis_for(*, match: Match, user: User, with_cards: bool = True) -> dict[str, Any]:
+    """``match``'s analysis as ``user`` may read it (docs/api.md, "Analysis"). It names
+    hidden cards (the best card of every position), so it is shown exactly where the
+    record shows every hand (``record_shows_all_hands``); elsewhere, and where none was
+    asked for, NotFoundError. Without ``with_cards`` (a page's summary) the verdicts and
+    the deals' charts are not read."""
+    rows = MatchAnalysis.objects.filter(match=match)
+    analysis = (rows if with_cards else rows.defer("cards", "deals")).first()
+    if analysis is None or not record_shows_all_hands(match=match):
+        raise NotFoundError(_("match %(pk)s has no analysis") % {"pk": match.pk})
+    answer: dict[str, Any] = {"match": match.pk}
+    for name in ANALYSIS_FIELDS:
+        answer[name] = getattr(analysis, name)
+    answer["error"] = (
+        analysis.error if getattr(user, "is_staff", False) or not analysis.error else "failed"
+    )
+    answer["summary"] = analysis.summary
+    if with_cards:
+        answer["deals"] = analysis.deals
+        answer["cards"] = analysis.cards
+    return answer
+
+
+ANALYSIS_EXPORT_FIELDS = ("settings", "analysed", "not_analysed", "summary", "deals", "cards")
+
+
+def analysis_export(*, match_id: int) -> dict[str, Any] | None:
+    """A finished match's done analysis as a record's ``meta.analysis`` carries it (the
+    NDJSON export), or None."""
+    return (
+        MatchAnalysis.objects.filter(
+            match_id=match_id, status=AnalysisStatus.DONE, match__status=MatchStatus.FINISHED
+        )
+        .values(*ANALYSIS_EXPORT_FIELDS)
+        .first()
+    )
 
 
 def tournament_records(*, tournament: Tournament, viewer: User) -> Iterator[dict[str, Any]]:
@@ -374,7 +448,17 @@ def tournament_records(*, tournament: Tournament, viewer: User) -> Iterator[dict
         .order_by("match_id")
         .values_list("match_id", "record")
     )
-    for match_id, record in records.iterator(chunk_size=100):
+    analysed = set(
+        MatchAnalysis.objects.filter(
+            match__tournament=tournament, status=AnalysisStatus.DONE
+        ).values_list("match_id", flat=True)
+    )
+    for match_id, stored in records.iterator(chunk_size=100):
+        record = stored
+        if match_id in analysed and isinstance(record, dict):
+            analysis = analysis_export(match_id=match_id)
+            if analysis is not None:  # docs/record-format.md, "meta.analysis"
+                record = {**record, "meta": {**(record.get("meta") or {}), "analysis": analysis}}
         faults = (record.get("meta") or {}).get("faults") if isinstance(record, dict) else None
         if not faults:
             yield record

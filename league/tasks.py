@@ -3,8 +3,9 @@
 The arrows point one way: tasks import services; services send tasks by name
 (league/task_names.py) through the task outbox and never import this module.
 
-Tasks named league.tasks.run_match* are routed to the `matches` queue and
-league.tasks.ratings_update to the `ratings` queue (settings).
+Tasks named league.tasks.run_match* are routed to the `matches` queue,
+league.tasks.ratings_update to the `ratings` queue and league.tasks.match_analyse to the
+`analysis` queue (settings).
 """
 
 from dataclasses import asdict
@@ -16,6 +17,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 
 from league import task_names
+from league.services.analysis import match_analyse as match_analyse_service
 from league.services.demo import demo_seasons_renew as demo_seasons_renew_service
 from league.services.heartbeats import heartbeat_record as heartbeat_record_service
 from league.services.ladders import ladders_matchmake as ladders_matchmake_service
@@ -133,3 +135,10 @@ def demo_seasons_renew() -> list[str]:
     """The demo's beat entry (manage.py load_demo): a demo league whose rounds are all
     played is finished and its next season opened; idempotent (a season is renewed once)."""
     return demo_seasons_renew_service()
+
+
+@shared_task(base=DjangoTask, name=task_names.MATCH_ANALYSE)
+def match_analyse(match_id: int) -> str:
+    """Analyse a finished match's card play and store it (routed to the `analysis` queue;
+    docs/engine.md, "Analysis"); idempotent: a duplicate finds it done."""
+    return match_analyse_service(match_id=match_id)

@@ -61,7 +61,7 @@ class CeleryWorkerProcess:
 
 
 def worker_start(
-    *, environment: Mapping[str, str], log_path: Path, queues: str = "default,matches"
+    *, environment: Mapping[str, str], log_path: Path, queues: str = "default,matches,analysis"
 ) -> CeleryWorkerProcess:
     """Start `celery -A config worker` with the given environment; return once it is ready."""
     node_name = f"test-{uuid.uuid4().hex[:8]}@localhost"

@@ -28,6 +28,7 @@ from league.models import (
     Ladder,
     LadderEntrant,
     Match,
+    MatchAnalysis,
     MatchResult,
     MatchSeat,
     MatchStatus,
@@ -156,6 +157,19 @@ class MatchResultAdmin(admin.ModelAdmin[MatchResult]):
     list_display = ("match", "scores", "outcomes", "created_at")
 
     def has_change_permission(self, request: HttpRequest, obj: MatchResult | None = None) -> bool:
+        return False
+
+
+@admin.register(MatchAnalysis)
+class MatchAnalysisAdmin(admin.ModelAdmin[MatchAnalysis]):
+    """Written by the `analysis` queue only (league.services.analysis); its verdicts are
+    left out of the page (thousands of cards; the API serves them)."""
+
+    list_display = ("match", "status", "analysed", "not_analysed", "seconds", "finished_at")
+    list_filter = ("status",)
+    exclude = ("cards", "deals")
+
+    def has_change_permission(self, request: HttpRequest, obj: MatchAnalysis | None = None) -> bool:
         return False
 
 

@@ -88,6 +88,7 @@ from league.models import (
 )
 from league.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.rule_words import refusal_in_language
+from league.services.analysis import analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_notices import (
     deadline_near,
@@ -637,6 +638,8 @@ def _result_write(
             "deals_done",
         ]
     )
+    if any(row.competitor.user_id is not None for row in rows):
+        analysis_queue(match=match)  # a game with people: analysed on the `analysis` queue
     match_updated(match.pk, len(state.log) - 1, events)
     tournament_progressed(match.tournament_id)
     return events_seconds

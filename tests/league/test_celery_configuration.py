@@ -31,12 +31,18 @@ def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
     assert queue_of("league.tasks.run_match_ladder") == "matches"
     assert queue_of("league.tasks.heartbeat_record") == "default"
     assert queue_of("league.tasks.ratings_update") == "ratings"  # the serial queue
+    assert queue_of("league.tasks.match_analyse") == "analysis"  # long solves, apart
 
 
 def test_a_worker_consumes_every_queue_by_default() -> None:
-    assert set(app.amqp.queues) == {"default", "matches", "ratings"}
+    assert set(app.amqp.queues) == {"default", "matches", "ratings", "analysis"}
     routing = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
-    assert routing == {"default": "default", "matches": "matches", "ratings": "ratings"}
+    assert routing == {
+        "default": "default",
+        "matches": "matches",
+        "ratings": "ratings",
+        "analysis": "analysis",
+    }
 
 
 def test_ladder_matches_go_at_the_lowest_priority_and_every_other_match_at_the_highest() -> None:

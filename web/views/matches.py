@@ -3,6 +3,8 @@ and a person's table. Opening a table is web.views.tables."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -15,10 +17,13 @@ from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
 from league.profiles import competitor_links
 from league.selectors import (
+    can_request_analysis,
+    match_analysis_for,
     match_error_for,
     match_get,
     match_seat_get_for_owner,
     match_seat_of_viewer,
+    record_shows_all_hands,
     seat_names,
 )
 from league.table_views import CHAT_MAX_CHARS
@@ -63,8 +68,33 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "chat_socket_url": f"/ws/matches/{match.pk}/",
         "club_sheet": match_club_sheet(match=match) if match.tournament.at_club else None,
         "organiser": can_organise(user=request.user, tournament=match.tournament),
+        **_analysis_context(request, match, seats),
     }
     return render(request, "web/match.html", context)
+
+
+def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> dict[str, Any]:
+    """The analysis panel: shown where the record shows every hand (a finished match;
+    league.selectors.match_analysis_for), with its button for those who may ask."""
+    if match.tournament.at_club or not record_shows_all_hands(match=match):
+        return {"analysis_url": ""}
+    try:
+        analysis: dict[str, Any] | None = match_analysis_for(
+            match=match, user=request.user, with_cards=False
+        )
+    except NotFoundError:
+        analysis = None
+    names = {seat["seat"]: seat["name"] for seat in seats}
+    summary = [
+        {**row, "name": names.get(row["seat"], row["seat"])}
+        for row in (analysis["summary"] if analysis and analysis["status"] == "done" else [])
+    ]
+    return {
+        "analysis_url": reverse("api-match-analysis", args=[match.pk]),
+        "analysis": analysis,
+        "analysis_summary": summary,
+        "analysis_can_request": can_request_analysis(user=request.user, match=match),
+    }
 
 
 @require_GET

@@ -9,9 +9,12 @@
 // With data-socket-url, a running match refetches both documents on each "update".
 // Play/pause (or Space) steps forward by itself at the chosen speed and stops at the end;
 // a bid or a choice shows what it means under the game's rules (the timeline's "explain").
+// With data-analysis-url (a finished match) and its analysis done, each card played shows
+// its cost and the best card beside it, the deal's marked cards are listed (each a button
+// to its step) and marked in the event log, and a chart shows the points lost per trick.
 
 import {
-  actionWords, boardAreas, cardImage, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
+  actionWords, boardAreas, cardImage, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -24,6 +27,7 @@ let position = { deal: 0, event: 1 };
 let seatNames = [];
 let numSeats = 4;
 let timelineProblem = "";
+let analysis = null; // {byStep: Map("deal/event" -> verdict), deals: Map(deal -> chart)}
 
 // ---------------------------------------------------------------- loading
 
@@ -74,6 +78,131 @@ function build(newRecord, timeline) {
   timelineProblem = timeline && timeline.error
     ? tr(gettext(" (shown without the engine's facts such as trick winners: %(reason)s)"), { reason: timeline.error })
     : "";
+}
+
+const MARK_WORDS = {
+  inaccuracy: () => gettext("inaccuracy"),
+  mistake: () => gettext("mistake"),
+  blunder: () => gettext("blunder"),
+};
+
+const REASON_WORDS = {
+  "over the node budget": () => gettext("over the solver's budget"),
+  "a sampled deal over the node budget": () => gettext("a sampled deal over the solver's budget"),
+  "earlier in a deal than a position over the node budget": () => gettext("earlier in the deal than a position over the solver's budget"),
+  "the seat's view does not add up to a deal": () => gettext("the player's view does not add up to a deal"),
+  "not a position the solver reads": () => gettext("not a position the solver reads"),
+  "over the match's time budget": () => gettext("over the analysis's time budget"),
+};
+
+async function loadAnalysis() {
+  const panel = part("analysis");
+  if (!root.dataset.analysisUrl || !panel || panel.dataset.status !== "done") return;
+  try {
+    const data = await fetchJSON(root.dataset.analysisUrl);
+    const byStep = new Map();
+    for (const card of data.cards) byStep.set(`${card.deal}/${card.event}`, card);
+    analysis = { byStep, deals: new Map(data.deals.map((d) => [d.deal, d])) };
+  } catch (error) {
+    part("analysis-status").textContent = tr(gettext("Could not load the analysis: %(reason)s"), { reason: error.message });
+  }
+}
+
+function verdictAt(dealNumber, event) {
+  return analysis ? analysis.byStep.get(`${dealNumber}/${event}`) ?? null : null;
+}
+
+function points(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function renderAnalysisCard(deal) {
+  const box = part("analysis-card");
+  if (!box || !analysis) return;
+  const verdict = verdictAt(deal.number, position.event);
+  if (!verdict) {
+    box.replaceChildren(el("p", {}, gettext("Step to a card played to see what it cost.")));
+    return;
+  }
+  const name = seatNames[verdict.player];
+  if (!verdict.analysed) {
+    box.replaceChildren(el("p", {}, tr(gettext("%(name)s played the %(card)s: not analysed (%(reason)s)."), { name, card: cardNameOf(verdict.card), reason: REASON_WORDS[verdict.reason]?.() ?? verdict.reason })));
+    return;
+  }
+  const played = el("figure", { class: "analysis-played" }, cardImage(cardBase, verdict.card, { small: true }), el("figcaption", {}, gettext("played")));
+  const best = el("figure", { class: "analysis-best" }, cardImage(cardBase, verdict.best[0], { small: true }), el("figcaption", {}, gettext("best")));
+  const words = verdict.forced
+    ? tr(gettext("%(name)s played the %(card)s, the only card allowed."), { name, card: cardNameOf(verdict.card) })
+    : tr(gettext("%(name)s played the %(card)s. Best with all hands known: %(best)s (cost %(cost)s points). Best as %(name)s could know it: %(view_best)s (cost %(view_cost)s points)."), {
+      name,
+      card: cardNameOf(verdict.card),
+      best: verdict.best.map(cardNameOf).join(", "),
+      cost: points(verdict.cost),
+      view_best: verdict.view_best.map(cardNameOf).join(", "),
+      view_cost: points(verdict.view_cost),
+    });
+  const mark = verdict.mark ? el("span", { class: `badge mark-${verdict.mark}` }, MARK_WORDS[verdict.mark]()) : null;
+  box.replaceChildren(el("div", { class: "analysis-cards" }, played, best), el("p", {}, words, " ", mark));
+}
+
+function renderAnalysisMarks(deal) {
+  const list = part("analysis-marks");
+  if (!list || !analysis) return;
+  const items = [];
+  deal.events.forEach((event, i) => {
+    const verdict = verdictAt(deal.number, i + 1);
+    if (!verdict || !verdict.mark) return;
+    const text = tr(gettext("Trick %(number)s, %(name)s: %(card)s, %(mark)s"), { number: verdict.trick, name: seatNames[verdict.player], card: cardNameOf(verdict.card), mark: MARK_WORDS[verdict.mark]() });
+    items.push(el("li", { class: `mark-${verdict.mark}` }, el("button", { type: "button", class: "link-button", "aria-current": position.event === i + 1 ? "step" : null, onclick: () => go(position.deal, i + 1) }, text)));
+  });
+  list.replaceChildren(...(items.length ? items : [el("li", {}, gettext("No card of this deal is marked."))]));
+}
+
+function renderAnalysisChart(deal) {
+  const figure = part("analysis-chart");
+  if (!figure || !analysis) return;
+  const chart = analysis.deals.get(deal.number);
+  const tricks = Math.max(1, ...deal.trickEnds.map((_, i) => i + 1));
+  const lost = Array.from({ length: tricks }, (_, i) => {
+    let sum = 0;
+    for (const perTrick of Object.values(chart?.losses ?? {})) sum += perTrick[String(i + 1)] ?? 0;
+    return sum;
+  });
+  const top = Math.max(...lost, 1e-9);
+  // Bars of plain elements (no inline SVG): the figures are the chart's label for screen
+  // readers, and each bar's title for a pointer.
+  const summary = tr(gettext("Points lost per trick in deal %(deal)s: %(list)s"), { deal: deal.number, list: lost.map((v, i) => `${i + 1}: ${points(v)}`).join(", ") });
+  const bars = el("div", { class: "analysis-bars", role: "img", "aria-label": summary });
+  lost.forEach((value, i) => {
+    const bar = el("span", { class: "analysis-bar", title: tr(gettext("Trick %(number)s: %(points)s points lost"), { number: i + 1, points: points(value) }) });
+    bar.style.height = `${value > 0 ? Math.max(4, Math.round((100 * value) / top)) : 0}%`;
+    bars.append(bar);
+  });
+  const caption = el("figcaption", {}, gettext("Points lost per trick (as the players could know it)"));
+  if (chart && chart.not_analysed) caption.append(" ", tr(ngettext("%(count)s card not analysed.", "%(count)s cards not analysed.", chart.not_analysed), { count: chart.not_analysed }));
+  figure.replaceChildren(bars, caption);
+}
+
+function trickMark(deal, end) {
+  // The worst mark among the cards of the trick that ends at step `end`.
+  const start = Math.max(0, ...deal.trickEnds.filter((e) => e < end));
+  let worst = "";
+  const order = ["", "inaccuracy", "mistake", "blunder"];
+  for (let event = start + 1; event <= end; event += 1) {
+    const mark = verdictAt(deal.number, event)?.mark ?? "";
+    if (order.indexOf(mark) > order.indexOf(worst)) worst = mark;
+  }
+  return worst;
+}
+
+function requestAnalysis(button) {
+  button.disabled = true;
+  fetchJSON(root.dataset.analysisUrl, { method: "POST", headers: { Accept: "application/json", "X-CSRFToken": csrfToken() } })
+    .then(() => { part("analysis-status").textContent = gettext("The analysis is under way: reload the page in a minute."); })
+    .catch((error) => {
+      part("analysis-status").textContent = tr(gettext("Could not ask for the analysis: %(reason)s"), { reason: error.message });
+      button.disabled = false;
+    });
 }
 
 async function load() {
@@ -269,8 +398,10 @@ function renderLog() {
       text = describe(event);
     }
     const explanation = engineWords(deal.steps[i]?.explain);
-    const item = el("li", { "data-event": count },
-      el("button", { type: "button", class: "link-button", title: explanation || null, onclick: () => go(position.deal, count) }, text));
+    const mark = analysis && event.action?.startsWith("play ") ? trickMark(deal, count) : "";
+    const item = el("li", { "data-event": count, "data-mark": mark || null },
+      el("button", { type: "button", class: "link-button", title: explanation || null, onclick: () => go(position.deal, count) }, text),
+      mark ? el("span", { class: `badge mark-${mark}` }, MARK_WORDS[mark]()) : null);
     if (count <= position.event) current = item;
     list.append(item);
   });
@@ -312,6 +443,9 @@ function render() {
   renderFacts(state);
   renderLog();
   renderScores();
+  renderAnalysisCard(deal);
+  renderAnalysisMarks(deal);
+  renderAnalysisChart(deal);
   const last = state.lastEvent ? describe(state.lastEvent) : "";
   part("step-label").textContent = tr(gettext("Deal %(deal)s · event %(event)s of %(events)s"), { deal: deal.number, event: position.event, events: deal.events.length }) + (last ? ` · ${last}` : "");
   const explanation = engineWords(deal.steps[position.event - 1]?.explain ?? "");
@@ -492,8 +626,10 @@ function statusForRecord() {
 }
 
 async function start() {
+  const askButton = part("analysis-request");
+  if (askButton) askButton.addEventListener("click", () => requestAnalysis(askButton));
   try {
-    await load();
+    await Promise.all([load(), loadAnalysis()]);
   } catch (error) {
     status(tr(gettext("Could not load the game record: %(reason)s"), { reason: error.message }));
     return;

@@ -55,14 +55,14 @@ RUN_MATCH_RETRIES: dict[str, Any] = {
 
 
 @shared_task(bind=True, base=DjangoTask, name=task_names.RUN_MATCH, **RUN_MATCH_RETRIES)
-def run_match(self: Task, match_id: int) -> str:
+def run_match(self: Task[Any, str], match_id: int) -> str:
     """Play a match's bot seats (routed to the `matches` queue); idempotent: a duplicate
     finds nothing to claim. The worker's node name (``--hostname``) says who played it."""
     return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
 
 
 @shared_task(bind=True, base=DjangoTask, name=task_names.RUN_LADDER_MATCH, **RUN_MATCH_RETRIES)
-def run_match_ladder(self: Task, match_id: int) -> str:
+def run_match_ladder(self: Task[Any, str], match_id: int) -> str:
     """``run_match`` at the lowest priority (settings' routes): other matches go first."""
     return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
 

@@ -3,22 +3,24 @@
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.ladder_activation
     python -m bench.ladder_activation --versions 3 --concurrency 2 --queued-limit 6
 
-It makes a scratch database of its own (``<name>_ladder_activation_bench``, dropped at
-the end) and runs the ladder as it runs in production: a real ``celery -A config worker``
-(``--concurrency``, queues default, matches and ratings) and a real ``celery -A config
-beat`` (the matchmaker's pass every 10 s), the real matchmaker
-(league.services.ladders.ladder_matchmake, league.domain.ladder_matchmaking), a Kingen
-ladder opened as ``manage.py ladder_open kingen`` opens it (its limits: ``--queued-limit``,
-``--concurrent-limit``, ``--placement-games``), anchored by four built-in bots, and
-``--residents`` uploaded versions that keep it busy (anchors are never a table's focus).
-Every uploaded version is the Python starter kit (bots/examples/python/main.py), played in
-the sandbox. Once the ladder has played ``2 x --queued-limit`` matches, ``--versions`` new
-versions become active one after the other; for each, from the moment its status became
-active (the commit), it prints when its first match was queued, when the worker started
-it, and when its tenth match finished; and,
-as the reference measured in the same run, the time its ten matches took to play
-(their started-to-finished seconds, divided by the matches it may play at once: the
-least the ten can take on this worker), and the ratio of the two. It asserts nothing
+REDIS_URL must name a Redis database that no other worker consumes (its worker would take
+their tasks, and theirs its tasks). It makes a scratch database of its own
+(``<name>_ladder_activation_bench``, dropped at the end) and runs the ladder as it runs in
+production: a real ``celery -A config worker`` (``--concurrency``, queues default, matches
+and ratings) and a real ``celery -A config beat`` (the matchmaker's pass every 10 s), the
+real matchmaker (league.services.ladders.ladder_matchmake,
+league.domain.ladder_matchmaking), a Kingen ladder opened as ``manage.py ladder_open
+kingen`` opens it (its limits: ``--queued-limit``, ``--concurrent-limit``,
+``--placement-games``), anchored by four built-in bots, and ``--residents`` uploaded
+versions that keep it busy (anchors are never a table's focus). Every uploaded version is
+the Python starter kit (bots/examples/python/main.py), played in the sandbox. Once the
+ladder has played ``2 x --queued-limit`` matches, ``--versions`` new versions become
+active one after the other; for each, from the moment its status became active (the
+commit), it prints when its first match was queued, when the worker started it, and when
+its tenth match finished; and, as the reference measured in the same run, the time its ten
+matches took to play (their started-to-finished seconds, divided by the matches it may
+play at once: the least the ten can take on this worker), and the ratio of the two. It
+asserts nothing
 (docs/benchmarks.md, *A new version's first ten games*).
 """
 

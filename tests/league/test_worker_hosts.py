@@ -49,6 +49,9 @@ pytestmark = [
 WAIT_SECONDS = 240.0
 LEASE_SECONDS = 3
 """The workers' MATCH_LEASE_SECONDS: a lost host's match comes back within seconds."""
+RESEND_SECONDS = 15
+"""The workers' MATCH_RESEND_SECONDS: a task message the lost host had taken but not
+started (none with a prefetch of one, but that is Celery's business) is sent again soon."""
 POSTGRES_PORT, REDIS_PORT = 5432, 6379
 GOOD_BOT = PLAYER + "\ndef hook(number, request):\n    report('move', str(number))\n\nplay()\n"
 
@@ -92,6 +95,7 @@ def hosts_with_workers(
                         "DATABASE_URL": host.url_for(database_url, POSTGRES_PORT),
                         "REDIS_URL": host.url_for(redis_url, REDIS_PORT),
                         "MATCH_LEASE_SECONDS": str(LEASE_SECONDS),
+                        "MATCH_RESEND_SECONDS": str(RESEND_SECONDS),
                     }
                     workers.append(
                         worker_start(

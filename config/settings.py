@@ -234,6 +234,16 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 # when it starts (config/celery.py), so on a shared machine a person's move is not queued
 # behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
 WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
+# A worker's lease on a match it plays (docs/operations.md, *Worker machines*): renewed at
+# every write; a match whose worker died (its machine lost, its processes killed) is
+# re-queued by a sweep once the lease runs out: after this many seconds plus the match's
+# move time and time bank (the longest a move may take without a write), plus at most one
+# sweep interval (5 s). Shorter recovers sooner; it must outlast a stall of the database.
+MATCH_LEASE_SECONDS = count_from_env(os.environ, "MATCH_LEASE_SECONDS", default=60, least=2)
+# A match still queued this long after its task was sent gets its task sent again (a
+# message taken by a worker that died before claiming the match waits in Redis for the
+# visibility timeout below; this re-sends it sooner). A duplicate finds nothing to claim.
+MATCH_RESEND_SECONDS = count_from_env(os.environ, "MATCH_RESEND_SECONDS", default=300, least=5)
 CELERY_TASK_TIME_LIMIT = 10 * 60
 # The analysis of a finished match (docs/engine.md, "Analysis"): the most nodes one
 # double-dummy solve may search (a position over it is stored as not analysed, with the

@@ -412,6 +412,13 @@ class Match(models.Model):
     queued_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
     worker = models.CharField(max_length=200, blank=True)
+    played_by = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The worker that finished its bots' play (Celery node:process), kept after "
+        "the match ends so operators see which machine played it; blank when a person's last "
+        "move ended it.",
+    )
     deadline = models.DateTimeField(
         null=True, blank=True, db_index=True, help_text="When the person to move must have moved."
     )

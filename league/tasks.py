@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.contrib.django.task import DjangoTask
 
 from league import task_names
@@ -21,7 +21,7 @@ from league.services.analysis import match_analyse as match_analyse_service
 from league.services.demo import demo_seasons_renew as demo_seasons_renew_service
 from league.services.heartbeats import heartbeat_record as heartbeat_record_service
 from league.services.ladders import ladders_matchmake as ladders_matchmake_service
-from league.services.matches import match_run
+from league.services.matches import match_run, worker_name
 from league.services.matches import matches_sweep as matches_sweep_service
 from league.services.notification_emails import (
     notification_email_send as notification_email_send_service,
@@ -56,17 +56,17 @@ RUN_MATCH_RETRIES: dict[str, Any] = {
 }
 
 
-@shared_task(base=DjangoTask, name=task_names.RUN_MATCH, **RUN_MATCH_RETRIES)
-def run_match(match_id: int) -> str:
+@shared_task(bind=True, base=DjangoTask, name=task_names.RUN_MATCH, **RUN_MATCH_RETRIES)
+def run_match(self: Task[Any, str], match_id: int) -> str:
     """Play a match's bot seats (routed to the `matches` queue); idempotent: a duplicate
-    finds nothing to claim."""
-    return match_run(match_id=match_id).outcome
+    finds nothing to claim. The worker's node name (``--hostname``) says who played it."""
+    return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
 
 
-@shared_task(base=DjangoTask, name=task_names.RUN_LADDER_MATCH, **RUN_MATCH_RETRIES)
-def run_match_ladder(match_id: int) -> str:
+@shared_task(bind=True, base=DjangoTask, name=task_names.RUN_LADDER_MATCH, **RUN_MATCH_RETRIES)
+def run_match_ladder(self: Task[Any, str], match_id: int) -> str:
     """``run_match`` at the lowest priority (settings' routes): other matches go first."""
-    return match_run(match_id=match_id).outcome
+    return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
 
 
 @shared_task(base=DjangoTask, name=task_names.LADDERS_MATCHMAKE)

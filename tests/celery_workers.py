@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,11 +61,19 @@ class CeleryWorkerProcess:
 
 
 def worker_start(
-    *, environment: Mapping[str, str], log_path: Path, queues: str = "default,matches,analysis"
+    *,
+    environment: Mapping[str, str],
+    log_path: Path,
+    queues: str = "default,matches,analysis",
+    node_name: str | None = None,
+    concurrency: int = 1,
+    command_prefix: Sequence[str] = (),
 ) -> CeleryWorkerProcess:
-    """Start `celery -A config worker` with the given environment; return once it is ready."""
-    node_name = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    """Start `celery -A config worker` with the given environment; return once it is ready.
+    ``command_prefix``: what runs it, e.g. ``ip netns exec HOST`` (tests/network_hosts.py)."""
+    node_name = node_name or f"test-{uuid.uuid4().hex[:8]}@localhost"
     command = [
+        *command_prefix,
         sys.executable,
         "-m",
         "celery",
@@ -75,7 +83,7 @@ def worker_start(
         "--queues",
         queues,
         "--concurrency",
-        "1",
+        str(concurrency),
         "--hostname",
         node_name,
         "--loglevel",

@@ -96,12 +96,21 @@ def browser_unavailable_reason() -> str | None:
     return reason()
 
 
+@functools.cache
+def netns_unavailable_reason() -> str | None:
+    """Worker hosts on this machine: root and iproute2 make network namespaces."""
+    from tests.network_hosts import netns_unavailable_reason as reason
+
+    return reason()
+
+
 PROBES: dict[str, Callable[[], str | None]] = {
     "postgres": postgres_unavailable_reason,
     "redis": redis_unavailable_reason,
     "worker": worker_unavailable_reason,
     "sandbox": sandbox_unavailable_reason,
     "browser": browser_unavailable_reason,
+    "netns": netns_unavailable_reason,
 }
 
 

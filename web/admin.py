@@ -124,9 +124,19 @@ class MatchSeatInline(admin.TabularInline[MatchSeat, Match]):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
-    list_display = ("id", "tournament", "round", "table", "status", "attempts", "lease_until")
+    list_display = (
+        "id",
+        "tournament",
+        "round",
+        "table",
+        "status",
+        "attempts",
+        "lease_until",
+        "worker",
+        "played_by",
+    )
     list_filter = ("status",)
-    readonly_fields = ("attempts", "events_stored", "deals_done", "event_log")
+    readonly_fields = ("attempts", "events_stored", "deals_done", "played_by", "event_log")
     inlines = (MatchSeatInline,)
 
     @admin.display(description="events")

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -105,19 +106,15 @@ from league.task_names import RATINGS_UPDATE, RUN_LADDER_MATCH, RUN_MATCH
 
 logger = logging.getLogger(__name__)
 
-MATCH_LEASE_SECONDS = 60.0
-"""A worker's lease on a match, renewed at every write; plus the longest a move may take."""
 MAX_LEASE_EXPIRIES = 3
 """A match whose lease ran out this many times (its worker died each time) is an error."""
 FLUSH_SECONDS = 0.25
 """Events are written at least this often while a match plays (and at every hand-over)."""
-REQUEUE_AFTER_SECONDS = 300.0
-"""A match still queued this long after its task was sent gets its task sent again."""
 CORRESPONDENCE_BOT_MOVE_SECONDS = 30.0
 """A bot's time per move in a correspondence game (the people's hours are not the bots')."""
 RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0)
 """Waits between tries to release a failed run's claim while the database is away (the
-last one repeats, for at most MATCH_LEASE_SECONDS in all)."""
+last one repeats, for at most the lease, match_lease_seconds(), in all)."""
 
 
 class LeaseLostError(Exception):
@@ -187,8 +184,22 @@ def events_insert(rows: Sequence[EventRow]) -> float:
 # ---------------------------------------------------------------- claim and lease
 
 
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def worker_name(node: str | None = None) -> str:
+    """Who plays a match, as ``Match.worker`` and ``Match.played_by`` keep it: the Celery
+    node's name (``--hostname``, e.g. ``celery@host2``; the machine's name outside a
+    worker) and the process."""
+    return f"{node or socket.gethostname()}:{os.getpid()}"
+
+
+def match_lease_seconds() -> float:
+    """A worker's lease on a match, renewed at every write (settings.MATCH_LEASE_SECONDS);
+    the match's move time and time bank are added to it (_lease_seconds)."""
+    return float(settings.MATCH_LEASE_SECONDS)
+
+
+def match_resend_seconds() -> float:
+    """A match queued this long gets its task sent again (settings.MATCH_RESEND_SECONDS)."""
+    return float(settings.MATCH_RESEND_SECONDS)
 
 
 def bot_move_seconds(tournament: Tournament) -> float:
@@ -210,7 +221,7 @@ def person_deadline(*, tournament: Tournament, round_: Round, now: datetime) -> 
 
 def _lease_seconds(match: Match) -> float:
     tournament = match.tournament
-    return MATCH_LEASE_SECONDS + bot_move_seconds(tournament) + tournament.time_bank_seconds
+    return match_lease_seconds() + bot_move_seconds(tournament) + tournament.time_bank_seconds
 
 
 def match_claim(*, match_id: int, worker: str, now: datetime | None = None) -> int | None:
@@ -399,14 +410,14 @@ def match_run(*, match_id: int, worker: str | None = None) -> PlayStats:
 
 
 def match_claim_release(
-    *, match_id: int, attempt: int, error: str, patience: float = MATCH_LEASE_SECONDS
+    *, match_id: int, attempt: int, error: str, patience: float | None = None
 ) -> str | None:
     """End claim ``attempt`` of a run that failed and re-queue the match (an error after
     MAX_LEASE_EXPIRIES, as when a worker is lost). While the database cannot be reached,
     try again with backoff for at most ``patience`` seconds (after that the lease runs out
     and a sweep re-queues the match). The match's status afterwards, or None when the
     claim was over already or the database never came back."""
-    give_up_at = time.monotonic() + patience
+    give_up_at = time.monotonic() + (match_lease_seconds() if patience is None else patience)
     waits = iter(RELEASE_RETRY_SECONDS)
     wait = 0.0
     while True:
@@ -623,6 +634,7 @@ def _result_write(
     match.lease_until = None
     match.deadline = None
     match.waiting_seat = None
+    match.played_by = match.worker  # kept for operators: which machine and process played it
     match.worker = ""
     match.events_stored = len(state.log)
     match.deals_done = len(state.deal_scores)
@@ -633,6 +645,7 @@ def _result_write(
             "lease_until",
             "deadline",
             "waiting_seat",
+            "played_by",
             "worker",
             "events_stored",
             "deals_done",
@@ -914,7 +927,7 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
         except MatchLogError:
             logger.exception("match %s: cannot apply the fallback", match_id)
     report.deadlines_near = deadlines_near_notify(now=now)
-    queued_before = now - timedelta(seconds=REQUEUE_AFTER_SECONDS)
+    queued_before = now - timedelta(seconds=match_resend_seconds())
     stale = Match.objects.filter(status=MatchStatus.QUEUED, queued_at__lt=queued_before).exclude(
         tournament__status=TournamentStatus.PAUSED
     )

@@ -29,7 +29,7 @@ import pytest
 
 from engine.record import verify_record
 from league.models import Match, MatchEvent, MatchStatus
-from league.services.matches import MATCH_LEASE_SECONDS, matches_sweep
+from league.services.matches import match_lease_seconds, matches_sweep
 from league.services.tournaments import tournament_round_start
 from league.tasks import run_match as run_match_task
 from tests.api_answers import ok
@@ -88,7 +88,7 @@ def test_sigkill_of_the_worker_mid_match_still_ends_with_exactly_one_result(
     assert before
 
     second = start_worker()
-    report = matches_sweep(now=timezone.now() + timedelta(seconds=MATCH_LEASE_SECONDS + 600))
+    report = matches_sweep(now=timezone.now() + timedelta(seconds=match_lease_seconds() + 600))
     assert report.requeued == [match.pk]
     wait_until("the match finishes", lambda: match_status(match.pk) == "finished", second)
 

@@ -9,11 +9,12 @@ cargo, javac; a runtime whose tools are missing is left out, saying why). Printe
 runtime, in one run so that the ratios against Python's compare like with like:
 
 - **start-up to ready**, p50 and max: from starting the sandbox to the bot's ``ready``
-  line, one bot at a time;
+  line, one bot at a time, the runtimes in turn (a change of the machine's load during
+  the run weighs on all of them alike);
 - **per-move round trip**, p50 and p99: from the runner starting a decision to the checked
   action, as the match records it, of one bot of the runtime playing whole ``kingen``
   matches against three built-in bots (a new process each match, as in the league: a JIT
-  starts cold each time);
+  starts cold each time), one match of each runtime in turn;
 - **memory at rest**: the resident memory of the bot's process (the runtime, its threads)
   just after ``ready``, bubblewrap's own processes left out.
 
@@ -146,38 +147,30 @@ def resident_mib(seat: UploadedSeat) -> float:
     return total / MiB
 
 
-def startups(bundle: BotBundle, count: int, sandbox: bool) -> tuple[list[float], list[float]]:
-    """Milliseconds from start to ready, and MiB at rest, one bot at a time."""
-    game = load_game(GAME)
-    times, memory = [], []
-    for index in range(count):
-        seat = UploadedSeat(bundle, seed=index, sandboxed=sandbox)
-        try:
-            seat.start(Hello(game, 0, TimeControl()))
-            seat.wait_ready()
-            assert seat.startup_ms is not None, seat.report().faults
-            times.append(seat.startup_ms)
-            memory.append(resident_mib(seat))
-        finally:
-            seat.close()
-    return times, memory
+def startup(bundle: BotBundle, seed: int, sandbox: bool) -> tuple[float, float]:
+    """Milliseconds from start to ready of one bot, and its MiB at rest."""
+    seat = UploadedSeat(bundle, seed=seed, sandboxed=sandbox)
+    try:
+        seat.start(Hello(load_game(GAME), 0, TimeControl()))
+        seat.wait_ready()
+        assert seat.startup_ms is not None, seat.report().faults
+        return seat.startup_ms, resident_mib(seat)
+    finally:
+        seat.close()
 
 
-def round_trips(bundle: BotBundle, count: int, sandbox: bool) -> list[float]:
+def round_trips(bundle: BotBundle, seed: int, sandbox: bool) -> list[float]:
     """Milliseconds per decision of a bot of ``bundle`` at seat 0 against three built-in
-    bots, over ``count`` matches (each a new process: the JIT starts cold each time)."""
-    moves: list[float] = []
+    bots, over one match (a new process: the JIT starts cold each time)."""
     specs = [BotSpec.uploaded(bundle)] + [BotSpec.builtin("greedy")] * 3
-    for seed in range(count):
-        result = match_play(GAME, specs, seed=seed, sandbox=sandbox)
-        assert all(r.outcome.value == "ok" for r in result.seats), result.to_json()
-        moves += [
-            float(e["ms"])
-            for deal in result.record["deals"]
-            for e in deal["actions"]
-            if "ms" in e and e.get("seat") == 0
-        ]
-    return moves
+    result = match_play(GAME, specs, seed=seed, sandbox=sandbox)
+    assert all(r.outcome.value == "ok" for r in result.seats), result.to_json()
+    return [
+        float(e["ms"])
+        for deal in result.record["deals"]
+        for e in deal["actions"]
+        if "ms" in e and e.get("seat") == 0
+    ]
 
 
 def main() -> int:
@@ -201,19 +194,34 @@ def main() -> int:
         bundles, skipped = kit_bundles(Path(scratch))
     for label, reason in skipped.items():
         say(f"{label}: left out ({reason})")
+    chosen = {
+        label: bundle
+        for label, bundle in bundles.items()
+        if not args.only or label == "python" or bundle.runtime in args.only
+    }
+    for bundle in chosen.values():
+        round_trips(bundle, 0, args.sandbox)  # warm-up: caches, the JIT's files, users
+    # round-robin, one start (one match) of each runtime in turn: a change of the machine's
+    # load during the run weighs on every runtime alike, not on whichever ran then
+    times: dict[str, list[float]] = {label: [] for label in chosen}
+    memory: dict[str, list[float]] = {label: [] for label in chosen}
+    moves: dict[str, list[float]] = {label: [] for label in chosen}
+    for index in range(args.starts):
+        for label, bundle in chosen.items():
+            started, resident = startup(bundle, index, args.sandbox)
+            times[label].append(started)
+            memory[label].append(resident)
+    for seed in range(args.matches):
+        for label, bundle in chosen.items():
+            moves[label] += round_trips(bundle, seed, args.sandbox)
     rows = {}
-    for label, bundle in bundles.items():
-        if args.only and label != "python" and bundle.runtime not in args.only:
-            continue
-        round_trips(bundle, 1, args.sandbox)  # warm-up: caches, the JIT's files, users
-        times, memory = startups(bundle, args.starts, args.sandbox)
-        moves = round_trips(bundle, args.matches, args.sandbox)
+    for label, bundle in chosen.items():
         rows[label] = {
-            "start_p50": statistics.median(times),
-            "start_max": max(times),
-            "move_p50": percentile(moves, 0.5) * 1000,
-            "move_p99": percentile(moves, 0.99) * 1000,
-            "memory": statistics.median(memory),
+            "start_p50": statistics.median(times[label]),
+            "start_max": max(times[label]),
+            "move_p50": percentile(moves[label], 0.5) * 1000,
+            "move_p99": percentile(moves[label], 0.99) * 1000,
+            "memory": statistics.median(memory[label]),
             "allowance": TimeControl().startup_ms
             + RUNTIMES[bundle.runtime].profile.startup_extra_ms,
         }

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -233,6 +235,108 @@ def test_every_runtimes_starter_kit_plays_whole_matches(sandbox: bool) -> None:
             assert report.fallbacks == 0, (name, report.fallback_reasons)
             assert report.decisions > 0
         assert_others_intact(result, attacker=-1)
+
+
+_NODE_PROBE = b"""
+const kingbot = require("./kingbot");
+let promises = 0;
+let timers = 0;
+kingbot.run(
+  (request) => {
+    Promise.resolve().then(() => { promises += 1; }); // runs right after the answers
+    return request.legal[request.legal.length - 1];
+  },
+  {
+    onHello: (hello) => {
+      kingbot.log("hello " + hello.name);
+      setTimeout(() => { timers += 1; }, 0); // due before the next read after it
+    },
+    onEnd: () => {
+      const net = process.moduleLoadList.some((name) => name === "NativeModule net");
+      kingbot.log(`promises ${promises} timers ${timers} net ${net}`);
+    },
+  },
+);
+"""
+
+
+def _node_waiting(pid: int) -> None:
+    """Until the node process ``pid`` waits for stdin (so the next piece is a read of its
+    own), or a few seconds where the kernel does not say (its wait channel hidden)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            channel = Path(f"/proc/{pid}/wchan").read_text()
+        except OSError:
+            return
+        if any(word in channel for word in ("pipe_read", "pipe_wait", "epoll", "ep_poll")):
+            return
+        time.sleep(0.005)
+
+
+def _node_probe(tmp_path: Path, pieces: list[bytes], *, blocking: bool) -> tuple[str, str]:
+    """Run the kit's helper under a probe bot, its stdin written in ``pieces``, each once
+    the bot waits for more (the last, the end, once it has answered both requests); its
+    stdout and stderr."""
+    kits.require_runtime("node")
+    for name, content in {**kits.node_kit(), "main.js": _NODE_PROBE}.items():
+        (tmp_path / name).write_bytes(content)
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, blocking)
+    process = subprocess.Popen(
+        ["node", "main.js"],
+        stdin=read_end,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    os.close(read_end)
+    assert process.stdout is not None
+    lines = []
+    try:
+        for index, piece in enumerate(pieces):
+            if index == 3:
+                lines = [process.stdout.readline() for _ in range(3)]
+            _node_waiting(process.pid)
+            os.write(write_end, piece)
+    finally:
+        os.close(write_end)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    return b"".join(lines).decode() + out.decode(), err.decode()
+
+
+_NODE_INPUT = [
+    b'{"type": "hello", "protocol": 1, "seat": 0, "seats": 4, "game": "kingen", "name": "\xc3',
+    b'\xa9t\xc3\xa9"}\n{"type": "request", "id": 1, "legal": ["play 2C", "pl',
+    b'ay 9C"], "view": {}, "time": {}}\n\n{"type": "request", "id": 2, "legal": ["pass"]}\n',
+    b'{"type": "end"}\n',
+]
+
+
+@pytest.mark.parametrize("blocking", [True, False], ids=["blocking", "non-blocking"])
+def test_the_node_kit_reads_requests_split_anywhere_without_a_stdin_stream(
+    tmp_path: Path, blocking: bool
+) -> None:
+    """kingbot.js reads stdin with fs.readSync (process.stdin's stream costs Node's start in
+    the sandbox about 10 ms: docs/benchmarks.md): a line or a UTF-8 character cut between
+    two reads, an empty line, the bot's promises and timers between requests, the end; a
+    stdin that does not block falls back to the stream."""
+    out, err = _node_probe(tmp_path, _NODE_INPUT, blocking=blocking)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert answers == [
+        {"type": "ready"},
+        {"id": 1, "action": "play 9C"},
+        {"id": 2, "action": "pass"},
+    ]
+    assert "hello \u00e9t\u00e9" in err
+    assert f"promises 2 timers 1 net {str(not blocking).lower()}" in err
+
+
+def test_the_node_kit_exits_when_the_league_closes_stdin(tmp_path: Path) -> None:
+    out, err = _node_probe(tmp_path, _NODE_INPUT[:1], blocking=True)
+    assert out == ""  # no ready: the hello line never ended
+    assert "promises" not in err
 
 
 @pytest.mark.sandbox

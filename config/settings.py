@@ -234,6 +234,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 # when it starts (config/celery.py), so on a shared machine a person's move is not queued
 # behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
 WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
+# Each worker process keeps up to this many uploaded bots' sandboxes started ahead of their
+# match, for the versions it played last (bots/runner/warm.py; 0: none), and pins itself
+# and its bots to one CPU, a different one per worker process while there are free CPUs
+# (bots/runner/affinity.py; WORKER_PIN_CPU=0: not pinned). docs/operations.md.
+WORKER_WARM_SANDBOXES = count_from_env(os.environ, "WORKER_WARM_SANDBOXES", default=8, least=0)
+WORKER_PIN_CPU = flag_from_env(os.environ, "WORKER_PIN_CPU", default=True)
 CELERY_TASK_TIME_LIMIT = 10 * 60
 CELERY_BROKER_VISIBILITY_TIMEOUT = 6 * CELERY_TASK_TIME_LIMIT  # one hour
 

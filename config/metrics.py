@@ -138,11 +138,12 @@ class LeagueCollector:
             MOVE_BUCKETS_MS,
         )
         starts = SeatLog.objects.filter(startup_ms__isnull=False).order_by("-id")
+        latest = starts.values_list("startup_ms", flat=True)[:RECENT_SEAT_STARTS]
         yield _histogram(
             "kingleague_sandbox_start_milliseconds",
             "How long a match waited for an uploaded bot's ready (its sandbox's start; less "
             f"for a bot started ahead), over the latest {RECENT_SEAT_STARTS} uploaded seats.",
-            [float(ms) for ms in starts.values_list("startup_ms", flat=True)[:RECENT_SEAT_STARTS]],
+            [float(ms) for ms in latest if ms is not None],
             START_BUCKETS_MS,
         )
 

@@ -40,7 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bots.bundle import BotBundle
-from bots.runner.process import BotProcess
+from bots.runner.affinity import background_thread_unpin, processes_pin
+from bots.runner.process import BotProcess, child_pids
 from bots.runner.sandbox import (
     BotFiles,
     Limits,
@@ -71,6 +72,14 @@ class StartedBot:
     files: BotFiles
     user: SandboxUser | None
     started: float = field(default_factory=time.monotonic)
+
+    def pin(self) -> None:
+        """Its processes onto the CPU of the worker process that takes it for a match
+        (bots.runner.affinity): it was started beside the match before."""
+        pids = [self.process.pid] if self.process.pid is not None else []
+        for pid in pids:  # and every process under it (bubblewrap's, the bot's)
+            pids += child_pids(pid)
+        processes_pin(pids)
 
     def stop(self) -> None:
         """Kill the process and everything it started, release its user, remove its files."""
@@ -128,6 +137,7 @@ class Janitor:
         self._jobs.put(job)
 
     def _run(self) -> None:
+        background_thread_unpin()  # beside the match, not on its CPU
         while True:
             job = self._jobs.get()
             try:
@@ -193,6 +203,8 @@ class WarmPool:
                 self.misses += 1
         if ended:
             self._stop_all(ended)
+        if found is not None:
+            found.pin()
         return found
 
     def refill(self) -> None:

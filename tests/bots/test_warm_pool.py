@@ -143,32 +143,32 @@ def test_a_hostile_bot_that_spawns_before_its_hello_is_stopped_with_the_pool() -
         close_and_check(started)
 
 
-def test_a_worker_process_pins_itself_to_one_cpu_its_bots_inherit(tmp_path: Path) -> None:
+CPUS_BOT = """
+import os
+
+def hook(number, request):
+    if number == 1:  # after hello: a warm bot has been handed to its match by now
+        report("WHO", str(sorted(os.sched_getaffinity(0))))
+    return None
+"""
+
+
+def test_a_pinned_worker_process_plays_its_bots_on_its_cpu_warm_ones_too(tmp_path: Path) -> None:
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("one CPU: nothing to choose")
     before = os.sched_getaffinity(0)
     pid = os.fork()
-    if pid == 0:  # the child pins itself (as a worker process does) and plays a match
+    if pid == 0:  # the child pins itself (as a worker process does) and plays two matches
         code = 1
         try:
-            first = worker_cpu_pin(tmp_path)
-            said = seats_said(
-                match_play(
-                    "kingen",
-                    [
-                        BotSpec.uploaded(
-                            bot_bundle(
-                                "import os\nreport('WHO', str(sorted(os.sched_getaffinity(0))))\n",
-                                name="cpus.py",
-                            )
-                        )
-                    ]
-                    * 4,
-                    seed=1,
-                    time_control=FAST,
-                )
-            )
-            code = 0 if all(line == str([first]) for line in said) else 2
+            cpu = worker_cpu_pin(tmp_path)
+            pool = warm_pool_enable(size=8)
+            spec = BotSpec.uploaded(bot_bundle(CPUS_BOT, name="cpus.py"))
+            said = []
+            for seed in (1, 2):  # started in the match, then started ahead
+                said += seats_said(match_play("kingen", [spec] * 4, seed=seed, time_control=FAST))
+            code = 0 if said == [str([cpu])] * 8 and pool.hits == 4 else 2
+            warm_pool_close()
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)

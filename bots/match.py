@@ -37,6 +37,7 @@ from bots.runner.sandbox import (
     sandbox_users_released_together,
 )
 from bots.runner.seat import Transcript, UploadedSeat
+from bots.runner.warm import warm_pool_refill
 from bots.runtimes import RUNTIMES
 from bots.seats import (
     BuiltinSeat,
@@ -184,6 +185,8 @@ def seats_play(
             if seat is not None:
                 seat.start(Hello(state.game, index, time_control))
         seats_wait_ready(seats)
+        # the next match's bots start while this one plays (a worker's warm pool, if on)
+        warm_pool_refill()
         while not state.is_terminal():
             index = deciding_seat(state)
             seat = seats[index]

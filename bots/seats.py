@@ -131,6 +131,9 @@ class SeatReport:
     because its own code failed at that decision (the answer's ``fallback`` key)."""
     fallback_reasons: list[str] = field(default_factory=list)
     """The helper module's first reasons (``FALLBACK_REASONS_KEPT``), storable."""
+    startup_ms: float | None = None
+    """How long the match waited for an uploaded bot's ``ready`` (None: it never came, or
+    a built-in bot)."""
 
     def keep_log(self, text: str) -> None:
         """Keep ``text`` (a bot's stderr, a traceback) as the log, storable and capped."""

@@ -15,7 +15,13 @@ from typing import Any
 from django.conf import settings
 
 from celery import Celery
-from celery.signals import worker_init, worker_ready, worker_shutdown
+from celery.signals import (
+    worker_init,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+    worker_shutdown,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -33,6 +39,26 @@ def worker_priority_lower(**_kwargs: Any) -> None:
     started under `nice` keeps the lower priority it was given."""
     if os.getpriority(os.PRIO_PROCESS, 0) < settings.WORKER_NICENESS:
         os.setpriority(os.PRIO_PROCESS, 0, settings.WORKER_NICENESS)
+
+
+@worker_process_init.connect
+def worker_process_sandboxes(**_kwargs: Any) -> None:
+    """Each worker process (of the prefork pool) pins itself and the bots it starts to one
+    CPU of its own (settings.WORKER_PIN_CPU) and keeps uploaded bots' sandboxes started
+    ahead of their matches (settings.WORKER_WARM_SANDBOXES): docs/operations.md."""
+    from bots.runner.affinity import worker_cpu_pin
+    from bots.runner.warm import warm_pool_enable
+
+    if settings.WORKER_PIN_CPU:
+        worker_cpu_pin()
+    warm_pool_enable(settings.WORKER_WARM_SANDBOXES)
+
+
+@worker_process_shutdown.connect
+def worker_process_sandboxes_stop(**_kwargs: Any) -> None:
+    from bots.runner.warm import warm_pool_close
+
+    warm_pool_close()
 
 
 @worker_ready.connect

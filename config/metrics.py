@@ -8,7 +8,8 @@ Two kinds:
   (``LeagueCollector``), so they are the same whichever process answers and include what
   every worker on every machine did: matches finished (a counter: ``rate()`` gives matches
   per minute), matches by status, queue depths per Celery queue and priority, match and
-  move durations (histograms over the latest finished matches), bot faults by kind, tasks
+  move durations (histograms over the latest finished matches), sandbox start times (a
+  histogram over the latest uploaded seats), bot faults by kind, tasks
   waiting in the outbox, and ladder games per version.
 
 ``/metrics`` answers only a request carrying ``Authorization: Bearer <METRICS_TOKEN>`` (the
@@ -35,7 +36,15 @@ from prometheus_client.core import (
 )
 
 from bots.models import BotFault
-from league.models import LadderEntrant, Match, MatchEvent, MatchStatus, OutboxTask, Rating
+from league.models import (
+    LadderEntrant,
+    Match,
+    MatchEvent,
+    MatchStatus,
+    OutboxTask,
+    Rating,
+    SeatLog,
+)
 
 QUEUES = ("default", "matches", "ratings", "analysis")
 PRIORITY_STEPS = (0, 3, 6, 9)
@@ -44,6 +53,9 @@ RECENT_MATCHES = 200
 """Finished matches the duration histograms are drawn from (the latest ones)."""
 MATCH_BUCKETS = (1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 MOVE_BUCKETS_MS = (1.0, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2500.0, 5000.0)
+RECENT_SEAT_STARTS = 1000
+"""Uploaded seats the sandbox start histogram is drawn from (the latest ones)."""
+START_BUCKETS_MS = (1.0, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2500.0, 5000.0)
 
 
 def _histogram(
@@ -124,6 +136,15 @@ class LeagueCollector:
             "A seat's time per move, over the latest 20 finished matches.",
             [float(ms) for ms in moves if ms is not None],
             MOVE_BUCKETS_MS,
+        )
+        starts = SeatLog.objects.filter(startup_ms__isnull=False).order_by("-id")
+        latest = starts.values_list("startup_ms", flat=True)[:RECENT_SEAT_STARTS]
+        yield _histogram(
+            "kingleague_sandbox_start_milliseconds",
+            "How long a match waited for an uploaded bot's ready (its sandbox's start; less "
+            f"for a bot started ahead), over the latest {RECENT_SEAT_STARTS} uploaded seats.",
+            [float(ms) for ms in latest if ms is not None],
+            START_BUCKETS_MS,
         )
 
     def _queues(self) -> Metric:

@@ -244,6 +244,13 @@ MATCH_LEASE_SECONDS = count_from_env(os.environ, "MATCH_LEASE_SECONDS", default=
 # message taken by a worker that died before claiming the match waits in Redis for the
 # visibility timeout below; this re-sends it sooner). A duplicate finds nothing to claim.
 MATCH_RESEND_SECONDS = count_from_env(os.environ, "MATCH_RESEND_SECONDS", default=300, least=5)
+
+# Each worker process keeps up to this many uploaded bots' sandboxes started ahead of their
+# match, for the versions it played last (bots/runner/warm.py; 0: none), and pins itself
+# and its bots to one CPU, a different one per worker process while there are free CPUs
+# (bots/runner/affinity.py; WORKER_PIN_CPU=0: not pinned). docs/operations.md.
+WORKER_WARM_SANDBOXES = count_from_env(os.environ, "WORKER_WARM_SANDBOXES", default=8, least=0)
+WORKER_PIN_CPU = flag_from_env(os.environ, "WORKER_PIN_CPU", default=True)
 CELERY_TASK_TIME_LIMIT = 10 * 60
 # The analysis of a finished match (docs/engine.md, "Analysis"): the most nodes one
 # double-dummy solve may search (a position over it is stored as not analysed, with the

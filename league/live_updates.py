@@ -20,6 +20,7 @@ clients refetch.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from typing import Any
@@ -60,6 +61,63 @@ def match_updated(
     if events is not None:
         message["events"] = events
     transaction.on_commit(lambda: group_send(f"match-{match_id}", message))
+
+
+def groups_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send several groups their messages in one hop to the Channels layer, the sends
+    running together (one wait for Redis instead of one per message)."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def send_all() -> list[BaseException | None]:
+        return await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in messages),
+            return_exceptions=True,
+        )
+
+    try:
+        outcomes = async_to_sync(send_all)()
+    except Exception:  # a notification must never break a match
+        logger.warning("could not notify %d groups", len(messages), exc_info=True)
+        return
+    for (group, _), outcome in zip(messages, outcomes, strict=True):
+        if isinstance(outcome, BaseException):
+            logger.warning("could not notify %s", group, exc_info=outcome)
+
+
+def match_finished(
+    *, match_id: int, tournament_id: int, event_index: int, events: list[dict[str, Any]] | None
+) -> None:
+    """A match's end, once the transaction commits: its watchers get its last events and
+    the tournament's its progress, in one hop (``groups_send``)."""
+    update: dict[str, Any] = {
+        "type": "league.update",
+        "event": "update",
+        "match": match_id,
+        "event_index": event_index,
+    }
+    if events is not None:
+        update["events"] = events
+
+    def send() -> None:
+        progress = tournament_progress(tournament_id=tournament_id)
+        groups_send(
+            [
+                (f"match-{match_id}", update),
+                (
+                    f"tournament-{tournament_id}",
+                    {
+                        "type": "league.update",
+                        "event": "progress",
+                        "tournament": tournament_id,
+                        **progress,
+                    },
+                ),
+            ]
+        )
+
+    transaction.on_commit(send)
 
 
 def tournament_progressed(tournament_id: int) -> None:

@@ -1151,6 +1151,9 @@ class SeatLog(models.Model):
     seat = models.PositiveSmallIntegerField()
     competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="+")
     stderr = models.TextField(blank=True)
+    startup_ms = models.FloatField(null=True, blank=True)
+    """How long the match waited for the bot's ``ready`` (its sandbox's start, or less for
+    a bot started ahead: bots.runner.warm); None when it never got ready."""
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

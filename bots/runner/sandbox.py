@@ -59,7 +59,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -344,13 +344,37 @@ def sandbox_users_released_together() -> Iterator[None]:
         yield
     finally:
         _release_batch.users = None
-        try:
-            user_processes_kill({user.uid for user in users})
-            for user in users:
-                user.cgroup_remove()
-        finally:
-            for user in users:
-                user._unlock()
+        if users:
+            deferral = _release_deferral
+            if deferral is not None and deferral[0] == os.getpid():
+                deferral[1](functools.partial(_users_release, users))
+            else:
+                _users_release(users)
+
+
+def _users_release(users: list[SandboxUser]) -> None:
+    """Kill what is left of ``users``' processes (one look at /proc), remove their seats'
+    control groups, then give them back to the pool."""
+    try:
+        user_processes_kill({user.uid for user in users})
+        for user in users:
+            user.cgroup_remove()
+    finally:
+        for user in users:
+            user._unlock()
+
+
+_release_deferral: tuple[int, Callable[[Callable[[], None]], None]] | None = None
+
+
+def sandbox_release_defer(submit: Callable[[Callable[[], None]], None] | None) -> None:
+    """Hand the releases of ``sandbox_users_released_together`` to ``submit`` (a worker's
+    background thread, bots.runner.warm) instead of doing them before returning; None:
+    release at once again. The users stay locked until their release is done, so nothing
+    changes but when the look at /proc and the control groups' removal happen. Applies to
+    this process only (not to a child forked from it)."""
+    global _release_deferral
+    _release_deferral = None if submit is None else (os.getpid(), submit)
 
 
 def running_as_root() -> bool:
@@ -400,7 +424,8 @@ def sandbox_users_setup(count: int = 4) -> list[str]:
     return [sandbox_user_ensure(sandbox_user_name(i)).pw_name for i in range(count)]
 
 
-def _lock_dir() -> Path:
+def sandbox_lock_dir() -> Path:
+    """Where the runner's lock files are (the pool users', the CPUs')."""
     try:
         SANDBOX_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
         return SANDBOX_LOCK_DIR
@@ -414,7 +439,7 @@ def sandbox_user_acquire() -> SandboxUser | None:
     """A free pool user, created if need be, or None when not running as root."""
     if not running_as_root():
         return None
-    directory = _lock_dir()
+    directory = sandbox_lock_dir()
     for index in range(SANDBOX_USER_POOL):
         name = sandbox_user_name(index)
         fd = os.open(directory / f"{name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)

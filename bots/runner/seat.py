@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import time
 
 from bots.bundle import BotBundle
@@ -39,13 +38,8 @@ from bots.runner.process import (
     BotProcess,
     BotTimeoutError,
 )
-from bots.runner.sandbox import (
-    BotFiles,
-    Limits,
-    SandboxUser,
-    launch_spec,
-    sandbox_user_acquire,
-)
+from bots.runner.sandbox import BotFiles, Limits, SandboxUser
+from bots.runner.warm import bot_start, warm_pool
 from bots.runtimes import runtime_get
 from bots.seats import GuardedSeat, Hello, Outcome
 from engine.view import PlayerView
@@ -86,6 +80,7 @@ class UploadedSeat(GuardedSeat):
         self._request_id = 0
         self._owed = 0
         self._ready_deadline = 0.0
+        self._start_called = 0.0
         self._ready = False
         self._hello: Hello | None = None
 
@@ -97,24 +92,21 @@ class UploadedSeat(GuardedSeat):
         self._hello = hello
         control = hello.time_control
         self.bank_ms = control.bank_ms
-        if self.sandboxed:
-            self.user = sandbox_user_acquire()
-        try:
-            self.files = BotFiles.for_bundle(self.bundle)
-            spec = launch_spec(
-                self.files, sandboxed=self.sandboxed, user=self.user, limits=self.limits
-            )
-            process = BotProcess(spec)
+        self._start_called = time.perf_counter()
+        pool = warm_pool() if self.sandboxed else None
+        started = pool.take(self.bundle, self.limits) if pool is not None else None
+        if started is None:
             try:
-                process.start()
-            finally:
-                for fd in spec.pass_fds:
-                    os.close(fd)
-        except OSError as exc:
-            self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
-            return
-        self.process = process
-        self._ready_deadline = process.started_at + self.startup_allowance_ms / 1000
+                started = bot_start(self.bundle, self.limits, sandboxed=self.sandboxed)
+            except OSError as exc:
+                self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
+                return
+        self.user = started.user
+        self.files = started.files
+        process = self.process = started.process
+        # a warm bot (started before its match) has its allowance from its hello on
+        clock_from = max(process.started_at, self._start_called)
+        self._ready_deadline = clock_from + self.startup_allowance_ms / 1000
         message = hello_message(
             seat=hello.seat, seats=hello.game.num_seats, game=str(hello.game), time_control=control
         )
@@ -154,7 +146,11 @@ class UploadedSeat(GuardedSeat):
             self.crash(None, Outcome.INIT_FAILURE, f"answer to hello: {ready.problem}")
             return
         self._ready = True
-        self.startup_ms = (time.perf_counter() - process.started_at) * 1000
+        # what the match waited for this bot: from its start, or from the seat's start
+        # for a bot started ahead in the warm pool (bots.runner.warm)
+        clock_from = max(process.started_at, self._start_called)
+        self.startup_ms = (time.perf_counter() - clock_from) * 1000
+        self._report.startup_ms = self.startup_ms
 
     @property
     def startup_allowance_ms(self) -> int:

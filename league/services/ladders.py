@@ -337,6 +337,7 @@ def seat_logs_store(
                 seat=r.seat,
                 competitor_id=r.competitor_id,
                 stderr=p.log[-SEAT_LOG_CHARS:],
+                startup_ms=p.startup_ms,
             )
             for r, p in uploaded
         ),

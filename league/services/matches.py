@@ -72,7 +72,12 @@ from engine.view import PlayerView
 from league.domain.ladder_results import MACHINE_FAULT
 from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError
-from league.live_updates import match_updated, person_updated, tournament_progressed
+from league.live_updates import (
+    match_finished,
+    match_updated,
+    person_updated,
+    tournament_progressed,
+)
 from league.models import PERSON_MAX_STRIKES as PERSON_MAX_STRIKES
 from league.models import (
     Match,
@@ -653,8 +658,12 @@ def _result_write(
     )
     if any(row.competitor.user_id is not None for row in rows):
         analysis_queue(match=match)  # a game with people: analysed on the `analysis` queue
-    match_updated(match.pk, len(state.log) - 1, events)
-    tournament_progressed(match.tournament_id)
+    match_finished(
+        match_id=match.pk,
+        tournament_id=match.tournament_id,
+        event_index=len(state.log) - 1,
+        events=events,
+    )
     return events_seconds
 
 

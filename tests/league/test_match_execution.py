@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from django.utils import timezone
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 
 from engine.record import dumps_record, verify_record
 from league.models import Match, MatchEvent, MatchResult, MatchStatus
@@ -127,3 +131,44 @@ def test_python_m_engine_verify_accepts_the_record_of_every_family(
 
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["ok"] is True
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_tells_its_watchers_and_its_tournament_in_one_hop() -> None:
+    """The finishing transaction's two messages (the match's last events, the tournament's
+    progress) reach the Channels layer once it commits (league.live_updates.groups_send)."""
+    tournament, organiser = bot_tournament(game="kingen", bot="random")
+    match = tournament_round_start(actor=organiser, tournament=tournament).matches.get()
+    layer = get_channel_layer()
+    assert layer is not None
+
+    async def listen() -> str:
+        channel: str = await layer.new_channel()
+        await layer.group_add(f"match-{match.pk}", channel)
+        await layer.group_add(f"tournament-{tournament.pk}", channel)
+        return channel
+
+    async def receive(channel: str) -> dict[str, Any]:
+        message: dict[str, Any] = await asyncio.wait_for(layer.receive(channel), timeout=30)
+        return message
+
+    channel = async_to_sync(listen)()
+    assert match_run(match_id=match.pk, worker="test").outcome == "finished"
+    match.refresh_from_db()
+    last = match.events_stored - 1
+    updates: list[int] = []
+    progress: dict[str, Any] | None = None
+    while progress is None or last not in updates:
+        message = async_to_sync(receive)(channel)
+        if message["event"] == "progress":
+            progress = message
+        else:
+            updates.append(message["event_index"])
+    assert progress == {
+        "type": "league.update",
+        "event": "progress",
+        "tournament": tournament.pk,
+        "finished": 1,
+        "total": 1,
+    }

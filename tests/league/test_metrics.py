@@ -71,3 +71,44 @@ def test_a_finished_records_etag_answers_304_and_an_unfinished_one_has_none() ->
     stale = signed_in(organiser).get(url, headers={"If-None-Match": first["ETag"]})
     assert stale.status_code == 200
     assert stale.json() == mine.json()
+
+
+@pytest.mark.sandbox
+@override_settings(METRICS_TOKEN="s3cret-token")
+def test_an_uploaded_seats_sandbox_start_is_kept_and_counted_in_the_histogram() -> None:
+    from django.utils import timezone
+
+    from bots.models import BotVersion
+    from bots.services import bot_create, bot_version_store
+    from league.models import SeatLog
+    from league.services.clubs import club_create
+    from league.services.competitors import competitor_builtin, competitor_for_bot_version
+    from league.services.tournaments import tournament_create
+    from tests.bots.botcode import PLAYER
+
+    owner = user_create("ursula")
+    bot = bot_create(owner=owner, name="plain", family="kingen")
+    version = bot_version_store(
+        owner=owner, bot=bot, filename="plain.py", data=(PLAYER + "\nplay()\n").encode()
+    )
+    version.status = BotVersion.Status.ACTIVE
+    version.validated_at = timezone.now()
+    version.save(update_fields=["status", "validated_at"])
+    mine = competitor_for_bot_version(version=version)
+    organiser = owner  # the bot's owner enters it in a league of their own club
+    tournament = tournament_create(
+        actor=organiser,
+        club=club_create(user=organiser, name="Club"),
+        name="With an upload",
+        game="kingen",
+        entrants=[mine, *(competitor_builtin(name="random", bot_name=f"r{i}") for i in range(3))],
+    )
+    match = tournament_round_start(actor=organiser, tournament=tournament).matches.get()
+    assert match_run(match_id=match.pk, worker="test").outcome == "finished"
+
+    log = SeatLog.objects.get(match=match, competitor=mine)
+    assert log.startup_ms is not None
+    assert log.startup_ms > 0
+    text = Client().get("/metrics", headers={"Authorization": "Bearer s3cret-token"}).content
+    assert b"kingleague_sandbox_start_milliseconds_count 1.0" in text
+    assert f"kingleague_sandbox_start_milliseconds_sum {log.startup_ms}".encode() in text

@@ -1,0 +1,261 @@
+"""Worker throughput: matches per minute of one and two worker processes, sandboxed bots
+against the in-process reference, in the same run.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.worker_throughput
+    python -m bench.worker_throughput --matches 200 --rounds 2
+
+It creates a scratch database of its own (``<name>_throughput_bench``, dropped at the end).
+A real ``celery -A config worker`` (``--concurrency`` 1, then 2: one and two worker
+processes) plays queued Kingen matches (10 deals, 520 decisions), timed from the first
+task sent to the last result stored:
+
+- **in process**: four built-in ``random`` bots (no sandbox; the reference);
+- **sandboxed, as before**: four uploaded trivial bots (bench.bots.TRIVIAL_BOT: answer the
+  first legal action), each in its sandbox, with the worker's warm pool and CPU pinning
+  off (``WORKER_WARM_SANDBOXES=0 WORKER_PIN_CPU=0``);
+- **sandboxed**: the same with the worker's defaults (bots.runner.warm: sandboxes started
+  ahead of their match; bots.runner.affinity: each worker process and its bots on a CPU
+  of their own).
+
+Each configuration runs ``--rounds`` times, interleaved (the machine is shared: the load
+changes), and the ratio to the in-process figure of the same round is printed beside the
+figure, with the load average. Targets (issue 18): 900 sandboxed matches per minute for
+one worker process, two processes at least 1.8 times one. It prints figures; it asserts
+nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if not __package__:
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.path.dirname(_here))
+
+import argparse
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from bench.bots import TRIVIAL_BOT  # noqa: E402
+from config.configuration import database_url_for  # noqa: E402
+
+GAME = "kingen"
+WORKER_READY_SECONDS = 90.0
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+@dataclass(frozen=True)
+class Setup:
+    label: str
+    uploaded: bool
+    environment: dict[str, str]
+
+
+SETUPS = (
+    Setup("in process (built-in random)", False, {}),
+    Setup("sandboxed, as before", True, {"WORKER_WARM_SANDBOXES": "0", "WORKER_PIN_CPU": "0"}),
+    Setup("sandboxed", True, {}),
+)
+
+
+def competitors(*, uploaded: bool) -> list[int]:
+    """Four competitors: built-in random bots, or four trivial uploaded versions (distinct
+    files, so four versions as four authors' bots would be)."""
+    from bots.models import BotVersion
+    from bots.services import bot_create, bot_version_store
+    from league.services.competitors import competitor_builtin, competitor_for_bot_version
+
+    if not uploaded:
+        return [competitor_builtin(name="random", bot_name=f"random-{i}").pk for i in range(4)]
+    owner = User.objects.create_user(username=f"author-{time.time_ns()}", password=None)
+    ids = []
+    for index in range(4):
+        bot = bot_create(owner=owner, name=f"trivial{index}", family=GAME)
+        code = TRIVIAL_BOT + f"# bot {index}\n".encode()
+        version = bot_version_store(owner=owner, bot=bot, filename="main.py", data=code)
+        version.status = BotVersion.Status.ACTIVE
+        version.validated_at = timezone.now()
+        version.save(update_fields=["status", "validated_at"])
+        ids.append(competitor_for_bot_version(version=version).pk)
+    return ids
+
+
+def matches_create(seat_ids: list[int], count: int) -> list[int]:
+    """``count`` queued Kingen matches of these four competitors (no task sent yet)."""
+    from league.models import Match, MatchSeat, Round, Tournament
+    from league.services.clubs import club_create
+    from league.services.tournaments import seed_draw
+
+    organiser = User.objects.create_user(username=f"bench-{time.time_ns()}", password=None)
+    club = club_create(user=organiser, name=f"Bench {time.time_ns()}")
+    tournament = Tournament.objects.create(club=club, name="throughput", game=GAME, rounds=1)
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    ids = []
+    for table in range(count):
+        match = Match.objects.create(
+            tournament=tournament, round=round_, table=table + 1, game=GAME, seed=seed_draw()
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, seat=s, competitor_id=seat_ids[s]) for s in range(4)
+        )
+        ids.append(match.pk)
+    return ids
+
+
+def worker_start(
+    environment: dict[str, str], log_path: Path, processes: int
+) -> subprocess.Popen[bytes]:
+    node = f"throughput-{os.getpid()}-{time.time_ns()}@localhost"
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker"]
+    command += ["--concurrency", str(processes), "--queues", "matches", "--hostname", node]
+    command += ["--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
+    command += ["--without-mingle", "--prefetch-multiplier", "1"]
+    with log_path.open("wb") as log:
+        worker = subprocess.Popen(
+            command,
+            cwd=Path(__file__).resolve().parent.parent,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    # ready once it answers a ping
+    from config.celery import app
+
+    deadline = time.monotonic() + WORKER_READY_SECONDS
+    while not app.control.ping(destination=[node], timeout=0.5):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            worker_stop(worker)
+            raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
+    time.sleep(1.0)  # its pool processes: started and initialised
+    return worker
+
+
+def worker_stop(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is None:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
+def run(setup: Setup, processes: int, count: int, seat_ids: list[int]) -> float:
+    """Matches per minute of ``processes`` worker processes playing ``count`` matches."""
+    from config.celery import app
+    from league.models import Match, MatchStatus
+    from league.task_names import RUN_MATCH
+
+    environment = (
+        dict(os.environ)
+        | {"DATABASE_URL": database_url_for(connection.settings_dict)}
+        | setup.environment
+    )
+    warm_up = matches_create(seat_ids, 2 * processes)
+    ids = matches_create(seat_ids, count)
+    with tempfile.TemporaryDirectory() as folder:
+        log_path = Path(folder) / "worker.log"
+        worker = worker_start(environment, log_path, processes)
+        try:
+            for match_id in warm_up:  # the first matches start the pool and its caches
+                app.send_task(RUN_MATCH, args=[match_id])
+            wanted = warm_up
+            while Match.objects.filter(pk__in=wanted, status=MatchStatus.FINISHED).count() < len(
+                wanted
+            ):
+                time.sleep(0.05)
+            began = time.perf_counter()
+            for match_id in ids:
+                app.send_task(RUN_MATCH, args=[match_id])
+            while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
+                if worker.poll() is not None:
+                    raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
+                time.sleep(0.05)
+            seconds = time.perf_counter() - began
+        finally:
+            worker_stop(worker)
+    return count / seconds * 60
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=150, help="matches per measurement")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved repetitions")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_throughput_bench"
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        say(f"# bench.worker_throughput: {GAME}, {args.matches} matches a measurement")
+        say(f"# {os.cpu_count()} CPUs, load average at the start {loadavg()}")
+        seats = {setup.uploaded: competitors(uploaded=setup.uploaded) for setup in SETUPS}
+        figures: dict[tuple[str, int], list[float]] = {}
+        ratios: dict[tuple[str, int], list[float]] = {}
+        for round_number in range(args.rounds):
+            for processes in args.processes:
+                reference = 0.0
+                for setup in SETUPS:
+                    per_minute = run(setup, processes, args.matches, seats[setup.uploaded])
+                    if not setup.uploaded:
+                        reference = per_minute
+                    figures.setdefault((setup.label, processes), []).append(per_minute)
+                    ratios.setdefault((setup.label, processes), []).append(per_minute / reference)
+                    say(
+                        f"round {round_number + 1}, {processes} process(es), {setup.label:30s}"
+                        f" {per_minute:7.0f} matches/min   {per_minute / reference:5.2f} x in"
+                        f" process   (load {loadavg()})"
+                    )
+        say("medians:")
+        for (label, processes), values in figures.items():
+            ratio = statistics.median(ratios[(label, processes)])
+            line = f"  {processes} process(es), {label:30s} {statistics.median(values):7.0f}/min"
+            line += f"   {ratio:5.2f} x in process"
+            if processes > 1 and (label, 1) in figures:
+                scale = statistics.median(values) / statistics.median(figures[(label, 1)])
+                line += f"   {scale:4.2f} x one process"
+            say(line)
+    finally:
+        from config.celery import app
+
+        app.control.purge()  # the ratings and other tasks nobody consumed here
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

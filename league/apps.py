@@ -23,3 +23,6 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_standings_rebuild_stale, sender=self)
+        from league.read_cache import read_cache_writes_watch
+
+        read_cache_writes_watch()  # a write moves the public reads' cache on

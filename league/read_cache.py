@@ -1,0 +1,306 @@
+"""A shared cache of public reads: anonymous GETs of the hot pages and API reads
+(standings, ladders, match lists, records, replays), kept in Django's default cache (Redis
+with REDIS_URL, files under VAR_DIR otherwise: every web process and worker shares it).
+
+Correctness first (docs/operations.md, "Caching"):
+
+- **Only anonymous reads** are cached: a request with a signed-in user, a session cookie,
+  a messages cookie or an Authorization header is never answered from the cache, and its
+  answer never stored. A person's own pages, hidden hands and authors' logs are therefore
+  never in it.
+- **Invalidation by generation**: every key holds the current *reads generation*, a counter
+  in the cache that goes up after any transaction that wrote a table (an execute wrapper on
+  every database connection sees each INSERT, UPDATE and DELETE, however made) other than
+  the internal bookkeeping ones below, which no page reads. A new generation makes every
+  older entry unreachable; they expire by themselves (``READ_CACHE_SECONDS``).
+- **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
+  switcher's form); a stored page holds a placeholder instead, filled with the visitor's
+  own token when served. A page in which a token of the visitor is found anywhere else is
+  not stored. The key holds the language, host, scheme and ``Accept`` header.
+- Cached HTML answers say ``Cache-Control: private, no-cache`` (their CSRF token is the
+  visitor's: no shared proxy may keep them).
+
+``READ_CACHE=off`` turns it off (the benchmark's reference run). A cache that does not
+answer is skipped: the page is computed as without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.signals import connection_created
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+log = logging.getLogger(__name__)
+
+GENERATION_KEY = "reads:generation"
+HIT_HEADER = "X-Read-Cache"
+PLACEHOLDER = "\x00csrf-token\x00"
+TOKEN_PATTERN = re.compile(
+    r'(name="csrfmiddlewaretoken" value="|name="csrf-token" content=")([A-Za-z0-9]{64})(")'
+)
+ANY_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{32,64}(?![A-Za-z0-9])")
+CACHEABLE_TYPES = ("text/html", "application/json")
+INTERNAL_MODELS = frozenset(
+    {
+        # Bookkeeping no public page reads, written every few seconds by beat and workers.
+        "league.heartbeat",
+        "league.processtick",
+        "league.outboxtask",
+        "league.ratingqueueentry",
+        "sessions.session",
+        "authtoken.token",
+        "django_celery_beat.periodictask",
+        "django_celery_beat.periodictasks",
+        "django_celery_beat.intervalschedule",
+        "django_celery_beat.crontabschedule",
+        "django_celery_beat.solarschedule",
+        "django_celery_beat.clockedschedule",
+    }
+)
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def read_cache_on() -> bool:
+    return bool(getattr(settings, "READ_CACHE", True))
+
+
+def reads_generation() -> int | None:
+    """The current generation; None when the cache does not answer (then: no caching)."""
+    try:
+        value = cache.get(GENERATION_KEY)
+        if value is None:
+            cache.add(GENERATION_KEY, 1, timeout=None)
+            value = cache.get(GENERATION_KEY)
+        return int(value) if value is not None else None
+    except Exception as exc:
+        log.warning("read cache: no generation (%s)", exc)
+        return None
+
+
+def reads_changed() -> None:
+    """What the public pages read has changed: a new generation."""
+    try:
+        try:
+            cache.incr(GENERATION_KEY)
+        except ValueError:  # absent (first write, or evicted): any new value is new
+            cache.add(GENERATION_KEY, 1, timeout=None)
+            cache.incr(GENERATION_KEY)
+    except Exception as exc:
+        # Entries expire after READ_CACHE_SECONDS: the bound of a missed change.
+        log.warning("read cache: generation not moved on (%s)", exc)
+
+
+def reads_changed_on_commit(using: str = DEFAULT_DB_ALIAS) -> None:
+    """A new generation once the current transaction commits (at once outside one); one
+    per transaction however many rows it writes."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        reads_changed()
+        return
+    if any(entry[1] is reads_changed for entry in connection.run_on_commit):
+        return
+    transaction.on_commit(reads_changed, using=using)
+
+
+WRITE = re.compile(
+    r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z0-9_]+)"?', re.IGNORECASE
+)
+
+
+def written_table(sql: str) -> str | None:
+    """The table an INSERT, UPDATE or DELETE writes; None for anything else."""
+    found = WRITE.match(sql)
+    return found.group(1).lower() if found else None
+
+
+def _internal_tables() -> frozenset[str]:
+    tables = {
+        model._meta.db_table.lower()
+        for model in apps.get_models()
+        if model._meta.label_lower in INTERNAL_MODELS
+    }
+    return frozenset(tables | {"django_celery_beat_periodictasks"})
+
+
+class WritesWatch:
+    """A database execute wrapper: after a statement that writes a table the pages may
+    read, a new generation once its transaction commits. It sees every write, whether by
+    ``save()``, ``QuerySet.update``, ``bulk_create`` or raw SQL (signals see only the
+    first)."""
+
+    def __init__(self, alias: str) -> None:
+        self.alias = alias
+        self.internal = _internal_tables()
+
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        result = execute(sql, params, many, context)
+        table = written_table(str(sql))
+        if table is not None and table not in self.internal:
+            reads_changed_on_commit(self.alias)
+        return result
+
+
+def _connection_watch(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if not any(isinstance(w, WritesWatch) for w in connection.execute_wrappers):
+        connection.execute_wrappers.append(WritesWatch(connection.alias))
+
+
+def read_cache_writes_watch() -> None:
+    """Every database connection of this process watches its writes (league.apps.ready)."""
+    connection_created.connect(_connection_watch, dispatch_uid="read-cache-writes")
+    for connection in connections.all(initialized_only=True):
+        _connection_watch(None, connection)
+
+
+# ---------------------------------------------------------------- pages
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return False
+    if "Authorization" in request.headers:
+        return False
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
+
+
+def page_key(request: HttpRequest) -> str | None:
+    """The cache key of an anonymous GET's answer; None for what is never cached."""
+    if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
+        return None
+    generation = reads_generation()
+    if generation is None:
+        return None
+    what = "\n".join(
+        (
+            request.get_full_path(),
+            request.get_host(),
+            request.scheme or "",
+            get_language() or "",
+            request.headers.get("Accept", ""),
+        )
+    )
+    digest = hashlib.sha256(what.encode()).hexdigest()[:40]
+    return f"reads:page:{generation}:{digest}"
+
+
+def _own_token_in(content: str, request: HttpRequest) -> bool:
+    """Whether a token of this visitor's CSRF secret is still in ``content``."""
+    from django.middleware import csrf
+
+    unmask = csrf._unmask_cipher_token  # type: ignore[attr-defined]
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret:
+        return False
+    for found in ANY_TOKEN.finditer(content):
+        text = found.group(0)
+        if text == secret or (len(text) == 64 and unmask(text) == secret):
+            return True
+    return False
+
+
+def _storable(response: HttpResponse, request: HttpRequest) -> dict[str, Any] | None:
+    if response.status_code != 200 or response.streaming:
+        return None
+    if any(name != settings.CSRF_COOKIE_NAME for name in response.cookies):
+        return None
+    control = response.get("Cache-Control", "")
+    if "private" in control or "no-store" in control:
+        return None
+    content_type = response.get("Content-Type", "")
+    if not content_type.startswith(CACHEABLE_TYPES):
+        return None
+    charset = response.charset or "utf-8"
+    try:
+        content = response.content.decode(charset)
+    except UnicodeDecodeError:
+        return None
+    content = TOKEN_PATTERN.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(3), content)
+    if _own_token_in(content, request):
+        return None
+    headers = {
+        name: response[name]
+        for name in ("Content-Type", "Content-Language", "ETag", "Cache-Control")
+        if name in response
+    }
+    return {"content": content, "charset": charset, "headers": headers}
+
+
+def _served(stored: dict[str, Any], request: HttpRequest) -> HttpResponse:
+    content = _filled(str(stored["content"]), request)
+    response = HttpResponse(content.encode(stored["charset"]))
+    for name, value in stored["headers"].items():
+        response[name] = value
+    response[HIT_HEADER] = "hit"
+    return response
+
+
+def _filled(content: str, request: HttpRequest) -> str:
+    parts = content.split(PLACEHOLDER)
+    filled = [parts[0]]
+    for part in parts[1:]:
+        filled += [get_token(request), part]
+    return "".join(filled)
+
+
+def _headers_finish(response: HttpResponse) -> HttpResponse:
+    if response.get("Content-Type", "").startswith("text/html"):
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept"))
+    return response
+
+
+def public_read_cached(view: View) -> View:
+    """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
+    anything else goes to the view untouched."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        key = page_key(request)
+        if key is None:
+            return view(request, *args, **kwargs)
+        try:
+            stored = cache.get(key)
+        except Exception as exc:
+            log.warning("read cache: not read (%s)", exc)
+            return view(request, *args, **kwargs)
+        if stored is not None:
+            etag = stored["headers"].get("ETag")
+            if etag and etag in request.headers.get("If-None-Match", ""):
+                unchanged = HttpResponse(status=304)
+                for name in ("ETag", "Cache-Control"):
+                    unchanged[name] = stored["headers"].get(name, "")
+                return _headers_finish(unchanged)
+            return _headers_finish(_served(stored, request))
+        response = view(request, *args, **kwargs)
+        render = getattr(response, "render", None)
+        if callable(render) and not getattr(response, "is_rendered", True):
+            render()
+        storable = _storable(response, request)
+        if storable is not None:
+            try:
+                cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
+            except Exception as exc:
+                log.warning("read cache: not stored (%s)", exc)
+            response[HIT_HEADER] = "miss"
+            _headers_finish(response)
+        return response
+
+    return cast(View, wrapped)

@@ -21,6 +21,7 @@ from api import (
     tables,
     tournaments,
 )
+from league.read_cache import finished_match_version
 from league.read_cache import public_read_cached as cached
 
 urlpatterns = [
@@ -193,7 +194,7 @@ urlpatterns = [
     ),
     path(
         "matches/<int:match_id>/record/",
-        cached(matches.MatchRecordApi.as_view()),
+        cached(matches.MatchRecordApi.as_view(), finished_match_version),
         name="api-match-record",
     ),
     path(

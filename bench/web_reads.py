@@ -103,6 +103,11 @@ def ladder_opened() -> Ladder:
         ladder_anchor_add(ladder=ladder, name=name)
     ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
     ladder_anchor_add(ladder=ladder, name="random", bot_name="random-2")
+    # The matchmaker seats tables for the ladder's players, not its anchors alone: the two
+    # copies play as players (built-in bots: no sandbox needed for the load).
+    LadderEntrant.objects.filter(ladder=ladder, bot__name__in=("greedy-2", "random-2")).update(
+        anchor=False
+    )
     return ladder
 
 

@@ -181,13 +181,36 @@ def _anonymous(request: HttpRequest) -> bool:
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
-def page_key(request: HttpRequest) -> str | None:
+Version = Callable[[dict[str, Any]], str | None]
+"""A page's own version from its URL's arguments (instead of the reads generation)."""
+
+
+def finished_match_version(kwargs: dict[str, Any]) -> str | None:
+    """A finished match's record never changes (its ETag says so for an hour already): its
+    version is the match and its end, whatever else the league writes meanwhile; None (the
+    reads generation) while it is not finished."""
+    from league.models import Match, MatchStatus
+
+    ended = (
+        Match.objects.filter(pk=int(kwargs.get("match_id", 0)), status=MatchStatus.FINISHED)
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    return f"match-{kwargs['match_id']}-{ended.timestamp():.6f}" if ended else None
+
+
+def page_key(
+    request: HttpRequest, kwargs: dict[str, Any] | None = None, version: Version | None = None
+) -> str | None:
     """The cache key of an anonymous GET's answer; None for what is never cached."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
-    generation = reads_generation()
+    generation = version(kwargs or {}) if version is not None else None
     if generation is None:
-        return None
+        number = reads_generation()
+        if number is None:
+            return None
+        generation = str(number)
     what = "\n".join(
         (
             request.get_full_path(),
@@ -267,13 +290,14 @@ def _headers_finish(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def public_read_cached(view: View) -> View:
+def public_read_cached(view: View, version: Version | None = None) -> View:
     """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
-    anything else goes to the view untouched."""
+    anything else goes to the view untouched. ``version``: the answer's own version where
+    it has one (``finished_match_version``), else the reads generation."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        key = page_key(request)
+        key = page_key(request, kwargs, version)
         if key is None:
             return view(request, *args, **kwargs)
         try:

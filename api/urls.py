@@ -1,7 +1,7 @@
 """The API's paths, exactly as in the contract (docs/api.md), each to its resource's module.
 
 ``cached(...)``: the public reads answered from the shared cache to anonymous readers
-(league/read_cache.py)."""
+(league/read_cache.py); ``progress=False``: it never shows a running match's progress."""
 
 from django.urls import path
 
@@ -51,12 +51,20 @@ urlpatterns = [
         ratings.CompetitorRatingsApi.as_view(),
         name="api-competitor-ratings",
     ),
-    path("ratings/", cached(ratings.RatingLeaderboardApi.as_view()), name="api-ratings"),
-    path("ladders/", cached(ladders.LadderListApi.as_view()), name="api-ladders"),
-    path("ladders/<slug:slug>/", cached(ladders.LadderDetailApi.as_view()), name="api-ladder"),
+    path(
+        "ratings/",
+        cached(ratings.RatingLeaderboardApi.as_view(), progress=False),
+        name="api-ratings",
+    ),
+    path("ladders/", cached(ladders.LadderListApi.as_view(), progress=False), name="api-ladders"),
+    path(
+        "ladders/<slug:slug>/",
+        cached(ladders.LadderDetailApi.as_view(), progress=False),
+        name="api-ladder",
+    ),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        cached(ladders.LadderVersionApi.as_view()),
+        cached(ladders.LadderVersionApi.as_view(), progress=False),
         name="api-ladder-version",
     ),
     path(
@@ -83,7 +91,11 @@ urlpatterns = [
         bots.BotVersionDetailApi.as_view(),
         name="api-bot-version",
     ),
-    path("tournaments/", cached(tournaments.TournamentListApi.as_view()), name="api-tournaments"),
+    path(
+        "tournaments/",
+        cached(tournaments.TournamentListApi.as_view(), progress=False),
+        name="api-tournaments",
+    ),
     path(
         "tournaments/<int:tournament_id>/",
         cached(tournaments.TournamentDetailApi.as_view()),
@@ -116,7 +128,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<int:tournament_id>/standings/",
-        cached(tournaments.TournamentStandingsApi.as_view()),
+        cached(tournaments.TournamentStandingsApi.as_view(), progress=False),
         name="api-tournament-standings",
     ),
     path(

@@ -12,7 +12,10 @@ Correctness first (docs/operations.md, "Caching"):
   in the cache that goes up after any transaction that wrote a table (an execute wrapper on
   every database connection sees each INSERT, UPDATE and DELETE, however made) other than
   the internal bookkeeping ones below, which no page reads. A new generation makes every
-  older entry unreachable; they expire by themselves (``READ_CACHE_SECONDS``).
+  older entry unreachable; they expire by themselves (``READ_CACHE_SECONDS``). Two
+  counters: the progress one moves on at every such write, the other at every write but a
+  running match's progress (``PROGRESS_WRITE``); a page that never shows a running match's
+  progress (``progress=False``: standings, ladders, ratings) keys the second.
 - **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
   switcher's form); a stored page holds a placeholder instead, filled with the visitor's
   own token when served. A page in which a token of the visitor is found anywhere else is
@@ -46,6 +49,14 @@ from django.utils.translation import get_language
 log = logging.getLogger(__name__)
 
 GENERATION_KEY = "reads:generation"
+PROGRESS_KEY = "reads:progress"
+PROGRESS_WRITE = re.compile(
+    r'^UPDATE "league_match" SET "lease_until" = %s, "events_stored" = %s, '
+    r'"deals_done" = %s WHERE '
+)
+"""A running match's progress as its worker stores it (league.services.matches.EventWriter:
+the lease renewed with the events and deals stored so far, several times a match). Only
+pages that show a running match's progress (``progress=True``) must change with it."""
 HIT_HEADER = "X-Read-Cache"
 PLACEHOLDER = "\x00csrf-token\x00"
 TOKEN_PATTERN = re.compile(
@@ -78,42 +89,55 @@ def read_cache_on() -> bool:
     return bool(getattr(settings, "READ_CACHE", True))
 
 
-def reads_generation() -> int | None:
-    """The current generation; None when the cache does not answer (then: no caching)."""
+def reads_generation(key: str = GENERATION_KEY) -> int | None:
+    """The current generation (``GENERATION_KEY`` or ``PROGRESS_KEY``); None when the cache
+    does not answer (then: no caching)."""
     try:
-        value = cache.get(GENERATION_KEY)
+        value = cache.get(key)
         if value is None:
-            cache.add(GENERATION_KEY, 1, timeout=None)
-            value = cache.get(GENERATION_KEY)
+            cache.add(key, 1, timeout=None)
+            value = cache.get(key)
         return int(value) if value is not None else None
     except Exception as exc:
         log.warning("read cache: no generation (%s)", exc)
         return None
 
 
-def reads_changed() -> None:
-    """What the public pages read has changed: a new generation."""
+def _generation_next(key: str) -> None:
     try:
         try:
-            cache.incr(GENERATION_KEY)
+            cache.incr(key)
         except ValueError:  # absent (first write, or evicted): any new value is new
-            cache.add(GENERATION_KEY, 1, timeout=None)
-            cache.incr(GENERATION_KEY)
+            cache.add(key, 1, timeout=None)
+            cache.incr(key)
     except Exception as exc:
         # Entries expire after READ_CACHE_SECONDS: the bound of a missed change.
         log.warning("read cache: generation not moved on (%s)", exc)
 
 
-def reads_changed_on_commit(using: str = DEFAULT_DB_ALIAS) -> None:
-    """A new generation once the current transaction commits (at once outside one); one
-    per transaction however many rows it writes."""
+def reads_changed() -> None:
+    """What the public pages read has changed: new generations, both."""
+    _generation_next(GENERATION_KEY)
+    _generation_next(PROGRESS_KEY)
+
+
+def reads_progressed() -> None:
+    """Only a running match's progress has changed: a new progress generation."""
+    _generation_next(PROGRESS_KEY)
+
+
+def reads_changed_on_commit(
+    using: str = DEFAULT_DB_ALIAS, change: Callable[[], None] = reads_changed
+) -> None:
+    """``change`` (``reads_changed`` or ``reads_progressed``) once the current transaction
+    commits (at once outside one); once per transaction however many rows it writes."""
     connection = connections[using]
     if not connection.in_atomic_block:
-        reads_changed()
+        change()
         return
-    if any(entry[1] is reads_changed for entry in connection.run_on_commit):
+    if any(entry[1] is change for entry in connection.run_on_commit):
         return
-    transaction.on_commit(reads_changed, using=using)
+    transaction.on_commit(change, using=using)
 
 
 WRITE = re.compile(
@@ -150,9 +174,11 @@ class WritesWatch:
         self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
     ) -> Any:
         result = execute(sql, params, many, context)
-        table = written_table(str(sql))
+        text = str(sql)
+        table = written_table(text)
         if table is not None and table not in self.internal:
-            reads_changed_on_commit(self.alias)
+            progress = PROGRESS_WRITE.match(text) is not None
+            reads_changed_on_commit(self.alias, reads_progressed if progress else reads_changed)
         return result
 
 
@@ -200,17 +226,20 @@ def finished_match_version(kwargs: dict[str, Any]) -> str | None:
 
 
 def page_key(
-    request: HttpRequest, kwargs: dict[str, Any] | None = None, version: Version | None = None
+    request: HttpRequest,
+    kwargs: dict[str, Any] | None = None,
+    version: Version | None = None,
+    progress: bool = True,
 ) -> str | None:
     """The cache key of an anonymous GET's answer; None for what is never cached."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
     generation = version(kwargs or {}) if version is not None else None
     if generation is None:
-        number = reads_generation()
+        number = reads_generation(PROGRESS_KEY if progress else GENERATION_KEY)
         if number is None:
             return None
-        generation = str(number)
+        generation = f"{'p' if progress else 'g'}{number}"
     what = "\n".join(
         (
             request.get_full_path(),
@@ -290,14 +319,18 @@ def _headers_finish(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def public_read_cached(view: View, version: Version | None = None) -> View:
+def public_read_cached(
+    view: View, version: Version | None = None, *, progress: bool = True
+) -> View:
     """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
     anything else goes to the view untouched. ``version``: the answer's own version where
-    it has one (``finished_match_version``), else the reads generation."""
+    it has one (``finished_match_version``), else the reads generation: the progress one
+    (every write) unless ``progress=False`` says the view never shows a running match's
+    progress (its deal, its events), when the lease renewals that store it do not count."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        key = page_key(request, kwargs, version)
+        key = page_key(request, kwargs, version, progress)
         if key is None:
             return view(request, *args, **kwargs)
         try:

@@ -1,7 +1,7 @@
 """The web pages' URLs, included at the site root by config/urls.py.
 
 ``cached(...)``: the public pages answered from the shared cache to anonymous visitors
-(league/read_cache.py)."""
+(league/read_cache.py); ``progress=False``: it never shows a running match's progress."""
 
 from django.urls import path
 
@@ -58,8 +58,10 @@ urlpatterns = [
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/invite/", clubs.club_invite, name="club-invite"),
     path("clubs/<int:club_id>/leagues/new/", leagues.league_new, name="league-new"),
-    path("leagues/", cached(leagues.league_index), name="leagues"),
-    path("leagues/<int:tournament_id>/", cached(leagues.league_detail), name="league"),
+    path("leagues/", cached(leagues.league_index, progress=False), name="leagues"),
+    path(
+        "leagues/<int:tournament_id>/", cached(leagues.league_detail, progress=False), name="league"
+    ),
     path("leagues/<int:tournament_id>/live/", leagues.league_live, name="league-live"),
     path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
     path(
@@ -161,13 +163,13 @@ urlpatterns = [
         notification_settings,
         name="notification-settings",
     ),
-    path("ratings/", cached(ratings.leaderboard), name="ratings"),
-    path("ladders/", cached(ladders.ladder_index), name="ladders"),
-    path("ladders/<slug:slug>/", cached(ladders.ladder_detail), name="ladder"),
+    path("ratings/", cached(ratings.leaderboard, progress=False), name="ratings"),
+    path("ladders/", cached(ladders.ladder_index, progress=False), name="ladders"),
+    path("ladders/<slug:slug>/", cached(ladders.ladder_detail, progress=False), name="ladder"),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        cached(ladders.ladder_version_page),
+        cached(ladders.ladder_version_page, progress=False),
         name="ladder-version",
     ),
     path(

@@ -10,11 +10,12 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 import pytest
 
 from config.web_server import WebServerConfigurationError, processes_from
-from league.models import Match, Tournament
+from league.models import Match, MatchStatus, Tournament
 from league.read_cache import HIT_HEADER, written_table
 from league.services.matches import match_run
 from league.services.tournaments import tournament_create, tournament_round_start
@@ -89,6 +90,25 @@ def test_a_write_by_queryset_update_moves_the_pages_on_too() -> None:
     fresh = Client().get(url)
     assert fresh[HIT_HEADER] == "miss"
     assert "Renamed without save()" in fresh.content.decode()
+
+
+def test_a_running_matchs_progress_moves_on_only_the_pages_that_show_it() -> None:
+    tournament, _, matches = played_league()
+    Match.objects.filter(pk=matches[0].pk).update(  # claimed, as a worker claims it
+        status=MatchStatus.RUNNING, attempts=1, started_at=timezone.now(), worker="test"
+    )
+    league, round_ = f"/leagues/{tournament.pk}/", f"/leagues/{tournament.pk}/rounds/1/"
+    for url in (league, round_):
+        Client().get(url)
+        assert Client().get(url)[HIT_HEADER] == "hit"
+    # As the worker stores a batch of events (league.services.matches.EventWriter.flush).
+    Match.objects.filter(pk=matches[0].pk).update(
+        lease_until=timezone.now(), events_stored=40, deals_done=3
+    )
+    assert Client().get(league)[HIT_HEADER] == "hit"  # no running match's progress on it
+    moved = Client().get(round_)
+    assert moved[HIT_HEADER] == "miss"
+    assert "(deal 4)" in moved.content.decode()
 
 
 def test_a_finished_record_answers_304_from_the_cache_and_public_only_to_anonymous() -> None:

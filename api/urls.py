@@ -21,7 +21,7 @@ from api import (
     tables,
     tournaments,
 )
-from league.read_cache import finished_match_version
+from league.read_cache import finished_match_settled, finished_match_version
 from league.read_cache import public_read_cached as cached
 
 urlpatterns = [
@@ -172,7 +172,11 @@ urlpatterns = [
     path("my-games/", my_games.MyGamesApi.as_view(), name="api-my-games"),
     path("my-games/next/", my_games.MyNextGameApi.as_view(), name="api-my-next-game"),
     path("matches/", cached(matches.MatchListApi.as_view()), name="api-matches"),
-    path("matches/<int:match_id>/", cached(matches.MatchDetailApi.as_view()), name="api-match"),
+    path(
+        "matches/<int:match_id>/",
+        cached(matches.MatchDetailApi.as_view(), finished_match_settled),
+        name="api-match",
+    ),
     path(
         "matches/<int:match_id>/confirm-scores/",
         club_nights.MatchScoresConfirmApi.as_view(),

@@ -60,6 +60,12 @@ import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
+from league.read_cache import (  # noqa: E402
+    GENERATION_KEY,
+    HIT_HEADER,
+    PROGRESS_KEY,
+    reads_generation,
+)
 from tests.celery_workers import process_stop  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
 
@@ -222,6 +228,8 @@ def worker(environment: dict[str, str], log: Path) -> Iterator[None]:
 class Load:
     seconds: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    hits: int = 0
+    generations: tuple[int, int] = (0, 0)
     elapsed: float = 0.0
 
 
@@ -230,6 +238,7 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
     pick = random.Random(seed)
     mine: list[float] = []
     errors: dict[str, int] = {}
+    hits = 0
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
     while time.monotonic() < stop:
         path = pick.choice(reads)
@@ -239,6 +248,7 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
             answer = conn.getresponse()
             answer.read()
             status = answer.status
+            hits += answer.getheader(HIT_HEADER, "") == "hit"
             if answer.getheader("Connection", "").lower() == "close":
                 conn.close()
         except (OSError, http.client.HTTPException) as exc:
@@ -253,6 +263,7 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
     conn.close()
     with LOCK:
         load.seconds.extend(mine)
+        load.hits += hits
         for key, count in errors.items():
             load.errors[key] = load.errors.get(key, 0) + count
 
@@ -262,6 +273,7 @@ LOCK = threading.Lock()
 
 def load_run(url: str, reads: Sequence[str], *, clients: int, seconds: float) -> Load:
     load = Load()
+    before = generations()
     started = time.monotonic()
     stop = started + seconds
     threads = [
@@ -272,7 +284,14 @@ def load_run(url: str, reads: Sequence[str], *, clients: int, seconds: float) ->
     for thread in threads:
         thread.join()
     load.elapsed = time.monotonic() - started
+    after = generations()
+    load.generations = (after[0] - before[0], after[1] - before[1])
     return load
+
+
+def generations() -> tuple[int, int]:
+    """The read cache's two generations now (league/read_cache.py)."""
+    return (reads_generation(GENERATION_KEY) or 0, reads_generation(PROGRESS_KEY) or 0)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -289,6 +308,11 @@ def report(name: str, load: Load) -> tuple[float, float]:
         f"  {name}: {rps:7.1f} requests/s, p50 {p50:6.1f} ms, p95 {p95:6.1f} ms, "
         f"max {top:6.1f} ms, {len(load.seconds)} requests, {errors} errors; "
         f"loadavg {loadavg()}"
+    )
+    moved = ", ".join(f"{n / load.elapsed:.1f}/s" for n in load.generations)
+    say(
+        f"    served from the read cache: {load.hits / max(1, len(load.seconds)):.0%}; "
+        f"reads generations moved on (all writes but progress, all): {moved}"
     )
     for key, count in sorted(load.errors.items())[:5]:
         say(f"    error {key}: {count}")

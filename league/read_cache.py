@@ -211,18 +211,32 @@ Version = Callable[[dict[str, Any]], str | None]
 """A page's own version from its URL's arguments (instead of the reads generation)."""
 
 
-def finished_match_version(kwargs: dict[str, Any]) -> str | None:
-    """A finished match's record never changes (its ETag says so for an hour already): its
-    version is the match and its end, whatever else the league writes meanwhile; None (the
-    reads generation) while it is not finished."""
+def _finished_at(kwargs: dict[str, Any]) -> Any:
     from league.models import Match, MatchStatus
 
-    ended = (
+    return (
         Match.objects.filter(pk=int(kwargs.get("match_id", 0)), status=MatchStatus.FINISHED)
         .values_list("finished_at", flat=True)
         .first()
     )
+
+
+def finished_match_version(kwargs: dict[str, Any]) -> str | None:
+    """A finished match's record never changes (its ETag says so for an hour already): its
+    version is the match and its end, whatever else the league writes meanwhile; None (the
+    progress generation) while it is not finished."""
+    ended = _finished_at(kwargs)
     return f"match-{kwargs['match_id']}-{ended.timestamp():.6f}" if ended else None
+
+
+def finished_match_settled(kwargs: dict[str, Any]) -> str | None:
+    """A finished match's page (its replay, its API detail) has no progress left to show,
+    but its names and corrected scores may change: the generation of all writes but
+    progress; None (the progress generation) while it is not finished."""
+    if _finished_at(kwargs) is None:
+        return None
+    number = reads_generation(GENERATION_KEY)
+    return None if number is None else f"g{number}"
 
 
 def page_key(

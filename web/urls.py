@@ -5,6 +5,7 @@
 
 from django.urls import path
 
+from league.read_cache import finished_match_settled
 from league.read_cache import public_read_cached as cached
 from web.views import (
     accounts,
@@ -107,7 +108,11 @@ urlpatterns = [
         leagues.league_action,
         name="league-action",
     ),
-    path("matches/<int:match_id>/", cached(matches.match_detail), name="match"),
+    path(
+        "matches/<int:match_id>/",
+        cached(matches.match_detail, finished_match_settled),
+        name="match",
+    ),
     path(
         "matches/<int:match_id>/timeline.json",
         matches.match_timeline_json,

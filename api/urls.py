@@ -1,7 +1,8 @@
 """The API's paths, exactly as in the contract (docs/api.md), each to its resource's module.
 
 ``cached(...)``: the public reads answered from the shared cache to anonymous readers
-(league/read_cache.py); ``progress=False``: it never shows a running match's progress."""
+(league/read_cache.py); the second argument
+says which changes make an answer new (league.read_cache.READS)."""
 
 from django.urls import path
 
@@ -21,7 +22,7 @@ from api import (
     tables,
     tournaments,
 )
-from league.read_cache import finished_match_settled, finished_match_version
+from league.read_cache import FINISHED_PAGE, FINISHED_RECORD, SETTLED
 from league.read_cache import public_read_cached as cached
 
 urlpatterns = [
@@ -53,18 +54,18 @@ urlpatterns = [
     ),
     path(
         "ratings/",
-        cached(ratings.RatingLeaderboardApi.as_view(), progress=False),
+        cached(ratings.RatingLeaderboardApi.as_view(), SETTLED),
         name="api-ratings",
     ),
-    path("ladders/", cached(ladders.LadderListApi.as_view(), progress=False), name="api-ladders"),
+    path("ladders/", cached(ladders.LadderListApi.as_view(), SETTLED), name="api-ladders"),
     path(
         "ladders/<slug:slug>/",
-        cached(ladders.LadderDetailApi.as_view(), progress=False),
+        cached(ladders.LadderDetailApi.as_view(), SETTLED),
         name="api-ladder",
     ),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        cached(ladders.LadderVersionApi.as_view(), progress=False),
+        cached(ladders.LadderVersionApi.as_view(), SETTLED),
         name="api-ladder-version",
     ),
     path(
@@ -93,7 +94,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/",
-        cached(tournaments.TournamentListApi.as_view(), progress=False),
+        cached(tournaments.TournamentListApi.as_view(), SETTLED),
         name="api-tournaments",
     ),
     path(
@@ -128,7 +129,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<int:tournament_id>/standings/",
-        cached(tournaments.TournamentStandingsApi.as_view(), progress=False),
+        cached(tournaments.TournamentStandingsApi.as_view(), SETTLED),
         name="api-tournament-standings",
     ),
     path(
@@ -174,7 +175,7 @@ urlpatterns = [
     path("matches/", cached(matches.MatchListApi.as_view()), name="api-matches"),
     path(
         "matches/<int:match_id>/",
-        cached(matches.MatchDetailApi.as_view(), finished_match_settled),
+        cached(matches.MatchDetailApi.as_view(), FINISHED_PAGE),
         name="api-match",
     ),
     path(
@@ -210,7 +211,7 @@ urlpatterns = [
     ),
     path(
         "matches/<int:match_id>/record/",
-        cached(matches.MatchRecordApi.as_view(), finished_match_version),
+        cached(matches.MatchRecordApi.as_view(), FINISHED_RECORD),
         name="api-match-record",
     ),
     path(

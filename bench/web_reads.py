@@ -229,6 +229,7 @@ class Load:
     seconds: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     hits: int = 0
+    hit_seconds: list[float] = field(default_factory=list)
     generations: tuple[int, int] = (0, 0)
     elapsed: float = 0.0
 
@@ -239,16 +240,18 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
     mine: list[float] = []
     errors: dict[str, int] = {}
     hits = 0
+    hit_seconds: list[float] = []
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
     while time.monotonic() < stop:
         path = pick.choice(reads)
         started = time.perf_counter()
+        hit = False
         try:
             conn.request("GET", path, headers={"Accept-Language": "en"})
             answer = conn.getresponse()
             answer.read()
             status = answer.status
-            hits += answer.getheader(HIT_HEADER, "") == "hit"
+            hit = answer.getheader(HIT_HEADER, "") == "hit"
             if answer.getheader("Connection", "").lower() == "close":
                 conn.close()
         except (OSError, http.client.HTTPException) as exc:
@@ -257,6 +260,9 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
             conn.close()
             conn = http.client.HTTPConnection(host, int(port), timeout=30)
         mine.append(time.perf_counter() - started)
+        if status and hit:
+            hits += 1
+            hit_seconds.append(mine[-1])
         if status >= 400:
             key = f"{status} {path}"
             errors[key] = errors.get(key, 0) + 1
@@ -264,6 +270,7 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
     with LOCK:
         load.seconds.extend(mine)
         load.hits += hits
+        load.hit_seconds.extend(hit_seconds)
         for key, count in errors.items():
             load.errors[key] = load.errors.get(key, 0) + count
 
@@ -311,7 +318,9 @@ def report(name: str, load: Load) -> tuple[float, float]:
     )
     moved = ", ".join(f"{n / load.elapsed:.1f}/s" for n in load.generations)
     say(
-        f"    served from the read cache: {load.hits / max(1, len(load.seconds)):.0%}; "
+        f"    served from the read cache: {load.hits / max(1, len(load.seconds)):.0%} "
+        f"(those: p50 {percentile(load.hit_seconds, 0.5):.1f} ms, "
+        f"p95 {percentile(load.hit_seconds, 0.95):.1f} ms); "
         f"reads generations moved on (all writes but progress, all): {moved}"
     )
     for key, count in sorted(load.errors.items())[:5]:

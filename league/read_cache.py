@@ -8,14 +8,15 @@ Correctness first (docs/operations.md, "Caching"):
   a messages cookie or an Authorization header is never answered from the cache, and its
   answer never stored. A person's own pages, hidden hands and authors' logs are therefore
   never in it.
-- **Invalidation by generation**: every key holds the current *reads generation*, a counter
-  in the cache that goes up after any transaction that wrote a table (an execute wrapper on
-  every database connection sees each INSERT, UPDATE and DELETE, however made) other than
-  the internal bookkeeping ones below, which no page reads. A new generation makes every
-  older entry unreachable; they expire by themselves (``READ_CACHE_SECONDS``). Two
+- **Invalidation by generation**: every entry holds the *reads generation* it was computed
+  under, a counter in the cache that goes up after any transaction that wrote a table (an
+  execute wrapper on every database connection sees each INSERT, UPDATE and DELETE,
+  however made) other than the internal bookkeeping ones below, which no page reads. An
+  entry is served only while its generation is the current one (both read in one round
+  trip); entries expire by themselves (``READ_CACHE_SECONDS``). Two
   counters: the progress one moves on at every such write, the other at every write but a
   running match's progress (``PROGRESS_WRITE``); a page that never shows a running match's
-  progress (``progress=False``: standings, ladders, ratings) keys the second.
+  progress (``SETTLED``: standings, ladders, ratings) keys the second; see ``READS``.
 - **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
   switcher's form); a stored page holds a placeholder instead, filled with the visitor's
   own token when served. A page in which a token of the visitor is found anywhere else is
@@ -56,7 +57,7 @@ PROGRESS_WRITE = re.compile(
 )
 """A running match's progress as its worker stores it (league.services.matches.EventWriter:
 the lease renewed with the events and deals stored so far, several times a match). Only
-pages that show a running match's progress (``progress=True``) must change with it."""
+pages that may show a running match's progress (``PROGRESS``) must change with it."""
 HIT_HEADER = "X-Read-Cache"
 PLACEHOLDER = "\x00csrf-token\x00"
 TOKEN_PATTERN = re.compile(
@@ -207,53 +208,52 @@ def _anonymous(request: HttpRequest) -> bool:
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
-Version = Callable[[dict[str, Any]], str | None]
-"""A page's own version from its URL's arguments (instead of the reads generation)."""
+PROGRESS = "progress"
+"""A page that may show a running match's progress: the progress generation (every write)."""
+SETTLED = "settled"
+"""A page that never shows a running match's progress (standings, ladders, ratings): the
+generation of every write but progress."""
+FINISHED_RECORD = "finished-record"
+"""A match's record: once finished it never changes (its ETag says so for an hour already),
+so its version is the match's end, whatever else the league writes; PROGRESS before."""
+FINISHED_PAGE = "finished-page"
+"""A match's page (its replay, its API detail): once finished it has no progress left to
+show, but names and corrected scores may change: SETTLED; PROGRESS before."""
+READS = (PROGRESS, SETTLED, FINISHED_RECORD, FINISHED_PAGE)
 
 
-def _finished_at(kwargs: dict[str, Any]) -> Any:
+def finished_key(match_id: int) -> str:
+    """The cache's note of a finished match's end (a finished match stays finished)."""
+    return f"reads:finished:{match_id}"
+
+
+def _finished_at(match_id: int) -> str | None:
     from league.models import Match, MatchStatus
 
-    return (
-        Match.objects.filter(pk=int(kwargs.get("match_id", 0)), status=MatchStatus.FINISHED)
+    ended = (
+        Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED)
         .values_list("finished_at", flat=True)
         .first()
     )
+    return f"{ended.timestamp():.6f}" if ended is not None else None
 
 
-def finished_match_version(kwargs: dict[str, Any]) -> str | None:
-    """A finished match's record never changes (its ETag says so for an hour already): its
-    version is the match and its end, whatever else the league writes meanwhile; None (the
-    progress generation) while it is not finished."""
-    ended = _finished_at(kwargs)
-    return f"match-{kwargs['match_id']}-{ended.timestamp():.6f}" if ended else None
+def version_of(
+    reads: str, match_id: int | None, settled: int, progress: int, finished: str | None
+) -> str:
+    """The version an answer of a ``reads`` page has now (READS)."""
+    if finished is not None and reads == FINISHED_RECORD:
+        return f"m{match_id}-{finished}"
+    if reads == SETTLED or (finished is not None and reads == FINISHED_PAGE):
+        return f"g{settled}"
+    return f"p{progress}"
 
 
-def finished_match_settled(kwargs: dict[str, Any]) -> str | None:
-    """A finished match's page (its replay, its API detail) has no progress left to show,
-    but its names and corrected scores may change: the generation of all writes but
-    progress; None (the progress generation) while it is not finished."""
-    if _finished_at(kwargs) is None:
-        return None
-    number = reads_generation(GENERATION_KEY)
-    return None if number is None else f"g{number}"
-
-
-def page_key(
-    request: HttpRequest,
-    kwargs: dict[str, Any] | None = None,
-    version: Version | None = None,
-    progress: bool = True,
-) -> str | None:
-    """The cache key of an anonymous GET's answer; None for what is never cached."""
+def page_key(request: HttpRequest) -> str | None:
+    """The cache key of an anonymous GET's answer (its version is in the entry, checked
+    against the generations read in the same round trip); None for what is never cached."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
-    generation = version(kwargs or {}) if version is not None else None
-    if generation is None:
-        number = reads_generation(PROGRESS_KEY if progress else GENERATION_KEY)
-        if number is None:
-            return None
-        generation = f"{'p' if progress else 'g'}{number}"
     what = "\n".join(
         (
             request.get_full_path(),
@@ -264,7 +264,7 @@ def page_key(
         )
     )
     digest = hashlib.sha256(what.encode()).hexdigest()[:40]
-    return f"reads:page:{generation}:{digest}"
+    return f"reads:page:{digest}"
 
 
 def _own_token_in(content: str, request: HttpRequest) -> bool:
@@ -333,45 +333,68 @@ def _headers_finish(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def public_read_cached(
-    view: View, version: Version | None = None, *, progress: bool = True
-) -> View:
+def _not_modified(stored: dict[str, Any], request: HttpRequest) -> HttpResponse | None:
+    etag = stored["headers"].get("ETag")
+    if not etag or etag not in request.headers.get("If-None-Match", ""):
+        return None
+    unchanged = HttpResponse(status=304)
+    for name in ("ETag", "Cache-Control"):
+        unchanged[name] = stored["headers"].get(name, "")
+    return unchanged
+
+
+def public_read_cached(view: View, reads: str = PROGRESS) -> View:
     """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
-    anything else goes to the view untouched. ``version``: the answer's own version where
-    it has one (``finished_match_version``), else the reads generation: the progress one
-    (every write) unless ``progress=False`` says the view never shows a running match's
-    progress (its deal, its events), when the lease renewals that store it do not count."""
+    anything else goes to the view untouched. ``reads`` (READS): which changes make its
+    answer new. A hit costs one round trip to the cache (the generations, the match's
+    end where it matters and the entry, in one MGET) and no query."""
+    if reads not in READS:
+        raise ValueError(f"reads: one of {', '.join(READS)}, not {reads!r}")
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        key = page_key(request, kwargs, version, progress)
+        key = page_key(request)
         if key is None:
             return view(request, *args, **kwargs)
+        match_id = kwargs.get("match_id") if reads in (FINISHED_RECORD, FINISHED_PAGE) else None
+        names = [GENERATION_KEY, PROGRESS_KEY, key]
+        if match_id is not None:
+            names.append(finished_key(match_id))
         try:
-            stored = cache.get(key)
+            found = cache.get_many(names)
+            settled, progress = found.get(GENERATION_KEY), found.get(PROGRESS_KEY)
+            if settled is None or progress is None:  # a new cache (or evicted): start them
+                cache.add(GENERATION_KEY, 1, timeout=None)
+                cache.add(PROGRESS_KEY, 1, timeout=None)
+                return view(request, *args, **kwargs)
         except Exception as exc:
             log.warning("read cache: not read (%s)", exc)
             return view(request, *args, **kwargs)
-        if stored is not None:
-            etag = stored["headers"].get("ETag")
-            if etag and etag in request.headers.get("If-None-Match", ""):
-                unchanged = HttpResponse(status=304)
-                for name in ("ETag", "Cache-Control"):
-                    unchanged[name] = stored["headers"].get(name, "")
-                return _headers_finish(unchanged)
-            return _headers_finish(_served(stored, request))
+        finished = found.get(finished_key(match_id)) if match_id is not None else None
+        now = version_of(reads, match_id, int(settled), int(progress), finished)
+        stored = found.get(key)
+        if stored is not None and stored.get("version") == now:
+            unchanged = _not_modified(stored, request)
+            return _headers_finish(unchanged or _served(stored, request))
+        ended = finished
+        if match_id is not None and ended is None:
+            # Before the answer: an answer computed after a finish is a finished one's.
+            ended = _finished_at(int(match_id))
         response = view(request, *args, **kwargs)
         render = getattr(response, "render", None)
         if callable(render) and not getattr(response, "is_rendered", True):
             render()
         storable = _storable(response, request)
-        if storable is not None:
-            try:
-                cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
-            except Exception as exc:
-                log.warning("read cache: not stored (%s)", exc)
-            response[HIT_HEADER] = "miss"
-            _headers_finish(response)
-        return response
+        if storable is None:
+            return response
+        storable["version"] = version_of(reads, match_id, int(settled), int(progress), ended)
+        try:
+            if match_id is not None and ended is not None and finished is None:
+                cache.set(finished_key(match_id), ended, timeout=settings.READ_CACHE_SECONDS)
+            cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
+        except Exception as exc:
+            log.warning("read cache: not stored (%s)", exc)
+        response[HIT_HEADER] = "miss"
+        return _headers_finish(response)
 
     return cast(View, wrapped)

@@ -1,11 +1,12 @@
 """The web pages' URLs, included at the site root by config/urls.py.
 
 ``cached(...)``: the public pages answered from the shared cache to anonymous visitors
-(league/read_cache.py); ``progress=False``: it never shows a running match's progress."""
+(league/read_cache.py); the second argument
+says which changes make an answer new (league.read_cache.READS)."""
 
 from django.urls import path
 
-from league.read_cache import finished_match_settled
+from league.read_cache import FINISHED_PAGE, SETTLED
 from league.read_cache import public_read_cached as cached
 from web.views import (
     accounts,
@@ -59,10 +60,8 @@ urlpatterns = [
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/invite/", clubs.club_invite, name="club-invite"),
     path("clubs/<int:club_id>/leagues/new/", leagues.league_new, name="league-new"),
-    path("leagues/", cached(leagues.league_index, progress=False), name="leagues"),
-    path(
-        "leagues/<int:tournament_id>/", cached(leagues.league_detail, progress=False), name="league"
-    ),
+    path("leagues/", cached(leagues.league_index, SETTLED), name="leagues"),
+    path("leagues/<int:tournament_id>/", cached(leagues.league_detail, SETTLED), name="league"),
     path("leagues/<int:tournament_id>/live/", leagues.league_live, name="league-live"),
     path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
     path(
@@ -110,7 +109,7 @@ urlpatterns = [
     ),
     path(
         "matches/<int:match_id>/",
-        cached(matches.match_detail, finished_match_settled),
+        cached(matches.match_detail, FINISHED_PAGE),
         name="match",
     ),
     path(
@@ -168,13 +167,13 @@ urlpatterns = [
         notification_settings,
         name="notification-settings",
     ),
-    path("ratings/", cached(ratings.leaderboard, progress=False), name="ratings"),
-    path("ladders/", cached(ladders.ladder_index, progress=False), name="ladders"),
-    path("ladders/<slug:slug>/", cached(ladders.ladder_detail, progress=False), name="ladder"),
+    path("ratings/", cached(ratings.leaderboard, SETTLED), name="ratings"),
+    path("ladders/", cached(ladders.ladder_index, SETTLED), name="ladders"),
+    path("ladders/<slug:slug>/", cached(ladders.ladder_detail, SETTLED), name="ladder"),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        cached(ladders.ladder_version_page, progress=False),
+        cached(ladders.ladder_version_page, SETTLED),
         name="ladder-version",
     ),
     path(

@@ -59,6 +59,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
+from config.web_server import processes_from  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
 from league.read_cache import (  # noqa: E402
     GENERATION_KEY,
@@ -362,7 +363,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15, help="seconds of each load run")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
-    parser.add_argument("--processes", type=int, default=2, help="web processes in (b)")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="web processes in (b) (default: the server's)"
+    )
     parser.add_argument(
         "--ladder",
         action=argparse.BooleanOptionalAction,
@@ -413,9 +416,11 @@ def main() -> int:
                     args,
                 )
                 web = [sys.executable, "-m", "config.web_server", "--host", "127.0.0.1"]
+                web += ["--port", "{port}"]
+                processes = args.processes or processes_from(os.environ, None, os.cpu_count() or 1)
                 b = server_measured(
-                    f"(b) production, {args.processes} uvicorn processes, caches on",
-                    [*web, "--port", "{port}", "--processes", str(args.processes)],
+                    f"(b) production, {processes} uvicorn processes, caches on",
+                    [*web, "--processes", str(processes)],
                     environment_for(folder, cache=True),
                     folder,
                     reads,

@@ -9,9 +9,9 @@ that dies, with a C HTTP parser (httptools) and event loop (uvloop). One daphne 
 (before) used one core at most; 20 readers queued behind it. WebSockets stay in every
 worker: a table's updates reach a socket of any worker through the channel layer in Redis.
 
-``--processes`` (or WEB_PROCESSES) defaults to the machine's cores (at most 4) when
-REDIS_URL is set, and to 1 without it: the in-memory channel layer of a machine without
-Redis is per process, so a second process would miss the first one's table updates.
+``--processes`` (or WEB_PROCESSES) defaults to two a core (at most 8) when REDIS_URL is
+set, and to 1 without it: the in-memory channel layer of a machine without Redis is per
+process, so a second process would miss the first one's table updates.
 Bad configuration: one line naming the variable, exit status 2 (like preflight).
 """
 
@@ -23,7 +23,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-MAX_DEFAULT_PROCESSES = 4
+PROCESSES_PER_CORE = 2
+"""Django runs a request's synchronous middleware and view in one thread per process: a
+process waiting on PostgreSQL or Redis leaves its core idle, so two a core keep it busy."""
+MAX_DEFAULT_PROCESSES = 8
 GRACEFUL_SHUTDOWN_SECONDS = 20
 
 
@@ -32,8 +35,8 @@ class WebServerConfigurationError(Exception):
 
 
 def processes_from(environ: Mapping[str, str], given: int | None, cores: int) -> int:
-    """How many web processes: ``given`` (--processes), else WEB_PROCESSES, else the cores
-    (at most 4) with Redis and 1 without."""
+    """How many web processes: ``given`` (--processes), else WEB_PROCESSES, else two a core
+    (at most 8) with Redis and 1 without."""
     has_redis = bool(environ.get("REDIS_URL", "").strip())
     if given is not None:
         count, variable = given, "--processes"
@@ -43,7 +46,7 @@ def processes_from(environ: Mapping[str, str], given: int | None, cores: int) ->
             raise WebServerConfigurationError(f"WEB_PROCESSES: expected a count, got {text!r}")
         count, variable = int(text), "WEB_PROCESSES"
     else:
-        return max(1, min(cores, MAX_DEFAULT_PROCESSES)) if has_redis else 1
+        return max(1, min(PROCESSES_PER_CORE * cores, MAX_DEFAULT_PROCESSES)) if has_redis else 1
     if count < 1:
         raise WebServerConfigurationError(f"{variable}: at least 1, got {count}")
     if count > 1 and not has_redis:

@@ -111,6 +111,26 @@ def test_a_running_matchs_progress_moves_on_only_the_pages_that_show_it() -> Non
     assert "(deal 4)" in moved.content.decode()
 
 
+def test_a_finished_matchs_replay_ignores_progress_elsewhere_but_not_other_changes() -> None:
+    tournament, _, matches = played_league(entrants=8)
+    match_run(match_id=matches[0].pk, worker="test")
+    replay = f"/matches/{matches[0].pk}/"
+    assert Client().get(replay)[HIT_HEADER] == "miss"
+    Match.objects.filter(pk=matches[1].pk).update(  # the other table plays on
+        status=MatchStatus.RUNNING, attempts=1, started_at=timezone.now(), worker="test"
+    )
+    assert Client().get(replay)[HIT_HEADER] == "miss"  # a settled write: a new answer
+    assert Client().get(replay)[HIT_HEADER] == "hit"
+    Match.objects.filter(pk=matches[1].pk).update(
+        lease_until=timezone.now(), events_stored=40, deals_done=3
+    )
+    assert Client().get(replay)[HIT_HEADER] == "hit"
+    assert Client().get(f"/matches/{matches[1].pk}/")[HIT_HEADER] == "miss"
+    Tournament.objects.filter(pk=tournament.pk).update(name="Renamed league")
+    renamed = Client().get(replay)
+    assert renamed[HIT_HEADER] == "miss"
+
+
 def test_a_finished_record_answers_304_from_the_cache_and_public_only_to_anonymous() -> None:
     _, organiser, matches = played_league()
     match_run(match_id=matches[0].pk, worker="test")
@@ -228,8 +248,8 @@ def test_written_table_names_the_table_of_writes_only() -> None:
 
 
 def test_web_processes_several_only_with_redis() -> None:
-    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=2) == 2
-    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=16) == 4
+    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=2) == 4
+    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=16) == 8
     assert processes_from({}, None, cores=8) == 1
     assert processes_from({"REDIS_URL": "redis://x", "WEB_PROCESSES": "3"}, None, cores=2) == 3
     for environ, given in (({}, 2), ({"WEB_PROCESSES": "2"}, None), ({"WEB_PROCESSES": "x"}, None)):

@@ -43,9 +43,12 @@ from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse
+from django.middleware import csrf
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
+
+from league.models import Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -228,8 +231,6 @@ def finished_key(match_id: int) -> str:
 
 
 def _finished_at(match_id: int) -> str | None:
-    from league.models import Match, MatchStatus
-
     ended = (
         Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED)
         .values_list("finished_at", flat=True)
@@ -269,8 +270,6 @@ def page_key(request: HttpRequest) -> str | None:
 
 def _own_token_in(content: str, request: HttpRequest) -> bool:
     """Whether a token of this visitor's CSRF secret is still in ``content``."""
-    from django.middleware import csrf
-
     unmask = csrf._unmask_cipher_token  # type: ignore[attr-defined]
     secret = request.META.get("CSRF_COOKIE")
     if not secret:

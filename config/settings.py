@@ -64,6 +64,9 @@ MIDDLEWARE = [
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
+    # the one thread of synchronous code (league/read_cache.py, docs/operations.md).
+    "league.read_cache.read_cache_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).

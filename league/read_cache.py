@@ -34,7 +34,9 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
+from inspect import iscoroutinefunction
 from typing import Any, TypeVar, cast
 
 from django.apps import apps
@@ -42,11 +44,16 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.signals import connection_created
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware import csrf
 from django.middleware.csrf import get_token
+from django.urls import resolve
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import get_language
+
+from asgiref.sync import sync_to_async
 
 from league.models import Match, MatchStatus
 
@@ -250,7 +257,7 @@ def version_of(
     return f"p{progress}"
 
 
-def page_key(request: HttpRequest) -> str | None:
+def page_key(request: HttpRequest, language: str | None = None) -> str | None:
     """The cache key of an anonymous GET's answer (its version is in the entry, checked
     against the generations read in the same round trip); None for what is never cached."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
@@ -260,7 +267,7 @@ def page_key(request: HttpRequest) -> str | None:
             request.get_full_path(),
             request.get_host(),
             request.scheme or "",
-            get_language() or "",
+            language or get_language() or "",
             request.headers.get("Accept", ""),
         )
     )
@@ -342,6 +349,41 @@ def _not_modified(stored: dict[str, Any], request: HttpRequest) -> HttpResponse 
     return unchanged
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What one round trip to the cache says about a page: the generations, the match's
+    end where it matters, and the stored answer if it is of the current version."""
+
+    match_id: int | None
+    settled: int
+    progress: int
+    finished: str | None
+    fresh: dict[str, Any] | None
+
+
+def _lookup(key: str, reads: str, kwargs: dict[str, Any]) -> Found | None:
+    """None when the cache does not answer or has no generations yet (it has then)."""
+    match_id = kwargs.get("match_id") if reads in (FINISHED_RECORD, FINISHED_PAGE) else None
+    names = [GENERATION_KEY, PROGRESS_KEY, key]
+    if match_id is not None:
+        names.append(finished_key(match_id))
+    try:
+        found = cache.get_many(names)
+        settled, progress = found.get(GENERATION_KEY), found.get(PROGRESS_KEY)
+        if settled is None or progress is None:  # a new cache (or evicted): start them
+            cache.add(GENERATION_KEY, 1, timeout=None)
+            cache.add(PROGRESS_KEY, 1, timeout=None)
+            return None
+    except Exception as exc:
+        log.warning("read cache: not read (%s)", exc)
+        return None
+    finished = found.get(finished_key(match_id)) if match_id is not None else None
+    now = version_of(reads, match_id, int(settled), int(progress), finished)
+    stored = found.get(key)
+    fresh = stored if stored is not None and stored.get("version") == now else None
+    return Found(match_id, int(settled), int(progress), finished, fresh)
+
+
 def public_read_cached(view: View, reads: str = PROGRESS) -> View:
     """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
     anything else goes to the view untouched. ``reads`` (READS): which changes make its
@@ -355,26 +397,18 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
         key = page_key(request)
         if key is None:
             return view(request, *args, **kwargs)
-        match_id = kwargs.get("match_id") if reads in (FINISHED_RECORD, FINISHED_PAGE) else None
-        names = [GENERATION_KEY, PROGRESS_KEY, key]
-        if match_id is not None:
-            names.append(finished_key(match_id))
-        try:
-            found = cache.get_many(names)
-            settled, progress = found.get(GENERATION_KEY), found.get(PROGRESS_KEY)
-            if settled is None or progress is None:  # a new cache (or evicted): start them
-                cache.add(GENERATION_KEY, 1, timeout=None)
-                cache.add(PROGRESS_KEY, 1, timeout=None)
-                return view(request, *args, **kwargs)
-        except Exception as exc:
-            log.warning("read cache: not read (%s)", exc)
+        found = _lookup(key, reads, kwargs)
+        if found is None:
             return view(request, *args, **kwargs)
-        finished = found.get(finished_key(match_id)) if match_id is not None else None
-        now = version_of(reads, match_id, int(settled), int(progress), finished)
-        stored = found.get(key)
-        if stored is not None and stored.get("version") == now:
-            unchanged = _not_modified(stored, request)
-            return _headers_finish(unchanged or _served(stored, request))
+        if found.fresh is not None:
+            unchanged = _not_modified(found.fresh, request)
+            return _headers_finish(unchanged or _served(found.fresh, request))
+        match_id, settled, progress, finished = (
+            found.match_id,
+            found.settled,
+            found.progress,
+            found.finished,
+        )
         ended = finished
         if match_id is not None and ended is None:
             # Before the answer: an answer computed after a finish is a finished one's.
@@ -396,4 +430,80 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
         response[HIT_HEADER] = "miss"
         return _headers_finish(response)
 
+    wrapped.read_cache_reads = reads  # type: ignore[attr-defined]
     return cast(View, wrapped)
+
+
+# ---------------------------------------------------------------- hits before the rest
+
+
+def _early_hit(request: HttpRequest) -> HttpResponse | None:
+    """A cache hit answered before the rest of the middleware and off Django's one thread
+    for synchronous code; None: go on as usual (the view's decorator stores a miss).
+
+    Only where the answer is what the rest would give: an anonymous request by its cookies
+    and headers alone (no session cookie: AuthenticationMiddleware would find no one), the
+    language LocaleMiddleware would choose, the visitor's CSRF cookie (one is set where
+    there was none, as CsrfViewMiddleware does) and XFrameOptionsMiddleware's header."""
+    if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Http404:
+        return None
+    reads = getattr(match.func, "read_cache_reads", None)
+    if reads is None:
+        return None
+    language = translation.get_language_from_request(request)
+    key = page_key(request, language)
+    found = _lookup(key, reads, match.kwargs) if key is not None else None
+    if found is None or found.fresh is None:
+        return None
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    fresh_secret = cookie is None
+    if cookie is None:
+        cookie = csrf._get_new_csrf_string()
+    elif len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED:
+        return None  # CsrfViewMiddleware's to mend
+    request.META["CSRF_COOKIE"] = cookie
+    with translation.override(language):
+        unchanged = _not_modified(found.fresh, request)
+        response = unchanged or _served(found.fresh, request)
+    if fresh_secret:
+        response.set_cookie(
+            settings.CSRF_COOKIE_NAME,
+            cookie,
+            max_age=settings.CSRF_COOKIE_AGE,
+            domain=settings.CSRF_COOKIE_DOMAIN,
+            path=settings.CSRF_COOKIE_PATH,
+            secure=settings.CSRF_COOKIE_SECURE,
+            httponly=settings.CSRF_COOKIE_HTTPONLY,
+            samesite=settings.CSRF_COOKIE_SAMESITE,
+        )
+    response.setdefault("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY"))
+    response["Content-Language"] = language
+    return _headers_finish(response)
+
+
+_ALLOWED = frozenset(csrf.CSRF_ALLOWED_CHARS)
+
+
+@sync_and_async_middleware
+def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
+    """Right after SecurityMiddleware (config/settings.py): a hit of the shared cache is
+    answered here; anything else goes on. Under ASGI the hit runs in a thread of its own,
+    so hits do not queue behind a page being computed in the process's one thread for
+    synchronous code."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: HttpRequest) -> Any:
+            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request)
+            return hit if hit is not None else await get_response(request)
+
+        return middleware_async
+
+    def middleware(request: HttpRequest) -> Any:
+        hit = _early_hit(request)
+        return hit if hit is not None else get_response(request)
+
+    return middleware

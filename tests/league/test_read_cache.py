@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
@@ -196,6 +197,24 @@ def test_an_anonymous_page_is_private_and_carries_each_visitors_own_csrf_token()
     stranger.get("/accounts/login/")
     refused = stranger.post("/language/", {"language": "nl", "csrfmiddlewaretoken": tokens[0]})
     assert refused.status_code == 403
+
+
+def test_a_hit_answers_as_the_rest_of_the_middleware_would() -> None:
+    """A hit is answered before the session, locale, CSRF and frame middleware: it says
+    what they would have said, and a first visitor gets a CSRF cookie its tokens match."""
+    tournament, _, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    miss = Client().get(url, headers={"Accept-Language": "nl"})
+    newcomer = Client(enforce_csrf_checks=True)
+    hit = newcomer.get(url, headers={"Accept-Language": "nl"})
+    assert (miss[HIT_HEADER], hit[HIT_HEADER]) == ("miss", "hit")
+    for header in ("X-Frame-Options", "Content-Language", "Content-Type", "Cache-Control"):
+        assert hit[header] == miss[header], header
+    assert set(hit["Vary"].split(", ")) >= {"Cookie", "Accept-Language"}
+    assert hit.cookies[settings.CSRF_COOKIE_NAME].value
+    token = TOKEN.findall(hit.content.decode())[0]
+    posted = newcomer.post("/language/", {"language": "en", "csrfmiddlewaretoken": token})
+    assert posted.status_code in (200, 302)
 
 
 def test_the_cache_keys_the_language() -> None:

@@ -208,11 +208,28 @@ def read_cache_writes_watch() -> None:
 # ---------------------------------------------------------------- pages
 
 
+KNOWN_AUTHENTICATION = frozenset(
+    {
+        "rest_framework.authentication.TokenAuthentication",  # the Authorization header
+        "rest_framework.authentication.SessionAuthentication",  # the session cookie
+        "rest_framework.authentication.BasicAuthentication",  # the Authorization header
+    }
+)
+"""The API's ways of signing in whose sign (a header, a cookie) ``_anonymous`` looks for;
+with any other in the settings nothing is cached."""
+
+
 def _anonymous(request: HttpRequest) -> bool:
+    """Nobody signed in, by what every way of signing in needs (before they run)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return False
     if "Authorization" in request.headers:
+        return False
+    if getattr(request, "_force_auth_user", None) is not None:  # DRF's test client
+        return False
+    classes: list[str] = settings.REST_FRAMEWORK.get("DEFAULT_AUTHENTICATION_CLASSES", [])
+    if not set(classes) <= KNOWN_AUTHENTICATION:
         return False
     cookies = request.COOKIES
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies

@@ -228,8 +228,8 @@ def _anonymous(request: HttpRequest) -> bool:
         return False
     if getattr(request, "_force_auth_user", None) is not None:  # DRF's test client
         return False
-    classes: list[str] = settings.REST_FRAMEWORK.get("DEFAULT_AUTHENTICATION_CLASSES", [])
-    if not set(classes) <= KNOWN_AUTHENTICATION:
+    framework: dict[str, Any] = settings.REST_FRAMEWORK
+    if not set(framework.get("DEFAULT_AUTHENTICATION_CLASSES", [])) <= KNOWN_AUTHENTICATION:
         return False
     cookies = request.COOKIES
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies

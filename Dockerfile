@@ -36,4 +36,4 @@ RUN pip install --no-deps -e . \
 
 USER league
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "config.asgi:application"]
+CMD ["python", "-m", "config.web_server", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,4 +1,8 @@
-"""The API's paths, exactly as in the contract (docs/api.md), each to its resource's module."""
+"""The API's paths, exactly as in the contract (docs/api.md), each to its resource's module.
+
+``cached(...)``: the public reads answered from the shared cache to anonymous readers
+(league/read_cache.py); the second argument
+says which changes make an answer new (league.read_cache.READS)."""
 
 from django.urls import path
 
@@ -18,6 +22,8 @@ from api import (
     tables,
     tournaments,
 )
+from league.read_cache import FINISHED_PAGE, FINISHED_RECORD, SETTLED
+from league.read_cache import public_read_cached as cached
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
@@ -46,12 +52,20 @@ urlpatterns = [
         ratings.CompetitorRatingsApi.as_view(),
         name="api-competitor-ratings",
     ),
-    path("ratings/", ratings.RatingLeaderboardApi.as_view(), name="api-ratings"),
-    path("ladders/", ladders.LadderListApi.as_view(), name="api-ladders"),
-    path("ladders/<slug:slug>/", ladders.LadderDetailApi.as_view(), name="api-ladder"),
+    path(
+        "ratings/",
+        cached(ratings.RatingLeaderboardApi.as_view(), SETTLED),
+        name="api-ratings",
+    ),
+    path("ladders/", cached(ladders.LadderListApi.as_view(), SETTLED), name="api-ladders"),
+    path(
+        "ladders/<slug:slug>/",
+        cached(ladders.LadderDetailApi.as_view(), SETTLED),
+        name="api-ladder",
+    ),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        ladders.LadderVersionApi.as_view(),
+        cached(ladders.LadderVersionApi.as_view(), SETTLED),
         name="api-ladder-version",
     ),
     path(
@@ -78,10 +92,14 @@ urlpatterns = [
         bots.BotVersionDetailApi.as_view(),
         name="api-bot-version",
     ),
-    path("tournaments/", tournaments.TournamentListApi.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/",
+        cached(tournaments.TournamentListApi.as_view(), SETTLED),
+        name="api-tournaments",
+    ),
     path(
         "tournaments/<int:tournament_id>/",
-        tournaments.TournamentDetailApi.as_view(),
+        cached(tournaments.TournamentDetailApi.as_view()),
         name="api-tournament",
     ),
     path(
@@ -111,7 +129,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<int:tournament_id>/standings/",
-        tournaments.TournamentStandingsApi.as_view(),
+        cached(tournaments.TournamentStandingsApi.as_view(), SETTLED),
         name="api-tournament-standings",
     ),
     path(
@@ -129,7 +147,7 @@ urlpatterns = [
         tournaments.TournamentRecordsApi.as_view(),
         name="api-tournament-records",
     ),
-    path("rounds/", matches.RoundListApi.as_view(), name="api-rounds"),
+    path("rounds/", cached(matches.RoundListApi.as_view()), name="api-rounds"),
     path("rounds/<int:round_id>/", rounds.RoundDetailApi.as_view(), name="api-round"),
     path("notifications/", notifications.NotificationListApi.as_view(), name="api-notifications"),
     path(
@@ -154,8 +172,12 @@ urlpatterns = [
     ),
     path("my-games/", my_games.MyGamesApi.as_view(), name="api-my-games"),
     path("my-games/next/", my_games.MyNextGameApi.as_view(), name="api-my-next-game"),
-    path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
-    path("matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/", cached(matches.MatchListApi.as_view()), name="api-matches"),
+    path(
+        "matches/<int:match_id>/",
+        cached(matches.MatchDetailApi.as_view(), FINISHED_PAGE),
+        name="api-match",
+    ),
     path(
         "matches/<int:match_id>/confirm-scores/",
         club_nights.MatchScoresConfirmApi.as_view(),
@@ -188,7 +210,9 @@ urlpatterns = [
         name="api-club-table-confirm",
     ),
     path(
-        "matches/<int:match_id>/record/", matches.MatchRecordApi.as_view(), name="api-match-record"
+        "matches/<int:match_id>/record/",
+        cached(matches.MatchRecordApi.as_view(), FINISHED_RECORD),
+        name="api-match-record",
     ),
     path(
         "matches/<int:match_id>/analysis/",

@@ -1,7 +1,13 @@
-"""The web pages' URLs, included at the site root by config/urls.py."""
+"""The web pages' URLs, included at the site root by config/urls.py.
+
+``cached(...)``: the public pages answered from the shared cache to anonymous visitors
+(league/read_cache.py); the second argument
+says which changes make an answer new (league.read_cache.READS)."""
 
 from django.urls import path
 
+from league.read_cache import FINISHED_PAGE, SETTLED
+from league.read_cache import public_read_cached as cached
 from web.views import (
     accounts,
     bots,
@@ -54,13 +60,13 @@ urlpatterns = [
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/invite/", clubs.club_invite, name="club-invite"),
     path("clubs/<int:club_id>/leagues/new/", leagues.league_new, name="league-new"),
-    path("leagues/", leagues.league_index, name="leagues"),
-    path("leagues/<int:tournament_id>/", leagues.league_detail, name="league"),
+    path("leagues/", cached(leagues.league_index, SETTLED), name="leagues"),
+    path("leagues/<int:tournament_id>/", cached(leagues.league_detail, SETTLED), name="league"),
     path("leagues/<int:tournament_id>/live/", leagues.league_live, name="league-live"),
     path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/",
-        leagues.round_detail,
+        cached(leagues.round_detail),
         name="league-round",
     ),
     path(
@@ -101,7 +107,11 @@ urlpatterns = [
         leagues.league_action,
         name="league-action",
     ),
-    path("matches/<int:match_id>/", matches.match_detail, name="match"),
+    path(
+        "matches/<int:match_id>/",
+        cached(matches.match_detail, FINISHED_PAGE),
+        name="match",
+    ),
     path(
         "matches/<int:match_id>/timeline.json",
         matches.match_timeline_json,
@@ -157,13 +167,13 @@ urlpatterns = [
         notification_settings,
         name="notification-settings",
     ),
-    path("ratings/", ratings.leaderboard, name="ratings"),
-    path("ladders/", ladders.ladder_index, name="ladders"),
-    path("ladders/<slug:slug>/", ladders.ladder_detail, name="ladder"),
+    path("ratings/", cached(ratings.leaderboard, SETTLED), name="ratings"),
+    path("ladders/", cached(ladders.ladder_index, SETTLED), name="ladders"),
+    path("ladders/<slug:slug>/", cached(ladders.ladder_detail, SETTLED), name="ladder"),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        ladders.ladder_version_page,
+        cached(ladders.ladder_version_page, SETTLED),
         name="ladder-version",
     ),
     path(

@@ -1,0 +1,451 @@
+"""Web reads under load: 20 clients reading standings, match lists, records, replay pages
+and ladder pages at once, optionally while a ladder plays on a real worker.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.web_reads
+    python -m bench.web_reads --seconds 20 --clients 20 --processes 2 --no-ladder
+
+It makes a scratch database of its own (``<name>_web_reads_bench``, dropped at the end):
+a league of eight finished Kingen matches (played in this process) and a Kingen ladder of
+built-in bots. With ``--ladder`` (the default) a Celery worker plays the ladder's matches
+throughout, as the matchmaker queues them (a worker's own pass after each match).
+
+Two servers are measured in the same run, one after the other, each under the same load:
+
+- **(a) reference**: the server as it was: one daphne process, the read caches off
+  (``READ_CACHE=off``);
+- **(b) production**: ``python -m config.web_server`` (uvicorn, ``--processes`` worker
+  processes) with the read caches on.
+
+For each: a trivial page (``/favicon.ico``: the middleware and nothing else) and the mixed
+reads, every client on its own keep-alive connection, anonymous, for ``--seconds`` each;
+printed: requests/s, p50/p95/max, errors, the ratio (b)/(a), and /proc/loadavg (other
+people share this CPU: compare ratios, not absolute figures). Traffic goes to 127.0.0.1
+only. It prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if not __package__:
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.path.dirname(_here))
+
+import argparse
+import http.client
+import random
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
+from bench.league import matches_queue  # noqa: E402
+from config.configuration import database_url_for  # noqa: E402
+from config.web_server import processes_from  # noqa: E402
+from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
+from league.read_cache import (  # noqa: E402
+    GENERATION_KEY,
+    HIT_HEADER,
+    PROGRESS_KEY,
+    reads_generation,
+)
+from tests.celery_workers import process_stop  # noqa: E402
+from tests.servers import closed_port  # noqa: E402
+
+REPOSITORY_ROOT = Path(__file__).resolve().parent.parent
+LEAGUE_MATCHES = 8
+LADDER_ANCHORS = ("greedy", "random", "strong")
+TARGET_RPS = 300
+TARGET_P95_MS = 150.0
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def loadavg() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split(" ", 3)[:3].__str__()
+    except OSError:
+        return "unknown"
+
+
+# ---------------------------------------------------------------- data
+
+
+def league_played() -> int:
+    """A league round of finished Kingen matches (played here, no worker); its tournament."""
+    from league.services.matches import match_run
+
+    ids = matches_queue(LEAGUE_MATCHES, send=False)
+    for match_id in ids:
+        match_run(match_id=match_id, worker="bench")
+    return Match.objects.get(pk=ids[0]).tournament_id
+
+
+def ladder_opened() -> Ladder:
+    from league.services.ladders import ladder_anchor_add, ladder_open
+
+    ladder = ladder_open(game="kingen", slug="kingen-bench", anchors=LADDER_ANCHORS[:2])
+    for name in LADDER_ANCHORS[2:]:
+        ladder_anchor_add(ladder=ladder, name=name)
+    ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
+    ladder_anchor_add(ladder=ladder, name="random", bot_name="random-2")
+    # The matchmaker seats tables for the ladder's players, not its anchors alone: the two
+    # copies play as players (built-in bots: no sandbox needed for the load).
+    LadderEntrant.objects.filter(ladder=ladder, bot__name__in=("greedy-2", "random-2")).update(
+        anchor=False
+    )
+    return ladder
+
+
+def ladder_kick() -> None:
+    from league.services.ladders import ladders_matchmake
+
+    ladders_matchmake()
+
+
+def reads_of(tournament_id: int, ladder: Ladder) -> list[str]:
+    """The mixed reads: standings, match lists, records, replay pages and ladder pages."""
+    finished = list(
+        Match.objects.filter(status=MatchStatus.FINISHED)
+        .order_by("-id")
+        .values_list("id", flat=True)[:12]
+    )
+    versions = list(
+        LadderEntrant.objects.filter(ladder=ladder).values_list("competitor_id", flat=True)[:3]
+    )
+    reads = [
+        f"/leagues/{tournament_id}/",
+        f"/ladders/{ladder.slug}/",
+        f"/ladders/{ladder.slug}/",
+        "/ladders/",
+        "/ratings/",
+        f"/api/ladders/{ladder.slug}/",
+        f"/api/tournaments/{tournament_id}/standings/",
+        f"/api/matches/?tournament={tournament_id}",
+        f"/api/matches/?tournament={ladder.tournament_id}&status=finished",
+    ]
+    reads += [f"/ladders/{ladder.slug}/versions/{c}/" for c in versions]
+    reads += [f"/api/matches/{m}/record/" for m in finished]
+    reads += [f"/matches/{m}/" for m in finished[:6]]
+    return reads
+
+
+# ---------------------------------------------------------------- processes
+
+
+def environment_for(folder: Path, *, cache: bool) -> dict[str, str]:
+    return dict(os.environ) | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DEBUG": "false",
+        "STATIC_ROOT": str(folder / "static"),
+        "READ_CACHE": "on" if cache else "off",
+    }
+
+
+@contextmanager
+def site(command: Sequence[str], environment: dict[str, str], log: Path) -> Iterator[str]:
+    port = closed_port()
+    full = [part.replace("{port}", str(port)) for part in command]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            full,
+            cwd=REPOSITORY_ROOT,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/favicon.ico", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    tail = log.read_text(errors="replace")[-3000:]
+                    raise SystemExit(f"{full[0:3]} did not start:\n{tail}") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        process_stop(process, timeout=20)
+
+
+@contextmanager
+def worker(environment: dict[str, str], log: Path) -> Iterator[None]:
+    node = f"web-reads-{os.getpid()}@localhost"
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1"]
+    command += ["--queues", "default,matches,ratings", "--hostname", node]
+    command += ["--loglevel", "INFO", "--without-gossip", "--without-mingle"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=REPOSITORY_ROOT,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + 90
+    try:
+        while f"{node} ready." not in log.read_text(errors="replace"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the worker did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.1)
+        yield
+    finally:
+        process_stop(process, timeout=30)
+
+
+# ---------------------------------------------------------------- load
+
+
+@dataclass
+class Load:
+    seconds: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    hits: int = 0
+    hit_seconds: list[float] = field(default_factory=list)
+    generations: tuple[int, int] = (0, 0)
+    elapsed: float = 0.0
+
+
+def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -> None:
+    host, port = url.removeprefix("http://").split(":")
+    pick = random.Random(seed)
+    mine: list[float] = []
+    errors: dict[str, int] = {}
+    hits = 0
+    hit_seconds: list[float] = []
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    while time.monotonic() < stop:
+        path = pick.choice(reads)
+        started = time.perf_counter()
+        hit = False
+        try:
+            conn.request("GET", path, headers={"Accept-Language": "en"})
+            answer = conn.getresponse()
+            answer.read()
+            status = answer.status
+            hit = answer.getheader(HIT_HEADER, "") == "hit"
+            if answer.getheader("Connection", "").lower() == "close":
+                conn.close()
+        except (OSError, http.client.HTTPException) as exc:
+            status = 0
+            errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+            conn.close()
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        mine.append(time.perf_counter() - started)
+        if status and hit:
+            hits += 1
+            hit_seconds.append(mine[-1])
+        if status >= 400:
+            key = f"{status} {path}"
+            errors[key] = errors.get(key, 0) + 1
+    conn.close()
+    with LOCK:
+        load.seconds.extend(mine)
+        load.hits += hits
+        load.hit_seconds.extend(hit_seconds)
+        for key, count in errors.items():
+            load.errors[key] = load.errors.get(key, 0) + count
+
+
+LOCK = threading.Lock()
+
+
+def load_run(url: str, reads: Sequence[str], *, clients: int, seconds: float) -> Load:
+    load = Load()
+    before = generations()
+    started = time.monotonic()
+    stop = started + seconds
+    threads = [
+        threading.Thread(target=client, args=(url, reads, stop, n, load)) for n in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    load.elapsed = time.monotonic() - started
+    after = generations()
+    load.generations = (after[0] - before[0], after[1] - before[1])
+    return load
+
+
+def generations() -> tuple[int, int]:
+    """The read cache's two generations now (league/read_cache.py)."""
+    return (reads_generation(GENERATION_KEY) or 0, reads_generation(PROGRESS_KEY) or 0)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000 if ordered else 0.0
+
+
+def report(name: str, load: Load) -> tuple[float, float]:
+    rps = len(load.seconds) / load.elapsed
+    p50, p95 = percentile(load.seconds, 0.5), percentile(load.seconds, 0.95)
+    top = max(load.seconds, default=0.0) * 1000
+    errors = sum(load.errors.values())
+    say(
+        f"  {name}: {rps:7.1f} requests/s, p50 {p50:6.1f} ms, p95 {p95:6.1f} ms, "
+        f"max {top:6.1f} ms, {len(load.seconds)} requests, {errors} errors; "
+        f"loadavg {loadavg()}"
+    )
+    moved = ", ".join(f"{n / load.elapsed:.1f}/s" for n in load.generations)
+    say(
+        f"    served from the read cache: {load.hits / max(1, len(load.seconds)):.0%} "
+        f"(those: p50 {percentile(load.hit_seconds, 0.5):.1f} ms, "
+        f"p95 {percentile(load.hit_seconds, 0.95):.1f} ms); "
+        f"reads generations moved on (all writes but progress, all): {moved}"
+    )
+    for key, count in sorted(load.errors.items())[:5]:
+        say(f"    error {key}: {count}")
+    return rps, p95
+
+
+def server_measured(
+    label: str,
+    command: Sequence[str],
+    environment: dict[str, str],
+    folder: Path,
+    reads: Sequence[str],
+    args: argparse.Namespace,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    say(f"{label}: {' '.join(command[1:4])} ...")
+    log = folder / f"{label[:3].strip('() ')}.log"
+    with site(command, environment, log) as url:
+        load_run(url, reads, clients=args.clients, seconds=2)  # warm: imports, connections
+        trivial = report(
+            "trivial (/favicon.ico)",
+            load_run(url, ["/favicon.ico"], clients=args.clients, seconds=args.seconds),
+        )
+        mixed = report(
+            f"mixed reads ({len(reads)} URLs)",
+            load_run(url, reads, clients=args.clients, seconds=args.seconds),
+        )
+    errors = [
+        line
+        for line in log.read_text(errors="replace").splitlines()
+        if "Traceback" in line or " ERROR " in line
+    ]
+    for line in errors[:5]:
+        say(f"    server log: {line}")
+    return trivial, mixed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15, help="seconds of each load run")
+    parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="web processes in (b) (default: the server's)"
+    )
+    parser.add_argument(
+        "--ladder",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a worker plays the ladder's matches throughout",
+    )
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 600 or not 1 <= args.clients <= 200:
+        raise SystemExit("--seconds: 1 to 600; --clients: 1 to 200")
+    if not os.environ.get("REDIS_URL"):
+        raise SystemExit("REDIS_URL is needed: the caches, the broker and the channel layer")
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_web_reads_bench"
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        say(f"database: {connection.settings_dict['NAME']}; loadavg {loadavg()}")
+        tournament_id = league_played()
+        ladder = ladder_opened()
+        with tempfile.TemporaryDirectory(prefix="web-reads-") as name:
+            folder = Path(name)
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                cwd=REPOSITORY_ROOT,
+                env=environment_for(folder, cache=True),
+                check=True,
+                timeout=300,
+            )
+            with (
+                worker(environment_for(folder, cache=True), folder / "worker.log")
+                if args.ladder
+                else contextmanager(lambda: iter([None]))()
+            ):
+                if args.ladder:
+                    ladder_kick()
+                    time.sleep(5)  # a few ladder matches finished: records to read
+                reads = reads_of(tournament_id, ladder)
+                before = Match.objects.filter(status=MatchStatus.FINISHED).count()
+                started = time.monotonic()
+                daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}"]
+                a = server_measured(
+                    "(a) reference, daphne, caches off",
+                    [*daphne, "config.asgi:application"],
+                    environment_for(folder, cache=False),
+                    folder,
+                    reads,
+                    args,
+                )
+                web = [sys.executable, "-m", "config.web_server", "--host", "127.0.0.1"]
+                web += ["--port", "{port}"]
+                processes = args.processes or processes_from(os.environ, None, os.cpu_count() or 1)
+                b = server_measured(
+                    f"(b) production, {processes} uvicorn processes, caches on",
+                    [*web, "--processes", str(processes)],
+                    environment_for(folder, cache=True),
+                    folder,
+                    reads,
+                    args,
+                )
+                played = Match.objects.filter(status=MatchStatus.FINISHED).count() - before
+                minutes = (time.monotonic() - started) / 60
+                if args.ladder:
+                    say(
+                        f"ladder: {played} matches finished during the runs "
+                        f"({played / minutes:.0f} a minute)"
+                    )
+        for kind, (ra, pa), (rb, pb) in (("trivial", a[0], b[0]), ("mixed", a[1], b[1])):
+            say(f"ratio (b)/(a), {kind}: requests/s x{rb / ra:.2f}, p95 x{pb / pa:.2f}")
+        rps, p95 = b[1]
+        verdict = "met" if rps >= TARGET_RPS and p95 < TARGET_P95_MS else "missed"
+        say(
+            f"target >= {TARGET_RPS} mixed reads/s at p95 < {TARGET_P95_MS:.0f} ms in (b): "
+            f"{verdict} ({rps:.0f}/s, {p95:.1f} ms)"
+        )
+    finally:
+        connections.close_all()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,94 @@
+"""The production web server: uvicorn with several worker processes, each serving both HTTP
+(Django) and WebSockets (Channels) of config.asgi (docs/operations.md, "The web server").
+
+    python -m config.web_server --host 127.0.0.1 --port 8000 [--processes N]
+
+Why uvicorn: one well-kept ASGI server (Encode's, the one Django's and Channels' docs name
+first) whose own process manager starts N workers on one listening socket and restarts one
+that dies, with a C HTTP parser (httptools) and event loop (uvloop). One daphne process
+(before) used one core at most; 20 readers queued behind it. WebSockets stay in every
+worker: a table's updates reach a socket of any worker through the channel layer in Redis.
+
+``--processes`` (or WEB_PROCESSES) defaults to two a core (at most 8) when REDIS_URL is
+set, and to 1 without it: the in-memory channel layer of a machine without Redis is per
+process, so a second process would miss the first one's table updates.
+Bad configuration: one line naming the variable, exit status 2 (like preflight).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from collections.abc import Mapping, Sequence
+
+PROCESSES_PER_CORE = 2
+"""Django runs a request's synchronous middleware and view in one thread per process: a
+process waiting on PostgreSQL or Redis leaves its core idle, so two a core keep it busy."""
+MAX_DEFAULT_PROCESSES = 8
+GRACEFUL_SHUTDOWN_SECONDS = 20
+
+
+class WebServerConfigurationError(Exception):
+    """A bad WEB_PROCESSES or --processes: its message names the variable."""
+
+
+def processes_from(environ: Mapping[str, str], given: int | None, cores: int) -> int:
+    """How many web processes: ``given`` (--processes), else WEB_PROCESSES, else two a core
+    (at most 8) with Redis and 1 without."""
+    has_redis = bool(environ.get("REDIS_URL", "").strip())
+    if given is not None:
+        count, variable = given, "--processes"
+    elif environ.get("WEB_PROCESSES", "").strip():
+        text = environ["WEB_PROCESSES"].strip()
+        if not text.isdigit():
+            raise WebServerConfigurationError(f"WEB_PROCESSES: expected a count, got {text!r}")
+        count, variable = int(text), "WEB_PROCESSES"
+    else:
+        return max(1, min(PROCESSES_PER_CORE * cores, MAX_DEFAULT_PROCESSES)) if has_redis else 1
+    if count < 1:
+        raise WebServerConfigurationError(f"{variable}: at least 1, got {count}")
+    if count > 1 and not has_redis:
+        raise WebServerConfigurationError(
+            f"{variable}: {count} web processes need REDIS_URL (their WebSockets share "
+            "Redis's channel layer); without Redis run 1"
+        )
+    return count
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--processes", type=int, default=None)
+    args = parser.parse_args(argv)
+    try:
+        processes = processes_from(os.environ, args.processes, os.cpu_count() or 1)
+    except WebServerConfigurationError as exc:
+        sys.stderr.write(f"king-league: {exc}\n")
+        return 2
+    import uvicorn
+
+    fast = importlib.util.find_spec("uvloop") is not None
+    uvicorn.run(
+        "config.asgi:application",
+        host=args.host,
+        port=args.port,
+        workers=processes,
+        loop="uvloop" if fast else "asyncio",
+        http="httptools" if importlib.util.find_spec("httptools") else "h11",
+        ws="wsproto",  # installed with daphne; the websockets library is not needed
+        lifespan="off",  # Django's ASGI handler has no lifespan events
+        # The client's address is REMOTE_ADDR; TRUSTED_PROXIES decides about
+        # X-Forwarded-For in the site (config/settings.py), not the server.
+        proxy_headers=False,
+        server_header=False,
+        access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

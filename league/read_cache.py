@@ -1,0 +1,526 @@
+"""A shared cache of public reads: anonymous GETs of the hot pages and API reads
+(standings, ladders, match lists, records, replays), kept in Django's default cache (Redis
+with REDIS_URL, files under VAR_DIR otherwise: every web process and worker shares it).
+
+Correctness first (docs/operations.md, "Caching"):
+
+- **Only anonymous reads** are cached: a request with a signed-in user, a session cookie,
+  a messages cookie or an Authorization header is never answered from the cache, and its
+  answer never stored. A person's own pages, hidden hands and authors' logs are therefore
+  never in it.
+- **Invalidation by generation**: every entry holds the *reads generation* it was computed
+  under, a counter in the cache that goes up after any transaction that wrote a table (an
+  execute wrapper on every database connection sees each INSERT, UPDATE and DELETE,
+  however made) other than the internal bookkeeping ones below, which no page reads. An
+  entry is served only while its generation is the current one (both read in one round
+  trip); entries expire by themselves (``READ_CACHE_SECONDS``). Two
+  counters: the progress one moves on at every such write, the other at every write but a
+  running match's progress (``PROGRESS_WRITE``); a page that never shows a running match's
+  progress (``SETTLED``: standings, ladders, ratings) keys the second; see ``READS``.
+- **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
+  switcher's form); a stored page holds a placeholder instead, filled with the visitor's
+  own token when served. A page in which a token of the visitor is found anywhere else is
+  not stored. The key holds the language, host, scheme and ``Accept`` header.
+- Cached HTML answers say ``Cache-Control: private, no-cache`` (their CSRF token is the
+  visitor's: no shared proxy may keep them).
+
+``READ_CACHE=off`` turns it off (the benchmark's reference run). A cache that does not
+answer is skipped: the page is computed as without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from inspect import iscoroutinefunction
+from typing import Any, TypeVar, cast
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.signals import connection_created
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware import csrf
+from django.middleware.csrf import get_token
+from django.urls import resolve
+from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.decorators import sync_and_async_middleware
+from django.utils.translation import get_language
+
+from asgiref.sync import sync_to_async
+
+from league.models import Match, MatchStatus
+
+log = logging.getLogger(__name__)
+
+GENERATION_KEY = "reads:generation"
+PROGRESS_KEY = "reads:progress"
+PROGRESS_WRITE = re.compile(
+    r'^UPDATE "league_match" SET "lease_until" = %s, "events_stored" = %s, '
+    r'"deals_done" = %s WHERE '
+)
+"""A running match's progress as its worker stores it (league.services.matches.EventWriter:
+the lease renewed with the events and deals stored so far, several times a match). Only
+pages that may show a running match's progress (``PROGRESS``) must change with it."""
+HIT_HEADER = "X-Read-Cache"
+PLACEHOLDER = "\x00csrf-token\x00"
+TOKEN_PATTERN = re.compile(
+    r'(name="csrfmiddlewaretoken" value="|name="csrf-token" content=")([A-Za-z0-9]{64})(")'
+)
+ANY_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{32,64}(?![A-Za-z0-9])")
+CACHEABLE_TYPES = ("text/html", "application/json")
+INTERNAL_MODELS = frozenset(
+    {
+        # Bookkeeping no public page reads, written every few seconds by beat and workers.
+        "league.heartbeat",
+        "league.processtick",
+        "league.outboxtask",
+        "league.ratingqueueentry",
+        "sessions.session",
+        "authtoken.token",
+        "django_celery_beat.periodictask",
+        "django_celery_beat.periodictasks",
+        "django_celery_beat.intervalschedule",
+        "django_celery_beat.crontabschedule",
+        "django_celery_beat.solarschedule",
+        "django_celery_beat.clockedschedule",
+    }
+)
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def read_cache_on() -> bool:
+    return bool(getattr(settings, "READ_CACHE", True))
+
+
+def reads_generation(key: str = GENERATION_KEY) -> int | None:
+    """The current generation (``GENERATION_KEY`` or ``PROGRESS_KEY``); None when the cache
+    does not answer (then: no caching)."""
+    try:
+        value = cache.get(key)
+        if value is None:
+            cache.add(key, 1, timeout=None)
+            value = cache.get(key)
+        return int(value) if value is not None else None
+    except Exception as exc:
+        log.warning("read cache: no generation (%s)", exc)
+        return None
+
+
+def _generation_next(key: str) -> None:
+    try:
+        try:
+            cache.incr(key)
+        except ValueError:  # absent (first write, or evicted): any new value is new
+            cache.add(key, 1, timeout=None)
+            cache.incr(key)
+    except Exception as exc:
+        # Entries expire after READ_CACHE_SECONDS: the bound of a missed change.
+        log.warning("read cache: generation not moved on (%s)", exc)
+
+
+def reads_changed() -> None:
+    """What the public pages read has changed: new generations, both."""
+    _generation_next(GENERATION_KEY)
+    _generation_next(PROGRESS_KEY)
+
+
+def reads_progressed() -> None:
+    """Only a running match's progress has changed: a new progress generation."""
+    _generation_next(PROGRESS_KEY)
+
+
+def reads_changed_on_commit(
+    using: str = DEFAULT_DB_ALIAS, change: Callable[[], None] = reads_changed
+) -> None:
+    """``change`` (``reads_changed`` or ``reads_progressed``) once the current transaction
+    commits (at once outside one); once per transaction however many rows it writes."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        change()
+        return
+    if any(entry[1] is change for entry in connection.run_on_commit):
+        return
+    transaction.on_commit(change, using=using)
+
+
+WRITE = re.compile(
+    r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z0-9_]+)"?', re.IGNORECASE
+)
+
+
+def written_table(sql: str) -> str | None:
+    """The table an INSERT, UPDATE or DELETE writes; None for anything else."""
+    found = WRITE.match(sql)
+    return found.group(1).lower() if found else None
+
+
+def _internal_tables() -> frozenset[str]:
+    tables = {
+        model._meta.db_table.lower()
+        for model in apps.get_models()
+        if model._meta.label_lower in INTERNAL_MODELS
+    }
+    return frozenset(tables | {"django_celery_beat_periodictasks"})
+
+
+class WritesWatch:
+    """A database execute wrapper: after a statement that writes a table the pages may
+    read, a new generation once its transaction commits. It sees every write, whether by
+    ``save()``, ``QuerySet.update``, ``bulk_create`` or raw SQL (signals see only the
+    first)."""
+
+    def __init__(self, alias: str) -> None:
+        self.alias = alias
+        self.internal = _internal_tables()
+
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        result = execute(sql, params, many, context)
+        text = str(sql)
+        table = written_table(text)
+        if table is not None and table not in self.internal:
+            progress = PROGRESS_WRITE.match(text) is not None
+            reads_changed_on_commit(self.alias, reads_progressed if progress else reads_changed)
+        return result
+
+
+def _connection_watch(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if not any(isinstance(w, WritesWatch) for w in connection.execute_wrappers):
+        connection.execute_wrappers.append(WritesWatch(connection.alias))
+
+
+def read_cache_writes_watch() -> None:
+    """Every database connection of this process watches its writes (league.apps.ready)."""
+    connection_created.connect(_connection_watch, dispatch_uid="read-cache-writes")
+    for connection in connections.all(initialized_only=True):
+        _connection_watch(None, connection)
+
+
+# ---------------------------------------------------------------- pages
+
+
+KNOWN_AUTHENTICATION = frozenset(
+    {
+        "rest_framework.authentication.TokenAuthentication",  # the Authorization header
+        "rest_framework.authentication.SessionAuthentication",  # the session cookie
+        "rest_framework.authentication.BasicAuthentication",  # the Authorization header
+    }
+)
+"""The API's ways of signing in whose sign (a header, a cookie) ``_anonymous`` looks for;
+with any other in the settings nothing is cached."""
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    """Nobody signed in, by what every way of signing in needs (before they run)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return False
+    if "Authorization" in request.headers:
+        return False
+    if getattr(request, "_force_auth_user", None) is not None:  # DRF's test client
+        return False
+    framework: dict[str, Any] = settings.REST_FRAMEWORK
+    if not set(framework.get("DEFAULT_AUTHENTICATION_CLASSES", [])) <= KNOWN_AUTHENTICATION:
+        return False
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
+
+
+PROGRESS = "progress"
+"""A page that may show a running match's progress: the progress generation (every write)."""
+SETTLED = "settled"
+"""A page that never shows a running match's progress (standings, ladders, ratings): the
+generation of every write but progress."""
+FINISHED_RECORD = "finished-record"
+"""A match's record: once finished it never changes (its ETag says so for an hour already),
+so its version is the match's end, whatever else the league writes; PROGRESS before."""
+FINISHED_PAGE = "finished-page"
+"""A match's page (its replay, its API detail): once finished it has no progress left to
+show, but names and corrected scores may change: SETTLED; PROGRESS before."""
+READS = (PROGRESS, SETTLED, FINISHED_RECORD, FINISHED_PAGE)
+
+
+def finished_key(match_id: int) -> str:
+    """The cache's note of a finished match's end (a finished match stays finished)."""
+    return f"reads:finished:{match_id}"
+
+
+def _finished_at(match_id: int) -> str | None:
+    ended = (
+        Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED)
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    return f"{ended.timestamp():.6f}" if ended is not None else None
+
+
+def version_of(
+    reads: str, match_id: int | None, settled: int, progress: int, finished: str | None
+) -> str:
+    """The version an answer of a ``reads`` page has now (READS)."""
+    if finished is not None and reads == FINISHED_RECORD:
+        return f"m{match_id}-{finished}"
+    if reads == SETTLED or (finished is not None and reads == FINISHED_PAGE):
+        return f"g{settled}"
+    return f"p{progress}"
+
+
+def page_key(request: HttpRequest, language: str | None = None) -> str | None:
+    """The cache key of an anonymous GET's answer (its version is in the entry, checked
+    against the generations read in the same round trip); None for what is never cached."""
+    if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
+        return None
+    what = "\n".join(
+        (
+            request.get_full_path(),
+            request.get_host(),
+            request.scheme or "",
+            language or get_language() or "",
+            request.headers.get("Accept", ""),
+        )
+    )
+    digest = hashlib.sha256(what.encode()).hexdigest()[:40]
+    return f"reads:page:{digest}"
+
+
+def _own_token_in(content: str, request: HttpRequest) -> bool:
+    """Whether a token of this visitor's CSRF secret is still in ``content``."""
+    unmask = csrf._unmask_cipher_token  # type: ignore[attr-defined]
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret:
+        return False
+    for found in ANY_TOKEN.finditer(content):
+        text = found.group(0)
+        if text == secret or (len(text) == 64 and unmask(text) == secret):
+            return True
+    return False
+
+
+def _storable(response: HttpResponse, request: HttpRequest) -> dict[str, Any] | None:
+    if response.status_code != 200 or response.streaming:
+        return None
+    if any(name != settings.CSRF_COOKIE_NAME for name in response.cookies):
+        return None
+    control = response.get("Cache-Control", "")
+    if "private" in control or "no-store" in control:
+        return None
+    content_type = response.get("Content-Type", "")
+    if not content_type.startswith(CACHEABLE_TYPES):
+        return None
+    charset = response.charset or "utf-8"
+    try:
+        content = response.content.decode(charset)
+    except UnicodeDecodeError:
+        return None
+    content = TOKEN_PATTERN.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(3), content)
+    if _own_token_in(content, request):
+        return None
+    headers = {
+        name: response[name]
+        for name in ("Content-Type", "Content-Language", "ETag", "Cache-Control")
+        if name in response
+    }
+    return {"content": content, "charset": charset, "headers": headers}
+
+
+def _served(stored: dict[str, Any], request: HttpRequest) -> HttpResponse:
+    content = _filled(str(stored["content"]), request)
+    response = HttpResponse(content.encode(stored["charset"]))
+    for name, value in stored["headers"].items():
+        response[name] = value
+    response[HIT_HEADER] = "hit"
+    return response
+
+
+def _filled(content: str, request: HttpRequest) -> str:
+    parts = content.split(PLACEHOLDER)
+    filled = [parts[0]]
+    for part in parts[1:]:
+        filled += [get_token(request), part]
+    return "".join(filled)
+
+
+def _headers_finish(response: HttpResponse) -> HttpResponse:
+    if response.get("Content-Type", "").startswith("text/html"):
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept"))
+    return response
+
+
+def _not_modified(stored: dict[str, Any], request: HttpRequest) -> HttpResponse | None:
+    etag = stored["headers"].get("ETag")
+    if not etag or etag not in request.headers.get("If-None-Match", ""):
+        return None
+    unchanged = HttpResponse(status=304)
+    for name in ("ETag", "Cache-Control"):
+        unchanged[name] = stored["headers"].get(name, "")
+    return unchanged
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What one round trip to the cache says about a page: the generations, the match's
+    end where it matters, and the stored answer if it is of the current version."""
+
+    match_id: int | None
+    settled: int
+    progress: int
+    finished: str | None
+    fresh: dict[str, Any] | None
+
+
+def _lookup(key: str, reads: str, kwargs: dict[str, Any]) -> Found | None:
+    """None when the cache does not answer or has no generations yet (it has then)."""
+    match_id = kwargs.get("match_id") if reads in (FINISHED_RECORD, FINISHED_PAGE) else None
+    names = [GENERATION_KEY, PROGRESS_KEY, key]
+    if match_id is not None:
+        names.append(finished_key(match_id))
+    try:
+        found = cache.get_many(names)
+        settled, progress = found.get(GENERATION_KEY), found.get(PROGRESS_KEY)
+        if settled is None or progress is None:  # a new cache (or evicted): start them
+            cache.add(GENERATION_KEY, 1, timeout=None)
+            cache.add(PROGRESS_KEY, 1, timeout=None)
+            return None
+    except Exception as exc:
+        log.warning("read cache: not read (%s)", exc)
+        return None
+    finished = found.get(finished_key(match_id)) if match_id is not None else None
+    now = version_of(reads, match_id, int(settled), int(progress), finished)
+    stored = found.get(key)
+    fresh = stored if stored is not None and stored.get("version") == now else None
+    return Found(match_id, int(settled), int(progress), finished, fresh)
+
+
+def public_read_cached(view: View, reads: str = PROGRESS) -> View:
+    """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
+    anything else goes to the view untouched. ``reads`` (READS): which changes make its
+    answer new. A hit costs one round trip to the cache (the generations, the match's
+    end where it matters and the entry, in one MGET) and no query."""
+    if reads not in READS:
+        raise ValueError(f"reads: one of {', '.join(READS)}, not {reads!r}")
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        key = page_key(request)
+        if key is None:
+            return view(request, *args, **kwargs)
+        found = _lookup(key, reads, kwargs)
+        if found is None:
+            return view(request, *args, **kwargs)
+        if found.fresh is not None:
+            unchanged = _not_modified(found.fresh, request)
+            return _headers_finish(unchanged or _served(found.fresh, request))
+        match_id, settled, progress, finished = (
+            found.match_id,
+            found.settled,
+            found.progress,
+            found.finished,
+        )
+        ended = finished
+        if match_id is not None and ended is None:
+            # Before the answer: an answer computed after a finish is a finished one's.
+            ended = _finished_at(int(match_id))
+        response = view(request, *args, **kwargs)
+        render = getattr(response, "render", None)
+        if callable(render) and not getattr(response, "is_rendered", True):
+            render()
+        storable = _storable(response, request)
+        if storable is None:
+            return response
+        storable["version"] = version_of(reads, match_id, int(settled), int(progress), ended)
+        try:
+            if match_id is not None and ended is not None and finished is None:
+                cache.set(finished_key(match_id), ended, timeout=settings.READ_CACHE_SECONDS)
+            cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
+        except Exception as exc:
+            log.warning("read cache: not stored (%s)", exc)
+        response[HIT_HEADER] = "miss"
+        return _headers_finish(response)
+
+    wrapped.read_cache_reads = reads  # type: ignore[attr-defined]
+    return cast(View, wrapped)
+
+
+# ---------------------------------------------------------------- hits before the rest
+
+
+def _early_hit(request: HttpRequest) -> HttpResponse | None:
+    """A cache hit answered before the rest of the middleware and off Django's one thread
+    for synchronous code; None: go on as usual (the view's decorator stores a miss).
+
+    Only where the answer is what the rest would give: an anonymous request by its cookies
+    and headers alone (no session cookie: AuthenticationMiddleware would find no one), the
+    language LocaleMiddleware would choose, the visitor's CSRF cookie (one is set where
+    there was none, as CsrfViewMiddleware does) and XFrameOptionsMiddleware's header."""
+    if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Http404:
+        return None
+    reads = getattr(match.func, "read_cache_reads", None)
+    if reads is None:
+        return None
+    language = translation.get_language_from_request(request)
+    key = page_key(request, language)
+    found = _lookup(key, reads, match.kwargs) if key is not None else None
+    if found is None or found.fresh is None:
+        return None
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    fresh_secret = cookie is None
+    if cookie is None:
+        cookie = csrf._get_new_csrf_string()
+    elif len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED:
+        return None  # CsrfViewMiddleware's to mend
+    request.META["CSRF_COOKIE"] = cookie
+    with translation.override(language):
+        unchanged = _not_modified(found.fresh, request)
+        response = unchanged or _served(found.fresh, request)
+    if fresh_secret:
+        response.set_cookie(
+            settings.CSRF_COOKIE_NAME,
+            cookie,
+            max_age=settings.CSRF_COOKIE_AGE,
+            domain=settings.CSRF_COOKIE_DOMAIN,
+            path=settings.CSRF_COOKIE_PATH,
+            secure=settings.CSRF_COOKIE_SECURE,
+            httponly=settings.CSRF_COOKIE_HTTPONLY,
+            samesite=settings.CSRF_COOKIE_SAMESITE,
+        )
+    response.setdefault("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY"))
+    response["Content-Language"] = language
+    return _headers_finish(response)
+
+
+_ALLOWED = frozenset(csrf.CSRF_ALLOWED_CHARS)
+
+
+@sync_and_async_middleware
+def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
+    """Right after SecurityMiddleware (config/settings.py): a hit of the shared cache is
+    answered here; anything else goes on. Under ASGI the hit runs in a thread of its own,
+    so hits do not queue behind a page being computed in the process's one thread for
+    synchronous code."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: HttpRequest) -> Any:
+            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request)
+            return hit if hit is not None else await get_response(request)
+
+        return middleware_async
+
+    def middleware(request: HttpRequest) -> Any:
+        hit = _early_hit(request)
+        return hit if hit is not None else get_response(request)
+
+    return middleware

@@ -1,0 +1,276 @@
+"""The shared cache of anonymous public reads (league/read_cache.py): what it serves is what
+the view would answer now, to anonymous readers only, and the hot pages read the database
+a fixed number of times however many matches they show."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+import pytest
+
+from config.web_server import WebServerConfigurationError, processes_from
+from league.models import Match, MatchStatus, Tournament
+from league.read_cache import HIT_HEADER, written_table
+from league.services.matches import match_run
+from league.services.tournaments import tournament_create, tournament_round_start
+from tests.league.builders import (
+    bot_tournament,
+    builtin_competitors,
+    club_with_organiser,
+    user_create,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{64})"')
+
+
+def page(content: bytes) -> str:
+    """The page without its CSRF tokens (each visitor's, each answer's own)."""
+    return re.sub(
+        r'(csrfmiddlewaretoken" value="|csrf-token" content=")[^"]*', "", content.decode()
+    )
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def played_league(entrants: int = 4, club: str = "") -> tuple[Tournament, User, list[Match]]:
+    if club:  # a league of a club of its own (the builders' organiser is one name)
+        created, organiser = club_with_organiser(name=club, organiser=f"{club}-organiser")
+        tournament = tournament_create(
+            actor=organiser,
+            club=created,
+            name=f"{club} league",
+            game="kingen",
+            entrants=builtin_competitors(entrants, "greedy"),
+        )
+    else:
+        tournament, organiser = bot_tournament(game="kingen", bot="greedy", entrants=entrants)
+    matches = list(tournament_round_start(actor=organiser, tournament=tournament).matches.all())
+    return tournament, organiser, matches
+
+
+def test_a_standings_page_changes_when_a_match_finishes() -> None:
+    tournament, _, matches = played_league()
+    pages = (f"/leagues/{tournament.pk}/", f"/api/tournaments/{tournament.pk}/standings/")
+    before = {}
+    for url in pages:
+        first, again = Client().get(url), Client().get(url)
+        assert (first[HIT_HEADER], again[HIT_HEADER]) == ("miss", "hit")
+        assert page(again.content) == page(first.content)
+        before[url] = page(again.content)
+
+    match_run(match_id=matches[0].pk, worker="test")  # commits: a new reads generation
+
+    for url in pages:
+        after = Client().get(url)
+        assert after[HIT_HEADER] == "miss"
+        assert page(after.content) != before[url]
+    standings = Client().get(pages[1]).json()
+    assert Client().get(pages[1])[HIT_HEADER] == "hit"
+    assert standings == Client().get(pages[1]).json()
+
+
+def test_a_write_by_queryset_update_moves_the_pages_on_too() -> None:
+    tournament, _, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    Client().get(url)
+    assert Client().get(url)[HIT_HEADER] == "hit"
+    Tournament.objects.filter(pk=tournament.pk).update(name="Renamed without save()")
+    fresh = Client().get(url)
+    assert fresh[HIT_HEADER] == "miss"
+    assert "Renamed without save()" in fresh.content.decode()
+
+
+def test_a_running_matchs_progress_moves_on_only_the_pages_that_show_it() -> None:
+    tournament, _, matches = played_league()
+    Match.objects.filter(pk=matches[0].pk).update(  # claimed, as a worker claims it
+        status=MatchStatus.RUNNING, attempts=1, started_at=timezone.now(), worker="test"
+    )
+    league, round_ = f"/leagues/{tournament.pk}/", f"/leagues/{tournament.pk}/rounds/1/"
+    for url in (league, round_):
+        Client().get(url)
+        assert Client().get(url)[HIT_HEADER] == "hit"
+    # As the worker stores a batch of events (league.services.matches.EventWriter.flush).
+    Match.objects.filter(pk=matches[0].pk).update(
+        lease_until=timezone.now(), events_stored=40, deals_done=3
+    )
+    assert Client().get(league)[HIT_HEADER] == "hit"  # no running match's progress on it
+    moved = Client().get(round_)
+    assert moved[HIT_HEADER] == "miss"
+    assert "(deal 4)" in moved.content.decode()
+
+
+def test_a_finished_matchs_replay_ignores_progress_elsewhere_but_not_other_changes() -> None:
+    tournament, _, matches = played_league(entrants=8)
+    match_run(match_id=matches[0].pk, worker="test")
+    replay = f"/matches/{matches[0].pk}/"
+    assert Client().get(replay)[HIT_HEADER] == "miss"
+    Match.objects.filter(pk=matches[1].pk).update(  # the other table plays on
+        status=MatchStatus.RUNNING, attempts=1, started_at=timezone.now(), worker="test"
+    )
+    assert Client().get(replay)[HIT_HEADER] == "miss"  # a settled write: a new answer
+    assert Client().get(replay)[HIT_HEADER] == "hit"
+    Match.objects.filter(pk=matches[1].pk).update(
+        lease_until=timezone.now(), events_stored=40, deals_done=3
+    )
+    assert Client().get(replay)[HIT_HEADER] == "hit"
+    assert Client().get(f"/matches/{matches[1].pk}/")[HIT_HEADER] == "miss"
+    Tournament.objects.filter(pk=tournament.pk).update(name="Renamed league")
+    renamed = Client().get(replay)
+    assert renamed[HIT_HEADER] == "miss"
+
+
+def test_a_finished_record_answers_304_from_the_cache_and_public_only_to_anonymous() -> None:
+    _, organiser, matches = played_league()
+    match_run(match_id=matches[0].pk, worker="test")
+    url = f"/api/matches/{matches[0].pk}/record/"
+    first = Client().get(url)
+    cached = Client().get(url)
+    assert cached[HIT_HEADER] == "hit"
+    assert cached["Cache-Control"] == "public, max-age=3600"
+    assert cached["ETag"] == first["ETag"]
+    assert cached.json() == first.json()
+    unchanged = Client().get(url, headers={"If-None-Match": first["ETag"]})
+    assert unchanged.status_code == 304
+    assert unchanged.content == b""
+
+    # Other writes leave a finished record's cached answer alone.
+    Tournament.objects.filter(pk=matches[0].tournament_id).update(name="Renamed")
+    assert Client().get(url)[HIT_HEADER] == "hit"
+
+    mine = signed_in(organiser).get(url)
+    assert HIT_HEADER not in mine
+    assert mine["Cache-Control"] == "private, max-age=3600"
+
+
+def test_a_signed_in_page_is_never_stored_nor_served_from_the_cache() -> None:
+    tournament, organiser, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    for _ in range(2):
+        mine = signed_in(organiser).get(url)
+        assert mine.status_code == 200
+        assert HIT_HEADER not in mine
+        assert organiser.username in mine.content.decode()
+        assert 'id="organise-title"' in mine.content.decode()  # the organiser's own part
+    anonymous = Client().get(url)
+    assert anonymous[HIT_HEADER] == "miss"  # the organiser's answers were not stored
+    assert 'id="organise-title"' not in anonymous.content.decode()
+    other = user_create("someone-else")
+    theirs = signed_in(other).get(url)
+    assert HIT_HEADER not in theirs
+    assert other.username in theirs.content.decode()
+    assert 'id="organise-title"' not in theirs.content.decode()
+    # An anonymous visitor with a session cookie (a half-finished sign-in) is not served it.
+    with_session = Client()
+    with_session.cookies["sessionid"] = "anything"
+    assert HIT_HEADER not in with_session.get(url)
+
+
+def test_an_anonymous_page_is_private_and_carries_each_visitors_own_csrf_token() -> None:
+    tournament, _, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    first = Client(enforce_csrf_checks=True)
+    first.get(url)
+    second = Client(enforce_csrf_checks=True)
+    second.get("/accounts/login/")  # a CSRF cookie of its own
+    page = second.get(url)
+    assert page[HIT_HEADER] == "hit"
+    assert "private" in page["Cache-Control"]
+    assert "no-cache" in page["Cache-Control"]
+    tokens = TOKEN.findall(page.content.decode())
+    assert tokens
+    switched = second.post("/language/", {"language": "nl", "csrfmiddlewaretoken": tokens[0]})
+    assert switched.status_code in (200, 302)  # not 403: the token is this visitor's
+    stranger = Client(enforce_csrf_checks=True)
+    stranger.get("/accounts/login/")
+    refused = stranger.post("/language/", {"language": "nl", "csrfmiddlewaretoken": tokens[0]})
+    assert refused.status_code == 403
+
+
+def test_a_hit_answers_as_the_rest_of_the_middleware_would() -> None:
+    """A hit is answered before the session, locale, CSRF and frame middleware: it says
+    what they would have said, and a first visitor gets a CSRF cookie its tokens match."""
+    tournament, _, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    miss = Client().get(url, headers={"Accept-Language": "nl"})
+    newcomer = Client(enforce_csrf_checks=True)
+    hit = newcomer.get(url, headers={"Accept-Language": "nl"})
+    assert (miss[HIT_HEADER], hit[HIT_HEADER]) == ("miss", "hit")
+    for header in ("X-Frame-Options", "Content-Language", "Content-Type", "Cache-Control"):
+        assert hit[header] == miss[header], header
+    assert set(hit["Vary"].split(", ")) >= {"Cookie", "Accept-Language"}
+    assert hit.cookies[settings.CSRF_COOKIE_NAME].value
+    token = TOKEN.findall(hit.content.decode())[0]
+    posted = newcomer.post("/language/", {"language": "en", "csrfmiddlewaretoken": token})
+    assert posted.status_code in (200, 302)
+
+
+def test_the_cache_keys_the_language() -> None:
+    tournament, _, _ = played_league()
+    url = f"/leagues/{tournament.pk}/"
+    english = Client().get(url, headers={"Accept-Language": "en"})
+    dutch = Client().get(url, headers={"Accept-Language": "nl"})
+    assert dutch[HIT_HEADER] == "miss"
+    assert dutch["Content-Language"] == "nl"
+    assert english["Content-Language"] == "en"
+
+
+@override_settings(READ_CACHE=False)
+def test_off_it_answers_from_the_view() -> None:
+    tournament, _, _ = played_league()
+    assert HIT_HEADER not in Client().get(f"/leagues/{tournament.pk}/")
+
+
+def queries_of(url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert Client().get(url).status_code == 200
+    return len(captured)
+
+
+@override_settings(READ_CACHE=False)
+def test_the_hot_pages_read_the_database_a_fixed_number_of_times() -> None:
+    """Twice the matches, the same queries: no query per row (N+1) on the hot pages."""
+    counts: list[dict[str, int]] = []
+    for entrants in (4, 8):
+        tournament, _, matches = played_league(entrants=entrants, club=f"c{entrants}")
+        for match in matches:
+            match_run(match_id=match.pk, worker="test")
+        urls = {
+            "league": f"/leagues/{tournament.pk}/",
+            "round": f"/leagues/{tournament.pk}/rounds/1/",
+            "standings api": f"/api/tournaments/{tournament.pk}/standings/",
+            "match list api": f"/api/matches/?tournament={tournament.pk}",
+            "replay": f"/matches/{matches[0].pk}/",
+            "record": f"/api/matches/{matches[0].pk}/record/",
+        }
+        counts.append({name: queries_of(url) for name, url in urls.items()})
+    assert counts[0] == counts[1]
+
+
+def test_written_table_names_the_table_of_writes_only() -> None:
+    assert written_table('INSERT INTO "league_match" ("a") VALUES (1)') == "league_match"
+    assert written_table('UPDATE "league_tournament" SET "name" = %s') == "league_tournament"
+    assert written_table('  delete from "league_heartbeat" where 1') == "league_heartbeat"
+    assert written_table('SELECT * FROM "league_match" FOR UPDATE') is None
+
+
+def test_web_processes_several_only_with_redis() -> None:
+    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=2) == 4
+    assert processes_from({"REDIS_URL": "redis://x"}, None, cores=16) == 8
+    assert processes_from({}, None, cores=8) == 1
+    assert processes_from({"REDIS_URL": "redis://x", "WEB_PROCESSES": "3"}, None, cores=2) == 3
+    for environ, given in (({}, 2), ({"WEB_PROCESSES": "2"}, None), ({"WEB_PROCESSES": "x"}, None)):
+        with pytest.raises(WebServerConfigurationError):
+            processes_from(environ, given, cores=2)

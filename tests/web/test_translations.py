@@ -408,7 +408,7 @@ def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) ->
 def test_an_illegal_move_is_refused_in_the_requests_language(language: str, words: str) -> None:
     from engine.errors import IllegalActionError
     from engine.variants import load_game
-    from league.rule_words import refusal_in_language
+    from league.rule_words import action_in_language, refusal_in_language
 
     state = load_game("kingen").new_initial_state(seed=7)  # the seed deals the cards
     assert not state.is_chance()
@@ -429,7 +429,83 @@ def test_an_illegal_move_is_refused_in_the_requests_language(language: str, word
     with translation.override(language):
         said = refusal_in_language(refused)
     assert words in said
-    assert said.startswith(str(refused.action))
+    assert refused.action is not None
+    with translation.override(language):
+        assert said.startswith(action_in_language(refused.action) + ": ")
+
+
+def engine_refusals() -> dict[str, str]:
+    """Every rule the engine names when refusing an action (one example of each shape,
+    numbers and cards aside -> the rule): each example game of each family played through
+    twice at random, every action code it knows tried at every decision, the refused ones
+    collected; and the refusals of action strings that name nothing."""
+    import random
+    import re
+
+    from engine.errors import IllegalActionError
+    from engine.variants import FAMILIES, load_game
+
+    shapes: dict[str, str] = {}
+
+    def keep(rule: str) -> None:
+        shape = re.sub(r"\d+", "N", re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", "CARD", rule))
+        shapes.setdefault(shape, rule)
+
+    for family in FAMILIES.values():
+        for example in family.example_games():
+            game = load_game(example)
+            codes = []
+            for code in range(1024):
+                try:
+                    game.action_to_string(code)
+                except ValueError:
+                    continue
+                codes.append(code)
+            for text in ("play XX", "trump Q", "dance", "play"):
+                try:
+                    game.parse_action(text)
+                except IllegalActionError as exc:
+                    keep(exc.rule)
+            for seed in (1, 2):
+                state = game.new_initial_state(seed=seed)
+                rng = random.Random(seed)
+                while not state.is_terminal():
+                    legal = set(state.legal_actions())
+                    seat = state.acting_seat()
+                    for code in codes:
+                        if code not in legal:
+                            try:
+                                state.apply_action(code, seat=seat)  # refused: unchanged
+                            except IllegalActionError as exc:
+                                keep(exc.rule)
+                    state.apply_action(rng.choice(sorted(legal)), seat=seat)
+                    try:  # the wrong seat's move
+                        state.clone().apply_action(0, seat=(state.acting_seat() + 1) % state.num_seats)
+                    except IllegalActionError as exc:
+                        keep(exc.rule)
+                try:
+                    state.apply_action(0)
+                except IllegalActionError as exc:
+                    keep(exc.rule)
+    return shapes
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_every_refusal_the_engine_gives_is_said_in_the_requests_language(language: str) -> None:
+    """A bid, a contract, an offer, a trump choice, a card passed in tribute, a card played:
+    whatever the engine refuses and why, the rule comes in the page's language, not in the
+    engine's English (league/rule_words.py knows each rule's pattern)."""
+    from league.rule_words import rule_in_language
+
+    rules = engine_refusals()
+    assert len(rules) > 40  # the bidding of every family is among them, not just card play
+    left = []
+    for rule in rules.values():
+        with translation.override(language):
+            said = rule_in_language(rule)
+        if said == rule or said.removeprefix("IWWA: ") == rule.removeprefix("IWWA: "):
+            left.append(rule)
+    assert not left, f"said in English in {language}: {left}"
 
 
 @pytest.mark.django_db

@@ -5,10 +5,16 @@ browser's Accept-Language. Once someone signs in, the language kept in their set
 they chose one) wins, and their time zone becomes the current one, so every date and
 deadline on the page is shown in it. The settings are read once per session and kept in
 it (``SESSION_KEY``); saving them (the switcher, /settings/display/) refreshes the copy.
+
+A visitor who is not signed in sees times in their browser's time zone: a small script of
+every page (web/static/web/js/time_zone.js) keeps the browser's IANA name in the
+``time_zone`` cookie, and a name zoneinfo knows becomes the request's zone (anything
+else is ignored: UTC, the site's).
 """
 
 from __future__ import annotations
 
+import functools
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +25,21 @@ from django.utils import timezone, translation
 from league.display_settings import DEFAULTS, DisplaySettings, display_settings_of
 
 SESSION_KEY = "person_display"
+TIME_ZONE_COOKIE = "time_zone"
+
+
+def cookie_time_zone(request: HttpRequest) -> zoneinfo.ZoneInfo | None:
+    """The zone the visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
+    it (an IANA name such as ``Europe/Amsterdam``); None for anything else."""
+    name = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+    if not name or len(name) > 64 or name not in _available_zones():
+        return None
+    return zoneinfo.ZoneInfo(name)
+
+
+@functools.cache
+def _available_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
 
 
 def session_display_keep(request: HttpRequest, chosen: DisplaySettings) -> None:
@@ -56,8 +77,12 @@ class PersonDisplayMiddleware:
         if chosen.language:
             translation.activate(chosen.language)
             request.LANGUAGE_CODE = chosen.language
+        signed_in = getattr(request, "user", None) is not None and request.user.is_authenticated
+        visitor_zone = None if signed_in else cookie_time_zone(request)
         if chosen.time_zone:
             timezone.activate(zoneinfo.ZoneInfo(chosen.time_zone))
+        elif visitor_zone is not None:
+            timezone.activate(visitor_zone)
         else:
             timezone.deactivate()
         try:

@@ -204,6 +204,61 @@ def test_a_score_sheet_refusal_is_said_in_the_requests_language(language: str, w
         assert score_refusal_in_language(str(refused.value)) == words
 
 
+def family_score_refusals() -> list[str]:
+    """The families' own refusals of a score entry, as the engine words them: Kingen's
+    fixed order of contracts, Dubbelkingen's contract used a third time, King's count of
+    hands, Kung och Adel's ranks, Priffe's contract and rubbers."""
+    from engine.errors import ScoreEntryError
+    from engine.variants import load_game
+
+    ranks = ["monarch", "noble", "peasant", "fool"]
+    kingen: list[dict[str, object]] = [{"taken": [4, 3, 3, 3]}] * 2
+    kingen += [{"contract": "queens", "taken": [1, 1, 1, 1]}, *[{}] * 7]
+    king: list[dict[str, object]] = [{"taken": [4, 3, 3, 3]}] * 2 + [
+        {"taken": [1, 1, 1, 1]},
+        {"taken": [2, 2, 2, 2]},
+        {"taken": [1, 0, 0, 0]},
+        {"taken": [1, 1, 0, 0]},
+    ]
+    entries: list[tuple[str, list[dict[str, object]]]] = [
+        ("kingen", kingen),
+        ("dubbelkingen", [{"contract": "tricks", "taken": [4, 3, 3, 3]}] * 3 + [{}] * 17),
+        ("king", king),
+        ("kung_och_adel(deals=1)", [{"ranks": ["monarch", "noble", "noble", "fool"]}]),
+        (
+            "kung_och_adel(deals=1)",
+            [{"ranks_before": ranks, "tricks": [6, 3, 3, 1], "ranks": ranks}],
+        ),
+        (
+            "priffe(rubbers_per_game=1)",
+            [{"contract": "hearts", "declarer": 0, "tricks": [13, 0], "honours": [2, 2]}],
+        ),
+        ("priffe(rubbers_per_game=1)", [{"declarer": 0, "tricks": [7, 6], "honours": [2, 2]}]),
+        ("priffe(rubbers_per_game=1)", []),
+    ]
+    refusals = []
+    for game, entry in entries:
+        with pytest.raises(ScoreEntryError) as refused:
+            load_game(game).table_scores(entry)
+        refusals.append(str(refused.value))
+    return refusals
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_a_familys_own_score_refusal_is_said_in_the_requests_language(language: str) -> None:
+    """Not only the place of a family's own refusal (``deal 3 (Harten):``) but its rule."""
+    from league.sheet_words import score_refusal_in_language
+
+    left = []
+    for message in family_score_refusals():
+        rule = message.rpartition("): ")[2] if "): " in message else message.partition(": ")[2]
+        with translation.override(language):
+            said = score_refusal_in_language(message)
+        if (rule or message) in said:
+            left.append(message)
+    assert not left, f"said in English in {language}: {left}"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pages_for_a_visitor_speak_their_browsers_language(language: str) -> None:
@@ -273,6 +328,38 @@ def test_display_settings_keep_the_time_zone_and_dates_show_in_it() -> None:
     assert PersonDisplaySettings.objects.get(user=person).time_zone == "Europe/Brussels"
 
 
+@pytest.mark.django_db
+def test_a_visitor_sees_times_in_their_browsers_time_zone() -> None:
+    """Not signed in: the zone the page's script kept in the ``time_zone`` cookie (the
+    browser's Intl name), when zoneinfo knows it; a signed-in person's settings win."""
+    from datetime import UTC, datetime
+
+    from league.models import Round
+
+    tournament, organiser = bot_tournament(entrants=4)
+    Round.objects.filter(tournament=tournament).delete()
+    Round.objects.create(
+        tournament=tournament, number=1, play_by=datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+    )
+    url = f"/leagues/{tournament.pk}/"
+    visitor = Client()
+    assert "12:00 UTC" in visitor.get(url).content.decode()
+    visitor.cookies["time_zone"] = "Europe/Stockholm"
+    assert "13:00 CET" in visitor.get(url).content.decode()
+    visitor.cookies["time_zone"] = "America/New_York"
+    assert "07:00 EST" in visitor.get(url).content.decode()
+    for bad in ("Mars/Olympus", "../../etc/passwd", "x" * 300):
+        visitor.cookies["time_zone"] = bad
+        assert "12:00 UTC" in visitor.get(url).content.decode()
+    person = Client()
+    person.force_login(organiser)
+    person.cookies["time_zone"] = "Europe/Stockholm"
+    PersonDisplaySettings.objects.update_or_create(
+        user=organiser, defaults={"time_zone": "Asia/Tokyo"}
+    )
+    assert "21:00 JST" in person.get(url).content.decode()
+
+
 # ---------------------------------------------------------------- email and API
 
 
@@ -335,6 +422,58 @@ def test_an_api_error_answers_in_the_requests_language(language: str, words: str
     assert words in answer.json()["detail"]
     english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/api/people/nobody/")
     assert "nobody is called" in english.json()["detail"]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "limit", "locked"),
+    [
+        ("nl", "Te veel aanmeldpogingen vanaf je adres: hoogstens 2 in een minuut", "geblokkeerd"),
+        ("sv", "För många inloggningsförsök från din adress: högst 2 på en minut", "spärrad"),
+    ],
+)
+def test_a_rate_limit_and_a_sign_in_lock_are_said_in_the_requests_language(
+    settings: Settings, language: str, limit: str, locked: str
+) -> None:
+    """The 429s of a rate limit and of a locked username, in the API's JSON and on the
+    sign-in page, in the request's language (the real Redis cache counts)."""
+    from rest_framework.test import APIClient
+
+    settings.SIGN_IN_FAILURES_ALLOWED = 1
+    settings.SIGN_IN_LOCKOUT_SECONDS = (60,)
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "sign_in": "2/minute",
+        },
+    }
+    user_create("ann", "a long password 1")
+    api = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+
+    def token(password: str) -> dict[str, str]:
+        answer = api.post(
+            "/api/auth/token/", {"username": "ann", "password": password}, format="json"
+        )
+        return {"status": str(answer.status_code), **answer.json()}
+
+    assert token("wrong")["status"] == "400"
+    lock = token("wrong")
+    assert lock["status"] == "429"
+    assert locked in lock["detail"] and "Too many" not in lock["detail"], lock
+    assert "minuut" in lock["detail"] or "minut" in lock["detail"]
+    limited = token("wrong")
+    assert limited["status"] == "429"
+    assert limited["detail"].startswith(limit), limited
+
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).post(
+        "/accounts/login/", {"username": "ann", "password": "wrong"}
+    )
+    assert page.status_code == 429
+    text = page.content.decode()
+    assert limit in text and "Too many" not in text
 
 
 # ---------------------------------------------------------------- rules pages

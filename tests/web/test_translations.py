@@ -12,6 +12,7 @@ errors speak them (issue 21).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -212,15 +213,15 @@ def family_score_refusals() -> list[str]:
     from engine.variants import load_game
 
     ranks = ["monarch", "noble", "peasant", "fool"]
-    kingen: list[dict[str, object]] = [{"taken": [4, 3, 3, 3]}] * 2
+    kingen: list[dict[str, Any]] = [{"taken": [4, 3, 3, 3]}] * 2
     kingen += [{"contract": "queens", "taken": [1, 1, 1, 1]}, *[{}] * 7]
-    king: list[dict[str, object]] = [{"taken": [4, 3, 3, 3]}] * 2 + [
+    king: list[dict[str, Any]] = [{"taken": [4, 3, 3, 3]}] * 2 + [
         {"taken": [1, 1, 1, 1]},
         {"taken": [2, 2, 2, 2]},
         {"taken": [1, 0, 0, 0]},
         {"taken": [1, 1, 0, 0]},
     ]
-    entries: list[tuple[str, list[dict[str, object]]]] = [
+    entries: list[tuple[str, list[dict[str, Any]]]] = [
         ("kingen", kingen),
         ("dubbelkingen", [{"contract": "tricks", "taken": [4, 3, 3, 3]}] * 3 + [{}] * 17),
         ("king", king),
@@ -462,7 +463,8 @@ def test_a_rate_limit_and_a_sign_in_lock_are_said_in_the_requests_language(
     assert token("wrong")["status"] == "400"
     lock = token("wrong")
     assert lock["status"] == "429"
-    assert locked in lock["detail"] and "Too many" not in lock["detail"], lock
+    assert locked in lock["detail"], lock
+    assert "Too many" not in lock["detail"]
     assert "minuut" in lock["detail"] or "minut" in lock["detail"]
     limited = token("wrong")
     assert limited["status"] == "429"
@@ -473,7 +475,8 @@ def test_a_rate_limit_and_a_sign_in_lock_are_said_in_the_requests_language(
     )
     assert page.status_code == 429
     text = page.content.decode()
-    assert limit in text and "Too many" not in text
+    assert limit in text
+    assert "Too many" not in text
 
 
 # ---------------------------------------------------------------- rules pages
@@ -618,8 +621,9 @@ def engine_refusals() -> dict[str, str]:
                             except IllegalActionError as exc:
                                 keep(exc.rule)
                     state.apply_action(rng.choice(sorted(legal)), seat=seat)
+                    wrong_seat = (state.acting_seat() + 1) % state.num_seats
                     try:  # the wrong seat's move
-                        state.clone().apply_action(0, seat=(state.acting_seat() + 1) % state.num_seats)
+                        state.clone().apply_action(0, seat=wrong_seat)
                     except IllegalActionError as exc:
                         keep(exc.rule)
                 try:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from league.errors import InvalidInputError
 from league.models import PersonDisplaySettings
@@ -67,7 +68,9 @@ def display_settings_checked(
             f"language: {language!r} is not one of {', '.join(language_codes())}"
         )
     if time_zone and time_zone not in time_zone_names():
-        raise InvalidInputError(f"time_zone: {time_zone!r} is not a known time zone")
+        raise InvalidInputError(
+            gettext("time_zone: %(zone)s is not a known time zone") % {"zone": repr(time_zone)}
+        )
     return DisplaySettings(
         language=language,
         time_zone=time_zone,
@@ -85,3 +88,14 @@ def language_of(*, user_id: int) -> str:
         .first()
     )
     return chosen or settings.LANGUAGE_CODE
+
+
+def time_zone_of(*, user_id: int) -> str:
+    """The time zone the person chose (an IANA name), blank if none: their notices say
+    deadlines in it."""
+    chosen = (
+        PersonDisplaySettings.objects.filter(user_id=user_id)
+        .values_list("time_zone", flat=True)
+        .first()
+    )
+    return chosen or ""

@@ -361,6 +361,37 @@ def test_a_visitor_sees_times_in_their_browsers_time_zone() -> None:
     assert "21:00 JST" in person.get(url).content.decode()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "zone", "words"),
+    [
+        ("nl", "Europe/Brussels", "vr 15 Jan 2027, 13:00 CET"),
+        ("sv", "Europe/Stockholm", "fre 15 Jan 2027, 13:00 CET"),
+        ("en", "", "Fri 15 Jan 2027, 12:00 UTC"),
+    ],
+)
+def test_a_notices_deadline_is_in_the_persons_time_zone_and_language(
+    language: str, zone: str, words: str
+) -> None:
+    from datetime import UTC, datetime
+
+    from league.services.match_notices import your_move_notify
+
+    tournament, _organiser = bot_tournament(entrants=2)
+    person = user_create("piet")
+    PersonDisplaySettings.objects.create(user=person, language=language, time_zone=zone)
+    from league.models import Round
+
+    round_, _created = Round.objects.get_or_create(tournament=tournament, number=1)
+    match = Match.objects.create(tournament=tournament, round=round_, game="kingen", seed=1)
+    deadline = datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+    your_move_notify(
+        match=match, user_id=person.pk, seat=0, decision=0, deadline=deadline, now=deadline
+    )
+    notice = Notification.objects.get(user=person)
+    assert words in notice.text, notice.text
+
+
 # ---------------------------------------------------------------- email and API
 
 

@@ -409,7 +409,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if "bot" in request.POST:
             form = BuiltinEntryForm(request.POST)
             if not form.is_valid():
-                raise LeagueError("choose a built-in bot and how many (1 to 32)")
+                raise LeagueError(_("choose a built-in bot and how many (1 to 32)"))
             kind = form.cleaned_data["bot"]
             names = _builtin_names_for(tournament, kind, form.cleaned_data["count"])
             competitors = [competitor_builtin(name=kind, bot_name=name) for name in names]
@@ -418,7 +418,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 request.POST, choices=_entry_choices(request, tournament)
             )
             if not choice_form.is_valid():
-                raise LeagueError("choose a competitor from the list")
+                raise LeagueError(_("choose a competitor from the list"))
             kind, _colon, number = choice_form.cleaned_data["competitor"].partition(":")
             if kind == "me":
                 competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]

@@ -532,6 +532,35 @@ def test_every_rules_page_has_its_translation_and_its_game_strings_load(language
             assert f"({page}.md)" in (folder / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_every_rules_page_covers_what_the_english_page_covers(language: str) -> None:
+    """A translated rules page has each section of the English page (as many headings of
+    each level), every option the English page's table lists, and its worked example's
+    tables: a page cannot fall behind the English one unseen."""
+    import re
+
+    from django.conf import settings
+
+    from engine.variants import FAMILIES
+
+    rules = settings.BASE_DIR / "docs" / "rules"
+    option_row = re.compile(r"^\| `(\w+)` \|", re.MULTILINE)
+    for page in [*FAMILIES, "README"]:
+        english = (rules / f"{page}.md").read_text(encoding="utf-8")
+        translated = (rules / language / f"{page}.md").read_text(encoding="utf-8")
+        for level in ("## ", "### "):
+            wanted = sum(line.startswith(level) for line in english.splitlines())
+            found = sum(line.startswith(level) for line in translated.splitlines())
+            assert found == wanted, (
+                f"{language}/{page}.md: {found} '{level}' headings, not {wanted}"
+            )
+        missing = set(option_row.findall(english)) - set(option_row.findall(translated))
+        assert not missing, f"{language}/{page}.md lacks the options {sorted(missing)}"
+        tables = sum(line.startswith("|---") for line in english.splitlines())
+        found_tables = sum(line.startswith("|---") for line in translated.splitlines())
+        assert found_tables >= tables, f"{language}/{page}.md has fewer tables"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "heading"),

@@ -129,7 +129,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return _request_refused(exc)
     if isinstance(exc, exceptions.UnsupportedMediaType):
         return Response(
-            {"detail": f"{exc.detail} Send {_media_types(context.get('view'))}."},
+            {
+                "detail": _("%(reason)s Send %(types)s.")
+                % {"reason": exc.detail, "types": _media_types(context.get("view"))}
+            },
             status=exc.status_code,
         )
     if isinstance(exc, Http404 | PermissionDenied | exceptions.APIException):

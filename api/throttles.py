@@ -21,12 +21,14 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework.exceptions import APIException, Throttled
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
@@ -37,7 +39,12 @@ from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_get
 
 logger = logging.getLogger(__name__)
 
-PERIOD_WORDS = {"s": "a second", "m": "a minute", "h": "an hour", "d": "a day"}
+PERIOD_WORDS = {
+    "s": gettext_lazy("a second"),
+    "m": gettext_lazy("a minute"),
+    "h": gettext_lazy("an hour"),
+    "d": gettext_lazy("a day"),
+}
 
 
 class RateLimited(Throttled):
@@ -56,7 +63,7 @@ class ScopedThrottle(SimpleRateThrottle):
     """
 
     scope: str
-    what: str  # "bot uploads": the words of the 429 message
+    what: StrOrPromise  # "bot uploads": the words of the 429 message (a lazy translation)
     by_address = False  # True: count per client address even for a signed-in person
 
     def __init__(self) -> None:
@@ -90,18 +97,21 @@ class ScopedThrottle(SimpleRateThrottle):
         raise RateLimited(detail=self.message(wait), wait=wait)
 
     def message(self, wait: int) -> str:
+        """The 429's sentence in the request's language."""
         count, period = (self.rate or "").split("/")
-        return (
-            f"Too many {self.what}: at most {count} in {PERIOD_WORDS[period[0]]}. "
-            f"Try again in {wait_in_words(wait)}."
-        )
+        return _("Too many %(what)s: at most %(count)s in %(period)s. Try again in %(wait)s.") % {
+            "what": self.what,
+            "count": count,
+            "period": PERIOD_WORDS[period[0]],
+            "wait": wait_in_words(wait, ngettext),
+        }
 
 
 class SignInThrottle(ScopedThrottle):
     """Sign-in attempts (token endpoint, sign-in page) from one address."""
 
     scope = "sign_in"
-    what = "sign-in attempts from your address"
+    what = gettext_lazy("sign-in attempts from your address")
     by_address = True
 
 
@@ -109,42 +119,42 @@ class UploadThrottle(ScopedThrottle):
     """Bot version uploads, per person."""
 
     scope = "uploads"
-    what = "bot uploads"
+    what = gettext_lazy("bot uploads")
 
 
 class TableThrottle(ScopedThrottle):
     """New casual tables, per person."""
 
     scope = "tables"
-    what = "new tables"
+    what = gettext_lazy("new tables")
 
 
 class TableJoinThrottle(ScopedThrottle):
     """Seats taken at tables (an invitation accepted, an open seat joined), per person."""
 
     scope = "table_joins"
-    what = "seats taken at tables"
+    what = gettext_lazy("seats taken at tables")
 
 
 class ActionThrottle(ScopedThrottle):
     """Moves at a table, per person (over HTTP: the WebSocket only listens)."""
 
     scope = "actions"
-    what = "moves"
+    what = gettext_lazy("moves")
 
 
 class ChatThrottle(ScopedThrottle):
     """Lines written in the tables' chats, per person."""
 
     scope = "chat"
-    what = "chat messages"
+    what = gettext_lazy("chat messages")
 
 
 class SettingsThrottle(ScopedThrottle):
     """A person's own settings and notices (marking read, email choices), per person."""
 
     scope = "settings"
-    what = "changes of your settings and notifications"
+    what = gettext_lazy("changes of your settings and notifications")
 
 
 def throttle_check(request: HttpRequest | Request, throttle_class: type[ScopedThrottle]) -> None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from league.errors import InvalidInputError
 from league.models import PersonDisplaySettings
@@ -45,6 +47,26 @@ def time_zone_names() -> list[str]:
     return sorted(zoneinfo.available_timezones())
 
 
+@functools.cache
+def _time_zone_name_set() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+TIME_ZONE_COOKIE = "time_zone"
+"""Where a visitor's browser names its time zone (web/static/web/js/time_zone.js)."""
+
+
+def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
+    """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
+    it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
+    show a visitor's times in it (web.person_display), so the shared cache of public
+    reads keys it too (league.read_cache)."""
+    name = cookies.get(TIME_ZONE_COOKIE, "")
+    if not name or len(name) > 64 or name not in _time_zone_name_set():
+        return None
+    return zoneinfo.ZoneInfo(name)
+
+
 def display_settings_of(*, user_id: int) -> DisplaySettings:
     row = PersonDisplaySettings.objects.filter(user_id=user_id).first()
     if row is None:
@@ -67,7 +89,9 @@ def display_settings_checked(
             f"language: {language!r} is not one of {', '.join(language_codes())}"
         )
     if time_zone and time_zone not in time_zone_names():
-        raise InvalidInputError(f"time_zone: {time_zone!r} is not a known time zone")
+        raise InvalidInputError(
+            gettext("time_zone: %(zone)s is not a known time zone") % {"zone": repr(time_zone)}
+        )
     return DisplaySettings(
         language=language,
         time_zone=time_zone,
@@ -85,3 +109,14 @@ def language_of(*, user_id: int) -> str:
         .first()
     )
     return chosen or settings.LANGUAGE_CODE
+
+
+def time_zone_of(*, user_id: int) -> str:
+    """The time zone the person chose (an IANA name), blank if none: their notices say
+    deadlines in it."""
+    chosen = (
+        PersonDisplaySettings.objects.filter(user_id=user_id)
+        .values_list("time_zone", flat=True)
+        .first()
+    )
+    return chosen or ""

@@ -20,7 +20,8 @@ Correctness first (docs/operations.md, "Caching"):
 - **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
   switcher's form); a stored page holds a placeholder instead, filled with the visitor's
   own token when served. A page in which a token of the visitor is found anywhere else is
-  not stored. The key holds the language, host, scheme and ``Accept`` header.
+  not stored. The key holds the language, the visitor's time zone (its
+  cookie), host, scheme and ``Accept`` header.
 - Cached HTML answers say ``Cache-Control: private, no-cache`` (their CSRF token is the
   visitor's: no shared proxy may keep them).
 
@@ -55,6 +56,7 @@ from django.utils.translation import get_language
 
 from asgiref.sync import sync_to_async
 
+from league.display_settings import cookie_time_zone
 from league.models import Match, MatchStatus
 
 log = logging.getLogger(__name__)
@@ -285,6 +287,7 @@ def page_key(request: HttpRequest, language: str | None = None) -> str | None:
             request.get_host(),
             request.scheme or "",
             language or get_language() or "",
+            str(cookie_time_zone(request.COOKIES) or ""),  # a visitor's times are in it
             request.headers.get("Accept", ""),
         )
     )

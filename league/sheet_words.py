@@ -147,6 +147,12 @@ def _what(text: str) -> str:
     return sheet_word(text)
 
 
+def _words(text: str) -> str:
+    """``tricks, hearts, kings_jacks`` (the engine's names in a list), each word said as the
+    sheet says it."""
+    return ", ".join(sheet_word(word) for word in text.split(", "))
+
+
 _REFUSALS: list[tuple[re.Pattern[str], _Said]] = [
     (
         re.compile(r"an entry must be a list with one object per deal"),
@@ -227,6 +233,151 @@ _REFUSALS: list[tuple[re.Pattern[str], _Said]] = [
         re.compile(r"the organiser asks for each deal, not game totals"),
         lambda m: gettext("the organiser asks for each deal, not game totals"),
     ),
+    (
+        re.compile(r"(\d+) hands? entered; a game of (.+) has (\d+)"),
+        lambda m: (
+            ngettext(
+                "%(count)s hand entered; a game of %(game)s has %(deals)s",
+                "%(count)s hands entered; a game of %(game)s has %(deals)s",
+                int(m[1]),
+            )
+            % {"count": m[1], "game": gettext(m[2]), "deals": m[3]}
+        ),
+    ),
+    # The families' own rules of an entry (each family's ``score_sheet`` in the engine).
+    # King
+    (
+        re.compile(r"every score of this hand is a multiple of (\d+)"),
+        lambda m: gettext("every score of this hand is a multiple of %(unit)s") % {"unit": m[1]},
+    ),
+    (
+        re.compile(r"a negative hand scores no points above 0"),
+        lambda m: gettext("a negative hand scores no points above 0"),
+    ),
+    # Kingen and Dubbelkingen
+    (
+        re.compile(r"no seat can take more than (\d+) tricks"),
+        lambda m: gettext("no seat can take more than %(count)s tricks") % {"count": m[1]},
+    ),
+    (
+        re.compile(r"(\w+) is chosen a third time; each negative contract is played twice"),
+        lambda m: (
+            gettext("%(contract)s is chosen a third time; each negative contract is played twice")
+            % {"contract": sheet_word(m[1])}
+        ),
+    ),
+    (
+        re.compile(
+            r"seat (\d+) chooses trumps a third time; each player chooses trumps on two of their "
+            r"deals"
+        ),
+        lambda m: (
+            gettext(
+                "seat %(seat)s chooses trumps a third time; each player chooses trumps on two "
+                "of their deals"
+            )
+            % {"seat": m[1]}
+        ),
+    ),
+    (
+        re.compile(r"name the 'contract' the dealer chose \((.+)\)"),
+        lambda m: (
+            gettext("name the 'contract' the dealer chose (%(choices)s)")
+            % {"choices": _words(m[1])}
+        ),
+    ),
+    (
+        re.compile(
+            r"the contract of deal (\d+) is (\w+), not (\w+) \(the contracts come in a fixed "
+            r"order\)"
+        ),
+        lambda m: (
+            gettext(
+                "the contract of deal %(deal)s is %(contract)s, not %(named)s (the contracts "
+                "come in a fixed order)"
+            )
+            % {"deal": m[1], "contract": sheet_word(m[2]), "named": sheet_word(m[3])}
+        ),
+    ),
+    (
+        re.compile(r"no tricks are offered under these rules"),
+        lambda m: gettext("no tricks are offered under these rules"),
+    ),
+    (
+        re.compile(r"'offer' must be the tricks offered, 1 to (\d+)"),
+        lambda m: gettext("'offer' must be the tricks offered, 1 to %(top)s") % {"top": m[1]},
+    ),
+    (
+        re.compile(r"the dealer makes no offer"),
+        lambda m: gettext("the dealer makes no offer"),
+    ),
+    # Kung och Adel
+    (
+        re.compile(r"'(\w+)' must list the rank of each of the 4 seats \((.+)\)"),
+        lambda m: (
+            gettext("'%(key)s' must list the rank of each of the 4 seats (%(ranks)s)")
+            % {"key": m[1], "ranks": _words(m[2])}
+        ),
+    ),
+    (
+        re.compile(r"every rank is held once; nobody is (.+)"),
+        lambda m: gettext("every rank is held once; nobody is %(ranks)s") % {"ranks": _words(m[1])},
+    ),
+    (
+        re.compile(r"with these tricks the new ranks are (.+), not (.+)"),
+        lambda m: (
+            gettext("with these tricks the new ranks are %(expected)s, not %(entered)s")
+            % {"expected": _words(m[1]), "entered": _words(m[2])}
+        ),
+    ),
+    # Priffe
+    (
+        re.compile(r"'(\w+)' must be true or false"),
+        lambda m: gettext("'%(key)s' must be true or false") % {"key": m[1]},
+    ),
+    (re.compile(r"no deal entered"), lambda m: gettext("no deal entered")),
+    (
+        re.compile(r"the game is not over: rubber (\d+) of (\d+) has had no second exit yet"),
+        lambda m: (
+            gettext(
+                "the game is not over: rubber %(rubber)s of %(rubbers)s has had no second exit yet"
+            )
+            % {"rubber": m[1], "rubbers": m[2]}
+        ),
+    ),
+    (
+        re.compile(
+            r"the game ended with deal (\d+) \(the second exit of rubber (\d+)\); (\d+) deals "
+            r"are entered"
+        ),
+        lambda m: (
+            gettext(
+                "the game ended with deal %(deal)s (the second exit of rubber %(rubber)s); "
+                "%(count)s deals are entered"
+            )
+            % {"deal": m[1], "rubber": m[2], "count": m[3]}
+        ),
+    ),
+    (
+        re.compile(r"name the 'contract' \((.+)\)"),
+        lambda m: gettext("name the 'contract' (%(choices)s)") % {"choices": _words(m[1])},
+    ),
+    (
+        re.compile(r"a forced noll is a noll without declarer"),
+        lambda m: gettext("a forced noll is a noll without declarer"),
+    ),
+    (
+        re.compile(r"a misère writes only its declarer and whether it was 'made'"),
+        lambda m: gettext("a misère writes only its declarer and whether it was 'made'"),
+    ),
+    (
+        re.compile(r"'made' is for a misère only"),
+        lambda m: gettext("'made' is for a misère only"),
+    ),
+    (
+        re.compile(r"all four honours in one hand, but no side holds all four"),
+        lambda m: gettext("all four honours in one hand, but no side holds all four"),
+    ),
 ]
 _WHERE = re.compile(r"(deal \d+(?: \(.+?\))?|totals|entry|[a-z_]+)(: )(.*)")
 
@@ -234,7 +385,8 @@ _WHERE = re.compile(r"(deal \d+(?: \(.+?\))?|totals|entry|[a-z_]+)(: )(.*)")
 def score_refusal_in_language(message: str) -> str:
     """The engine's refusal of an entry (``ScoreEntryError``) in the active language: the
     place (``deal 2 (hearts)``) and the rule when its pattern is known here (a family's
-    own rule, such as Kingen's order of contracts, is told as the engine said it)."""
+    own rule, such as Kingen's order of contracts, is said here too; a rule not known here is
+    told as the engine said it after its place)."""
     for pattern, said in _REFUSALS:
         match = pattern.fullmatch(message)
         if match:

@@ -5,6 +5,11 @@ browser's Accept-Language. Once someone signs in, the language kept in their set
 they chose one) wins, and their time zone becomes the current one, so every date and
 deadline on the page is shown in it. The settings are read once per session and kept in
 it (``SESSION_KEY``); saving them (the switcher, /settings/display/) refreshes the copy.
+
+A visitor who is not signed in sees times in their browser's time zone: a small script of
+every page (web/static/web/js/time_zone.js) keeps the browser's IANA name in the
+``time_zone`` cookie, and a name zoneinfo knows becomes the request's zone (anything
+else is ignored: UTC, the site's).
 """
 
 from __future__ import annotations
@@ -16,7 +21,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from league.display_settings import DEFAULTS, DisplaySettings, display_settings_of
+from league.display_settings import (
+    DEFAULTS,
+    DisplaySettings,
+    cookie_time_zone,
+    display_settings_of,
+)
 
 SESSION_KEY = "person_display"
 
@@ -56,8 +66,12 @@ class PersonDisplayMiddleware:
         if chosen.language:
             translation.activate(chosen.language)
             request.LANGUAGE_CODE = chosen.language
+        signed_in = getattr(request, "user", None) is not None and request.user.is_authenticated
+        visitor_zone = None if signed_in else cookie_time_zone(request.COOKIES)
         if chosen.time_zone:
             timezone.activate(zoneinfo.ZoneInfo(chosen.time_zone))
+        elif visitor_zone is not None:
+            timezone.activate(visitor_zone)
         else:
             timezone.deactivate()
         try:

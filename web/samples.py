@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from engine.errors import EngineError
 from engine.game import Game, State
@@ -127,9 +128,9 @@ class SampleTable:
     def act(self, text: str) -> None:
         """The person's action; IllegalActionError or EngineError names what is wrong."""
         if self.state.is_terminal():
-            raise EngineError("the game is over")
+            raise EngineError(gettext("the game is over"))
         if self.state.acting_seat() != HUMAN_SEAT:
-            raise EngineError("it is not your turn")
+            raise EngineError(gettext("it is not your turn"))
         self._apply(text)
         self.actions.append(text)
 

@@ -9,7 +9,15 @@ localised (English, UTC).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
+
+Ngettext = Callable[[str, str, int], str]
+
+
+def _english(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
 
 MINUTE = 60
 HOUR = 3600
@@ -41,14 +49,15 @@ def duration_abbreviated(seconds: float) -> str:
     return f"{round(seconds / DAY)} days"
 
 
-def wait_in_words(seconds: int) -> str:
+def wait_in_words(seconds: int, ngettext: Ngettext = _english) -> str:
     """How long someone must wait, never less than it is: ``45 seconds``, ``1 minute``,
     and in whole minutes rounded up from a minute on (290 s: ``5 minutes``; an hour:
-    ``60 minutes``)."""
+    ``60 minutes``). ``ngettext`` says it in another language (the services pass
+    Django's; makemessages finds the messages here)."""
     if seconds < MINUTE:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}
     minutes = math.ceil(seconds / MINUTE)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
 
 
 def move_time_in_words(move_seconds: float) -> str:

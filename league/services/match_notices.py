@@ -20,8 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from engine.variants import load_game
-from league.display_settings import language_of
-from league.domain.wording import moment_in_words, move_time_in_words
+from league.display_settings import language_of, time_zone_of
 from league.live_updates import person_updated
 from league.models import (
     Match,
@@ -36,6 +35,7 @@ from league.models import (
 from league.services.notifications import email_wanted, notify
 from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
+from league.words_in_language import moment_words, move_time_words, person_zone
 
 DEADLINE_NEAR_FRACTION = 0.2
 """A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""
@@ -59,6 +59,11 @@ def is_live(tournament: Tournament) -> bool:
     return tournament.time_control == TimeControl.LIVE
 
 
+def _deadline(moment: datetime, user_id: int) -> str:
+    """A deadline as the person reads it: in their time zone and the active language."""
+    return moment_words(moment, person_zone(time_zone_of(user_id=user_id)))
+
+
 def table_url(match: Match, seat: int) -> str:
     return reverse("web:table", args=[match.pk, seat])
 
@@ -78,7 +83,7 @@ def your_move_notify(
     with translation.override(language_of(user_id=user_id)):
         text = gettext("Your move in %(match)s: play by %(deadline)s.") % {
             "match": match_in_words(match),
-            "deadline": moment_in_words(deadline),
+            "deadline": _deadline(deadline, user_id),
         }
     url = table_url(match, seat)
     unread = Notification.objects.filter(
@@ -121,7 +126,7 @@ def deadline_near_notify(
         text = gettext(
             "Your deadline in %(match)s is near: play by %(deadline)s, or the first legal "
             "move is played for you."
-        ) % {"match": match_in_words(match), "deadline": moment_in_words(deadline)}
+        ) % {"match": match_in_words(match), "deadline": _deadline(deadline, user_id)}
     return (
         notify(
             user=user_id,
@@ -158,7 +163,7 @@ def moved_for_you_notify(
             "Missed deadlines: %(strikes)s of %(max_strikes)s."
         ) % {
             "match": match_in_words(match),
-            "deadline": moment_in_words(deadline),
+            "deadline": _deadline(deadline, user_id),
             "played": played,
             "strikes": strikes,
             "max_strikes": max_strikes,
@@ -196,7 +201,6 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
     seats = MatchSeat.objects.filter(match__in=[m.pk for m in matches]).select_related("competitor")
     for row in seats.order_by("match_id", "seat"):
         by_match.setdefault(row.match_id, []).append(row)
-    per_move = move_time_in_words(tournament.move_seconds)
     for match in matches:
         for row in by_match.get(match.pk, []):
             if row.competitor.user_id is None:
@@ -212,12 +216,14 @@ def round_started_notify(*, round_: Round, matches: Iterable[Match]) -> int:
                     "table": match.table,
                     "others": _names(by_match[match.pk], row.seat),
                     "per_move": (
-                        gettext("at the club, with real cards") if tournament.at_club else per_move
+                        gettext("at the club, with real cards")
+                        if tournament.at_club
+                        else move_time_words(tournament.move_seconds)
                     ),
                 }
                 if round_.play_by:
                     text += " " + gettext("Play by %(deadline)s.") % {
-                        "deadline": moment_in_words(round_.play_by)
+                        "deadline": _deadline(round_.play_by, row.competitor.user_id)
                     }
             told += (
                 notify(

@@ -35,6 +35,8 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from rest_framework.authtoken.models import Token
 
 import redis
@@ -62,12 +64,17 @@ class SignInLock:
         return max(1, math.ceil(self.until - (time.time() if now is None else now)))
 
     def message(self, now: float | None = None) -> str:
-        """What a person is told: why, until when, and how long that is."""
-        ends = datetime.fromtimestamp(self.until, tz=UTC).strftime("%H:%M:%S UTC")
-        return (
-            f"Too many wrong passwords for {self.username!r}: signing in as {self.username!r} "
-            f"is locked until {ends}. Try again in {wait_in_words(self.seconds_left(now))}."
-        )
+        """What a person is told, in the active language and time zone: why, until when,
+        and how long that is."""
+        ends = timezone.localtime(datetime.fromtimestamp(self.until, tz=UTC))
+        return gettext(
+            "Too many wrong passwords for %(username)s: signing in as %(username)s is locked "
+            "until %(ends)s. Try again in %(wait)s."
+        ) % {
+            "username": repr(self.username),
+            "ends": f"{ends:%H:%M:%S} {ends.tzname()}",
+            "wait": wait_in_words(self.seconds_left(now), ngettext),
+        }
 
 
 def _key(kind: str, username: str) -> str:

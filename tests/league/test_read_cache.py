@@ -227,6 +227,26 @@ def test_the_cache_keys_the_language() -> None:
     assert english["Content-Language"] == "en"
 
 
+def test_the_cache_keys_the_visitors_time_zone() -> None:
+    """A visitor's times are shown in the zone their browser names (web.person_display):
+    another zone is another entry; a name zoneinfo does not know is no zone at all."""
+    _, _, matches = played_league()
+    match_run(match_id=matches[0].pk, worker="test")
+    replay = f"/matches/{matches[0].pk}/"
+
+    def visit(zone: str | None) -> str:
+        client = Client()
+        if zone is not None:
+            client.cookies["time_zone"] = zone
+        return str(client.get(replay)[HIT_HEADER])
+
+    assert visit(None) == "miss"
+    assert visit("Asia/Tokyo") == "miss"
+    assert visit("Asia/Tokyo") == "hit"
+    assert visit("America/Chicago") == "miss"
+    assert visit("Not/AZone") == "hit"  # ignored, as the page ignores it: the zone-less entry
+
+
 @override_settings(READ_CACHE=False)
 def test_off_it_answers_from_the_view() -> None:
     tournament, _, _ = played_league()

@@ -61,6 +61,7 @@ def pages(league: int, club: int, username: str) -> list[str]:
         "/play-now/",
         "/rules/",
         "/rules/kingen/",
+        "/rules/priffe/",
         "/ratings/",
         "/games/",
         "/notifications/",

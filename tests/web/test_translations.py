@@ -12,6 +12,7 @@ errors speak them (issue 21).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -121,6 +122,9 @@ def pages(league: int, club: int, username: str) -> list[str]:
         "/rules/",
         "/rules/kingen/",
         "/rules/kung_och_adel/",
+        "/rules/king/",
+        "/rules/dubbelkingen/",
+        "/rules/priffe/",
         "/ratings/",
         "/games/",
         "/notifications/",
@@ -204,6 +208,61 @@ def test_a_score_sheet_refusal_is_said_in_the_requests_language(language: str, w
         assert score_refusal_in_language(str(refused.value)) == words
 
 
+def family_score_refusals() -> list[str]:
+    """The families' own refusals of a score entry, as the engine words them: Kingen's
+    fixed order of contracts, Dubbelkingen's contract used a third time, King's count of
+    hands, Kung och Adel's ranks, Priffe's contract and rubbers."""
+    from engine.errors import ScoreEntryError
+    from engine.variants import load_game
+
+    ranks = ["monarch", "noble", "peasant", "fool"]
+    kingen: list[dict[str, Any]] = [{"taken": [4, 3, 3, 3]}] * 2
+    kingen += [{"contract": "queens", "taken": [1, 1, 1, 1]}, *[{}] * 7]
+    king: list[dict[str, Any]] = [{"taken": [4, 3, 3, 3]}] * 2 + [
+        {"taken": [1, 1, 1, 1]},
+        {"taken": [2, 2, 2, 2]},
+        {"taken": [1, 0, 0, 0]},
+        {"taken": [1, 1, 0, 0]},
+    ]
+    entries: list[tuple[str, list[dict[str, Any]]]] = [
+        ("kingen", kingen),
+        ("dubbelkingen", [{"contract": "tricks", "taken": [4, 3, 3, 3]}] * 3 + [{}] * 17),
+        ("king", king),
+        ("kung_och_adel(deals=1)", [{"ranks": ["monarch", "noble", "noble", "fool"]}]),
+        (
+            "kung_och_adel(deals=1)",
+            [{"ranks_before": ranks, "tricks": [6, 3, 3, 1], "ranks": ranks}],
+        ),
+        (
+            "priffe(rubbers_per_game=1)",
+            [{"contract": "hearts", "declarer": 0, "tricks": [13, 0], "honours": [2, 2]}],
+        ),
+        ("priffe(rubbers_per_game=1)", [{"declarer": 0, "tricks": [7, 6], "honours": [2, 2]}]),
+        ("priffe(rubbers_per_game=1)", []),
+    ]
+    refusals = []
+    for game, entry in entries:
+        with pytest.raises(ScoreEntryError) as refused:
+            load_game(game).table_scores(entry)
+        refusals.append(str(refused.value))
+    return refusals
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_a_familys_own_score_refusal_is_said_in_the_requests_language(language: str) -> None:
+    """Not only the place of a family's own refusal (``deal 3 (Harten):``) but its rule."""
+    from league.sheet_words import score_refusal_in_language
+
+    left = []
+    for message in family_score_refusals():
+        rule = message.rpartition("): ")[2] if "): " in message else message.partition(": ")[2]
+        with translation.override(language):
+            said = score_refusal_in_language(message)
+        if (rule or message) in said:
+            left.append(message)
+    assert not left, f"said in English in {language}: {left}"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pages_for_a_visitor_speak_their_browsers_language(language: str) -> None:
@@ -273,6 +332,69 @@ def test_display_settings_keep_the_time_zone_and_dates_show_in_it() -> None:
     assert PersonDisplaySettings.objects.get(user=person).time_zone == "Europe/Brussels"
 
 
+@pytest.mark.django_db
+def test_a_visitor_sees_times_in_their_browsers_time_zone() -> None:
+    """Not signed in: the zone the page's script kept in the ``time_zone`` cookie (the
+    browser's Intl name), when zoneinfo knows it; a signed-in person's settings win."""
+    from datetime import UTC, datetime
+
+    from league.models import Round
+
+    tournament, organiser = bot_tournament(entrants=4)
+    Round.objects.filter(tournament=tournament).delete()
+    Round.objects.create(
+        tournament=tournament, number=1, play_by=datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+    )
+    url = f"/leagues/{tournament.pk}/"
+    visitor = Client()
+    assert "12:00 UTC" in visitor.get(url).content.decode()
+    visitor.cookies["time_zone"] = "Europe/Stockholm"
+    assert "13:00 CET" in visitor.get(url).content.decode()
+    visitor.cookies["time_zone"] = "America/New_York"
+    assert "07:00 EST" in visitor.get(url).content.decode()
+    for bad in ("Mars/Olympus", "../../etc/passwd", "x" * 300):
+        visitor.cookies["time_zone"] = bad
+        assert "12:00 UTC" in visitor.get(url).content.decode()
+    person = Client()
+    person.force_login(organiser)
+    person.cookies["time_zone"] = "Europe/Stockholm"
+    PersonDisplaySettings.objects.update_or_create(
+        user=organiser, defaults={"time_zone": "Asia/Tokyo"}
+    )
+    assert "21:00 JST" in person.get(url).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "zone", "words"),
+    [
+        ("nl", "Europe/Brussels", "vr 15 Jan 2027, 13:00 CET"),
+        ("sv", "Europe/Stockholm", "fre 15 Jan 2027, 13:00 CET"),
+        ("en", "", "Fri 15 Jan 2027, 12:00 UTC"),
+    ],
+)
+def test_a_notices_deadline_is_in_the_persons_time_zone_and_language(
+    language: str, zone: str, words: str
+) -> None:
+    from datetime import UTC, datetime
+
+    from league.services.match_notices import your_move_notify
+
+    tournament, _organiser = bot_tournament(entrants=2)
+    person = user_create("piet")
+    PersonDisplaySettings.objects.create(user=person, language=language, time_zone=zone)
+    from league.models import Round
+
+    round_, _created = Round.objects.get_or_create(tournament=tournament, number=1)
+    match = Match.objects.create(tournament=tournament, round=round_, game="kingen", seed=1)
+    deadline = datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+    your_move_notify(
+        match=match, user_id=person.pk, seat=0, decision=0, deadline=deadline, now=deadline
+    )
+    notice = Notification.objects.get(user=person)
+    assert words in notice.text, notice.text
+
+
 # ---------------------------------------------------------------- email and API
 
 
@@ -337,6 +459,60 @@ def test_an_api_error_answers_in_the_requests_language(language: str, words: str
     assert "nobody is called" in english.json()["detail"]
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "limit", "locked"),
+    [
+        ("nl", "Te veel aanmeldpogingen vanaf je adres: hoogstens 2 in een minuut", "geblokkeerd"),
+        ("sv", "För många inloggningsförsök från din adress: högst 2 på en minut", "spärrad"),
+    ],
+)
+def test_a_rate_limit_and_a_sign_in_lock_are_said_in_the_requests_language(
+    settings: Settings, language: str, limit: str, locked: str
+) -> None:
+    """The 429s of a rate limit and of a locked username, in the API's JSON and on the
+    sign-in page, in the request's language (the real Redis cache counts)."""
+    from rest_framework.test import APIClient
+
+    settings.SIGN_IN_FAILURES_ALLOWED = 1
+    settings.SIGN_IN_LOCKOUT_SECONDS = (60,)
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "sign_in": "2/minute",
+        },
+    }
+    user_create("ann", "a long password 1")
+    api = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+
+    def token(password: str) -> dict[str, str]:
+        answer = api.post(
+            "/api/auth/token/", {"username": "ann", "password": password}, format="json"
+        )
+        return {"status": str(answer.status_code), **answer.json()}
+
+    assert token("wrong")["status"] == "400"
+    lock = token("wrong")
+    assert lock["status"] == "429"
+    assert locked in lock["detail"], lock
+    assert "Too many" not in lock["detail"]
+    assert "minuut" in lock["detail"] or "minut" in lock["detail"]
+    limited = token("wrong")
+    assert limited["status"] == "429"
+    assert limited["detail"].startswith(limit), limited
+
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).post(
+        "/accounts/login/", {"username": "ann", "password": "wrong"}
+    )
+    assert page.status_code == 429
+    text = page.content.decode()
+    assert limit in text
+    assert "Too many" not in text
+
+
 # ---------------------------------------------------------------- rules pages
 
 
@@ -357,6 +533,35 @@ def test_every_rules_page_has_its_translation_and_its_game_strings_load(language
             load_game(game)  # an option the engine does not know raises here
         if page != "README":
             assert f"({page}.md)" in (folder / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_every_rules_page_covers_what_the_english_page_covers(language: str) -> None:
+    """A translated rules page has each section of the English page (as many headings of
+    each level), every option the English page's table lists, and its worked example's
+    tables: a page cannot fall behind the English one unseen."""
+    import re
+
+    from django.conf import settings
+
+    from engine.variants import FAMILIES
+
+    rules = settings.BASE_DIR / "docs" / "rules"
+    option_row = re.compile(r"^\| `(\w+)` \|", re.MULTILINE)
+    for page in [*FAMILIES, "README"]:
+        english = (rules / f"{page}.md").read_text(encoding="utf-8")
+        translated = (rules / language / f"{page}.md").read_text(encoding="utf-8")
+        for level in ("## ", "### "):
+            wanted = sum(line.startswith(level) for line in english.splitlines())
+            found = sum(line.startswith(level) for line in translated.splitlines())
+            assert found == wanted, (
+                f"{language}/{page}.md: {found} '{level}' headings, not {wanted}"
+            )
+        missing = set(option_row.findall(english)) - set(option_row.findall(translated))
+        assert not missing, f"{language}/{page}.md lacks the options {sorted(missing)}"
+        tables = sum(line.startswith("|---") for line in english.splitlines())
+        found_tables = sum(line.startswith("|---") for line in translated.splitlines())
+        assert found_tables >= tables, f"{language}/{page}.md has fewer tables"
 
 
 @pytest.mark.django_db
@@ -408,7 +613,7 @@ def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) ->
 def test_an_illegal_move_is_refused_in_the_requests_language(language: str, words: str) -> None:
     from engine.errors import IllegalActionError
     from engine.variants import load_game
-    from league.rule_words import refusal_in_language
+    from league.rule_words import action_in_language, refusal_in_language
 
     state = load_game("kingen").new_initial_state(seed=7)  # the seed deals the cards
     assert not state.is_chance()
@@ -429,7 +634,84 @@ def test_an_illegal_move_is_refused_in_the_requests_language(language: str, word
     with translation.override(language):
         said = refusal_in_language(refused)
     assert words in said
-    assert said.startswith(str(refused.action))
+    assert refused.action is not None
+    with translation.override(language):
+        assert said.startswith(action_in_language(refused.action) + ": ")
+
+
+def engine_refusals() -> dict[str, str]:
+    """Every rule the engine names when refusing an action (one example of each shape,
+    numbers and cards aside -> the rule): each example game of each family played through
+    twice at random, every action code it knows tried at every decision, the refused ones
+    collected; and the refusals of action strings that name nothing."""
+    import random
+    import re
+
+    from engine.errors import IllegalActionError
+    from engine.variants import FAMILIES, load_game
+
+    shapes: dict[str, str] = {}
+
+    def keep(rule: str) -> None:
+        shape = re.sub(r"\d+", "N", re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", "CARD", rule))
+        shapes.setdefault(shape, rule)
+
+    for family in FAMILIES.values():
+        for example in family.example_games():
+            game = load_game(example)
+            codes = []
+            for code in range(1024):
+                try:
+                    game.action_to_string(code)
+                except ValueError:
+                    continue
+                codes.append(code)
+            for text in ("play XX", "trump Q", "dance", "play"):
+                try:
+                    game.parse_action(text)
+                except IllegalActionError as exc:
+                    keep(exc.rule)
+            for seed in (1, 2):
+                state = game.new_initial_state(seed=seed)
+                rng = random.Random(seed)
+                while not state.is_terminal():
+                    legal = set(state.legal_actions())
+                    seat = state.acting_seat()
+                    for code in codes:
+                        if code not in legal:
+                            try:
+                                state.apply_action(code, seat=seat)  # refused: unchanged
+                            except IllegalActionError as exc:
+                                keep(exc.rule)
+                    state.apply_action(rng.choice(sorted(legal)), seat=seat)
+                    wrong_seat = (state.acting_seat() + 1) % state.num_seats
+                    try:  # the wrong seat's move
+                        state.clone().apply_action(0, seat=wrong_seat)
+                    except IllegalActionError as exc:
+                        keep(exc.rule)
+                try:
+                    state.apply_action(0)
+                except IllegalActionError as exc:
+                    keep(exc.rule)
+    return shapes
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_every_refusal_the_engine_gives_is_said_in_the_requests_language(language: str) -> None:
+    """A bid, a contract, an offer, a trump choice, a card passed in tribute, a card played:
+    whatever the engine refuses and why, the rule comes in the page's language, not in the
+    engine's English (league/rule_words.py knows each rule's pattern)."""
+    from league.rule_words import rule_in_language
+
+    rules = engine_refusals()
+    assert len(rules) > 40  # the bidding of every family is among them, not just card play
+    left = []
+    for rule in rules.values():
+        with translation.override(language):
+            said = rule_in_language(rule)
+        if said == rule or said.removeprefix("IWWA: ") == rule.removeprefix("IWWA: "):
+            left.append(rule)
+    assert not left, f"said in English in {language}: {left}"
 
 
 @pytest.mark.django_db

@@ -80,7 +80,10 @@ def catalogue(language: str, domain: str) -> list[Message]:
 
 class _VisibleText(HTMLParser):
     """The text a person reads or hears: text outside scripts and styles, and the
-    attributes read aloud or shown (aria-label, title, alt, placeholder, value of a button)."""
+    attributes read aloud or shown (aria-label, title, alt, placeholder, value of a button).
+    Text in ``<code>`` is left out: it is what one types (a game string's options and
+    values, ``kung_och_adel(first_leader_chooser=eldest)``, an action such as ``lead 2``),
+    the same in every language, as the rules pages' option tables show it."""
 
     SPOKEN = ("aria-label", "title", "alt", "placeholder", "aria-description")
 
@@ -90,14 +93,14 @@ class _VisibleText(HTMLParser):
         self._hidden = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "template"):
+        if tag in ("script", "style", "template", "code"):
             self._hidden += 1
         for name, value in attrs:
             if name in self.SPOKEN and value:
                 self.parts.append(value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "template") and self._hidden:
+        if tag in ("script", "style", "template", "code") and self._hidden:
             self._hidden -= 1
 
     def handle_data(self, data: str) -> None:

@@ -90,7 +90,7 @@ COLUMN_EXPLANATIONS = {
 }
 """A sentence for each standings column whose name does not say it all, shown under the
 table and on its heading."""
-LEAD_EXPLAINED = (
+LEAD_EXPLAINED = gettext_lazy(
     "how far a row is ahead of the next one, and whether the results make that lead clear "
     "or it could still be luck (a statistical test of their scores)."
 )
@@ -170,9 +170,11 @@ def _gap(row: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(gap, dict) or gap.get("difference") is None:
         return None
     low, high, p_value = gap.get("low"), gap.get("high"), gap.get("p_value")
-    details = [f"lead {gap['difference']:+g} over the next row"]
+    details = [_("lead %(lead)s over the next row") % {"lead": f"{gap['difference']:+g}"}]
     if low is not None and high is not None:
-        details.append(f"95% interval {low:+g} to {high:+g}")
+        details.append(
+            _("95%% interval %(low)s to %(high)s") % {"low": f"{low:+g}", "high": f"{high:+g}"}
+        )
     if p_value is not None:
         details.append(f"p = {p_value:g}")
     return {
@@ -407,7 +409,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if "bot" in request.POST:
             form = BuiltinEntryForm(request.POST)
             if not form.is_valid():
-                raise LeagueError("choose a built-in bot and how many (1 to 32)")
+                raise LeagueError(_("choose a built-in bot and how many (1 to 32)"))
             kind = form.cleaned_data["bot"]
             names = _builtin_names_for(tournament, kind, form.cleaned_data["count"])
             competitors = [competitor_builtin(name=kind, bot_name=name) for name in names]
@@ -416,7 +418,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 request.POST, choices=_entry_choices(request, tournament)
             )
             if not choice_form.is_valid():
-                raise LeagueError("choose a competitor from the list")
+                raise LeagueError(_("choose a competitor from the list"))
             kind, _colon, number = choice_form.cleaned_data["competitor"].partition(":")
             if kind == "me":
                 competitors = [competitor_for_user(user=request.user)]  # type: ignore[arg-type]

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from api.throttles import SettingsThrottle
-from league.domain.wording import moment_in_words
 from league.errors import LeagueError, NotFoundError
 from league.selectors import round_list, tournament_get
 from league.services.rounds import round_play_by_set
+from league.words_in_language import moment_words
 from web.forms import PlayByForm
 from web.throttling import rate_limited
 
@@ -51,7 +51,7 @@ def round_play_by(request: HttpRequest, tournament_id: int, number: int) -> Http
         messages.success(
             request,
             _("Round %(number)s is to be played by %(moment_in_words)s.")
-            % {"number": number, "moment_in_words": moment_in_words(play_by)}
+            % {"number": number, "moment_in_words": moment_words(play_by)}
             if play_by is not None
             else _("Round %(number)s has no play-by date now.") % {"number": number},
         )

@@ -43,14 +43,14 @@ def _game_and_seed(request: HttpRequest) -> tuple[str, int, int | None]:
     try:
         seed = int(request.GET.get("seed", "1"))
     except ValueError:
-        raise ValueError("seed must be a whole number") from None
+        raise ValueError(_("seed must be a whole number")) from None
     events_text = request.GET.get("events")
     events = None
     if events_text:
         try:
             events = int(events_text)
         except ValueError:
-            raise ValueError("events must be a whole number") from None
+            raise ValueError(_("events must be a whole number")) from None
     return game, seed, events
 
 
@@ -174,7 +174,7 @@ def sample_table_actions(request: HttpRequest) -> JsonResponse:
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
-        return _problem('The body must be JSON: {"action": "play QS"}.')
+        return _problem(_('The body must be JSON: {"action": "play QS"}.'))
     action = body.get("action") if isinstance(body, dict) else None
     if not isinstance(action, str) or not action.strip():
         return _problem(_("Missing field 'action' (a string such as \"play QS\")."))

@@ -40,10 +40,10 @@ from league.services.tables import (
     table_seat_bot,
     table_seat_invite,
 )
+from league.words_in_language import game_name_words
 from web.forms import TableForm
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
 from web.throttling import rate_limited
-from web.words_in_language import game_name_words
 
 
 def _bot_spec(spec: str) -> Any:

@@ -2,13 +2,17 @@
 a game's name with its length (``Priffe, 2 rubbers``), a time per move and a time control.
 
 league.domain.wording says them in English for the league's own use (its records, its
-logs); the pages say them here with gettext, from the same plain values.
+logs); the pages and the notices say them here with gettext, from the same plain values,
+and a moment (a deadline) in a person's own time zone and language.
 """
 
 from __future__ import annotations
 
 import re
+import zoneinfo
+from datetime import datetime, tzinfo
 
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext, ngettext
 
 MINUTE = 60
@@ -86,3 +90,18 @@ def game_name_words(display_name: str) -> str:
         else:
             said.append(gettext(part))
     return ", ".join(said)
+
+
+def moment_words(moment: datetime, zone: tzinfo | None = None) -> str:
+    """``Tue 25 Nov 2026, 20:00 UTC`` (``di 25 nov. 2026, 21:00 CET``): a deadline in the
+    active language, in ``zone`` (else the active time zone)."""
+    local = timezone.localtime(moment, zone or timezone.get_current_timezone())
+    return str(dateformat.format(local, "D j M Y, H:i T"))
+
+
+def person_zone(time_zone: str) -> tzinfo:
+    """A person's time zone from their settings (blank or unknown: UTC, the site's)."""
+    try:
+        return zoneinfo.ZoneInfo(time_zone) if time_zone else zoneinfo.ZoneInfo("UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

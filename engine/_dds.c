@@ -16,9 +16,14 @@
 #define MAX_SEATS 8
 #define MAX_TRICKS 32
 #define INF (1 << 29)
-#define TT_BITS 19
+#ifndef TT_BITS
+#define TT_BITS 20
+#endif
 #define TT_SIZE (1u << TT_BITS)
 #define TT_PROBES 4
+#ifndef HIST_MODE
+#define HIST_MODE 1
+#endif
 
 typedef uint64_t mask_t;
 
@@ -62,8 +67,15 @@ typedef struct {
     int ncaps, caps[MAX_SEATS], radix[MAX_SEATS];
     int *table;
     int table_len, table_min, table_max;
+    /* reach_lo/hi[r * table_len + i]: the least and greatest outcome reachable from the
+     * count vector i with at most r more tricks counted (NULL: the table is too large,
+     * then table_min and table_max bound it) */
+    int *reach_lo, *reach_hi;
     int trick[MAX_SEATS];
     long long nodes;
+    /* the history heuristic: how often (weighted by the tricks left) each seat's card
+     * cut the search off; a move-ordering hint, never a value */
+    long long history[MAX_SEATS][52];
 } Ctx;
 
 static const mask_t SUIT_MASK[4] = {
@@ -193,7 +205,16 @@ static void order_moves(const Ctx *x, int seat, int maximize, int trick_len, int
         int rank = c % 13;
         long long tie = wins ? (13 - rank) : rank;
         if (win_card < 0) tie = worth < 0 ? (13 - rank) : rank; /* a lead */
+        long long hist = x->history[seat][c];
+        if (hist > (1LL << 30)) hist = 1LL << 30;
+#if HIST_MODE == 1
+        keys[i] = mine * (1LL << 40) + hist * 64 + tie;
+#elif HIST_MODE == 2
+        keys[i] = mine * (1LL << 40) + tie * (1LL << 32) + hist;
+#else
+        (void)hist;
         keys[i] = mine * 64 + tie;
+#endif
     }
     for (int i = 1; i < count; i++) { /* insertion sort, highest key first */
         long long k = keys[i];
@@ -268,10 +289,40 @@ static uint64_t mix(uint64_t h) {
 static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
                        int beta) {
     mask_t left = 0;
-    for (int s = 0; s < x->n; s++) left |= x->hands[s];
+    int last = 1; /* every hand holds one card: the last trick plays itself */
+    for (int s = 0; s < x->n; s++) {
+        left |= x->hands[s];
+        if (!x->hands[s] || (x->hands[s] & (x->hands[s] - 1))) last = 0;
+    }
     if (index == x->tricks_total || !left) return x->table[count_idx];
-    int hi = x->trick_hi[index] + x->table_max;
-    int lo = x->trick_lo[index] + x->table_min;
+    if (last) {
+        x->nodes++;
+        int seat = leader, win_card = -1, win_seat = -1, gain = 0;
+        for (int i = 0; i < x->n; i++) {
+            int c = __builtin_ctzll(x->hands[seat]);
+            if (win_card < 0 || beats(c, win_card, x->trump)) {
+                win_card = c;
+                win_seat = seat;
+            }
+            gain += x->card_points[c];
+            seat = x->left_of[seat];
+        }
+        if (!((x->scorer_mask >> win_seat) & 1)) gain = 0;
+        else gain += x->trick_points[index];
+        int counter = x->counters[win_seat];
+        if (counter >= 0 && count_of(x, count_idx, counter) < x->caps[counter])
+            count_idx += x->radix[counter];
+        return gain + x->table[count_idx];
+    }
+    int hi, lo;
+    if (x->reach_lo) {
+        int at = (x->tricks_total - index) * x->table_len + count_idx;
+        hi = x->trick_hi[index] + x->reach_hi[at];
+        lo = x->trick_lo[index] + x->reach_lo[at];
+    } else {
+        hi = x->trick_hi[index] + x->table_max;
+        lo = x->trick_lo[index] + x->table_min;
+    }
     mask_t rest = left;
     while (rest) {
         int c = __builtin_ctzll(rest);
@@ -409,7 +460,11 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
             best_card = reps[i];
             if (value < beta) beta = value;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            int depth = x->tricks_total - index;
+            x->history[seat][reps[i]] += depth * depth;
+            break;
+        }
     }
     if (best_out) *best_out = best_card;
     return best_value;
@@ -580,6 +635,33 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         }
         Py_DECREF(fast);
     }
+    if (x->ncaps && (long long)x->table_len * (tricks_total + 1) <= (1 << 22)) {
+        size_t size = (size_t)x->table_len * (size_t)(tricks_total + 1);
+        x->reach_lo = (int *)malloc(sizeof(int) * size);
+        x->reach_hi = (int *)malloc(sizeof(int) * size);
+        if (!x->reach_lo || !x->reach_hi) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        int len = x->table_len;
+        for (int i = 0; i < len; i++) x->reach_lo[i] = x->reach_hi[i] = x->table[i];
+        for (int r = 1; r <= tricks_total; r++) {
+            int *lo = x->reach_lo + r * len, *hi = x->reach_hi + r * len;
+            const int *plo = lo - len, *phi = hi - len;
+            for (int i = 0; i < len; i++) {
+                int a = plo[i], b = phi[i];
+                for (int k = 0; k < x->ncaps; k++) {
+                    if (count_of(x, i, k) < x->caps[k]) {
+                        int j = i + x->radix[k];
+                        if (plo[j] < a) a = plo[j];
+                        if (phi[j] > b) b = phi[j];
+                    }
+                }
+                lo[i] = a;
+                hi[i] = b;
+            }
+        }
+    }
     /* the root: the trick so far, then each group of legal cards with a full window */
     int seat = leader, win_card = -1, win_seat = -1;
     for (int i = 0; i < trick_len; i++) {
@@ -638,6 +720,8 @@ fail:
     if (!result && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "the position's arguments do not fit together");
     free(x->table);
+    free(x->reach_lo);
+    free(x->reach_hi);
     free(x);
     return result;
 }

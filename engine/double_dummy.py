@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
+from math import gcd
 from typing import Any
 
 from engine.cards import BIT, SUIT_MASKS, SUIT_OF
@@ -86,6 +87,10 @@ class Problem:
     linear_sign: int
     done: int
     """The points already certain (tricks played, ``base``)."""
+    scale: int = 1
+    """The searched points are the game's divided by this (the greatest common divisor
+    of every point the rest of the deal can add): fewer distinct values for the
+    null-window searches to cross. ``_final`` multiplies back."""
 
 
 def problem_of(state: State[Any]) -> Problem:
@@ -144,6 +149,14 @@ def _build(state: TrickTakingState[Any], scoring: DealScoring) -> Problem:
     if not caps:
         done += table[0] if not linear_map else 0
         table = (0,)
+    scale = 0
+    for v in (*card_points, *trick_points, *table):
+        scale = gcd(scale, v)
+    scale = scale or 1
+    if scale > 1:
+        card_points = tuple(v // scale for v in card_points)
+        trick_points = tuple(v // scale for v in trick_points)
+        table = tuple(v // scale for v in table)
     return Problem(
         num_seats=n,
         left_of=tuple(state.left_of),
@@ -168,6 +181,7 @@ def _build(state: TrickTakingState[Any], scoring: DealScoring) -> Problem:
         linear_count=linear_count,
         linear_sign=linear_sign,
         done=done,
+        scale=scale,
     )
 
 
@@ -216,7 +230,7 @@ def _final(problem: Problem, value: int) -> int:
         count = problem.linear_count + problem.linear_sign * value
         count = max(0, min(count, len(problem.linear_map) - 1))
         return problem.linear_map[count] + problem.done
-    return value + problem.done
+    return value * problem.scale + problem.done
 
 
 def _c_arguments(p: Problem) -> tuple[Any, ...]:

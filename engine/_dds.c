@@ -4,7 +4,8 @@
  * value of each legal card of the seat to play, from the current trick on, before the
  * points already certain are added: the same numbers as the pure-Python search, which the
  * tests check. Alpha-beta over the remaining cards, a transposition table at the start of
- * every trick (kept between calls, emptied by a generation count), equivalent cards
+ * every trick (kept between calls of the same deal constants, see last_signature),
+ * equivalent cards
  * searched once, the stored best card first, bounds on what the remaining cards can add.
  */
 #define PY_SSIZE_T_CLEAN
@@ -31,7 +32,7 @@ typedef struct {
     mask_t hands[5];
     mask_t classes[3];
     uint32_t gen;
-    int32_t extra;
+    int64_t extra;
     int32_t lower, upper;
     int8_t leader;
     int8_t best;
@@ -39,6 +40,14 @@ typedef struct {
 
 static Entry *table_entries = NULL;
 static uint32_t generation = 0;
+/* The transposition table is kept from one call to the next while the deal's constants
+ * (everything but the hands, the trick and the history) stay the same, as between the
+ * sampled deals of one decision and the decisions of one deal: its keys say everything
+ * else a value depends on (the hands renamed by relative rank, the leader, the trick
+ * index, the capped counts, the suits led where a rule reads them, whether a banned suit
+ * was broken). Any other call, and any call after one that gave up, empties it. */
+static uint64_t last_signature = 0;
+static int table_valid = 0;
 static long long last_node_count = 0;
 static long long node_limit = 0; /* 0: none; else the search gives up beyond it */
 static int gave_up = 0;
@@ -335,7 +344,11 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
     }
     if (lo >= beta || lo == hi) return lo;
     if (hi <= alpha) return hi;
-    int extra = count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0);
+    int64_t extra = ((int64_t)count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0)) * 64 + index;
+    if (x->lead_ban_until_broken && x->lead_ban_suit >= 0) {
+        mask_t played = x->played_root | (x->held_root & ~left);
+        if (played & SUIT_MASK[x->lead_ban_suit]) extra |= (int64_t)1 << 40;
+    }
     /* The key: each hand with the cards renamed by their order among the cards still
      * held in their suit, and the class of each renamed card (its points and rule marks):
      * cards played earlier matter only through that order. */
@@ -516,11 +529,6 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         table_entries = (Entry *)calloc(TT_SIZE, sizeof(Entry));
         if (!table_entries) return PyErr_NoMemory();
     }
-    generation++;
-    if (generation == 0) {
-        memset(table_entries, 0, TT_SIZE * sizeof(Entry));
-        generation = 1;
-    }
     Ctx *x = (Ctx *)calloc(1, sizeof(Ctx));
     if (!x) return PyErr_NoMemory();
     long long buf[1024];
@@ -662,6 +670,32 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
             }
         }
     }
+    {
+        uint64_t sig = mix(0x5851F42D4C957F2DULL ^ (uint64_t)n);
+#define SIG(v) sig = mix(sig ^ (uint64_t)(int64_t)(v))
+        for (int i = 0; i < n; i++) SIG(x->left_of[i]), SIG(x->counters[i]);
+        SIG(trump), SIG(tricks_total), SIG(side_mask), SIG(scorer_mask);
+        SIG(x->lead_ban_suit), SIG(x->lead_ban_until_broken), SIG(x->forced_card);
+        SIG(x->forced_on_void), SIG(x->forced_when_beaten_by), SIG(x->forced_on_first_lead);
+        SIG(x->follow_penalty), SIG(x->beat_trump_lead), SIG(x->trump_rules);
+        SIG(x->must_trump), SIG(x->must_overtrump), SIG(x->undertrump);
+        SIG(x->discard_penalty);
+        for (int c = 0; c < 52; c++) SIG(x->card_points[c]);
+        for (int i = 0; i < tricks_total; i++) SIG(x->trick_points[i]);
+        SIG(x->ncaps);
+        for (int i = 0; i < x->ncaps; i++) SIG(x->caps[i]);
+        for (int i = 0; i < x->table_len; i++) SIG(x->table[i]);
+#undef SIG
+        if (!table_valid || sig != last_signature) {
+            generation++;
+            if (generation == 0) {
+                memset(table_entries, 0, TT_SIZE * sizeof(Entry));
+                generation = 1;
+            }
+        }
+        last_signature = sig;
+        table_valid = 1;
+    }
     /* the root: the trick so far, then each group of legal cards with a full window */
     int seat = leader, win_card = -1, win_seat = -1;
     for (int i = 0; i < trick_len; i++) {
@@ -690,6 +724,9 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
                 value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
                              trick_index, count_idx, suits_led, beta - 1, beta);
                 if (gave_up) break;
+#ifdef DEBUG_ROOT
+                fprintf(stderr, "card %d beta %d -> %d nodes %lld\n", reps[i], beta, value, x->nodes);
+#endif
                 if (value < beta)
                     upper = value;
                 else
@@ -711,12 +748,14 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         }
     }
     last_node_count = x->nodes;
+    if (gave_up) table_valid = 0; /* entries stored while giving up are not values */
     if (gave_up && result) {
         Py_CLEAR(result);
         result = Py_None;
         Py_INCREF(result);
     }
 fail:
+    if (!result) table_valid = 0;
     if (!result && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "the position's arguments do not fit together");
     free(x->table);
@@ -730,7 +769,13 @@ static PyObject *dds_last_nodes(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(last_node_count);
 }
 
+static PyObject *dds_clear(PyObject *self, PyObject *args) {
+    table_valid = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"clear", dds_clear, METH_NOARGS, "Empty the transposition table before the next solve."},
     {"solve", dds_solve, METH_VARARGS, "The value of each legal card (see double_dummy.py)."},
     {"last_nodes", dds_last_nodes, METH_NOARGS, "Nodes searched by the last solve."},
     {NULL, NULL, 0, NULL}};

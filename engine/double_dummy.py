@@ -220,6 +220,17 @@ last_nodes = [0]
 """Nodes searched by the last ``solve`` (benchmarks read it)."""
 
 
+def clear_table() -> None:
+    """Empty the compiled solver's transposition table before the next solve.
+
+    The compiled solver keeps its table from one solve to the next while the deal's
+    constants (rules, trumps, points, sides) are the same, as for the sampled deals of one
+    decision, and empties it otherwise; values never depend on it. Benchmarks call this to
+    measure each position from an empty table."""
+    if _dds is not None:
+        _dds.clear()
+
+
 def compiled_available() -> bool:
     """Whether the compiled solver was built on this machine."""
     return _dds is not None

@@ -5,16 +5,19 @@ At a card-play decision the bot
 1. infers from its view what each other hand must and cannot hold, and draws deals of the
    unseen cards consistent with it (``bots.builtin.hidden_hands``, as ``strong`` does);
 2. solves each drawn deal exactly with the double-dummy solver (engine/double_dummy.py):
-   every legal card's value for its seat with all hands known;
+   every legal card's value for its seat with all hands known (the compiled solver keeps
+   its transposition table from one drawn deal to the next, so the later ones are
+   cheaper);
 3. keeps the cards with the best mean value over the deals drawn, and when several are
    tied (frequent in the individual games, where "the seat against the other three
    together" makes many cards equally bad), lets ``strong``'s search choose among them
    with what is left of the time budget.
 
 It draws deals until ``samples`` are solved or ``time_budget_ms`` is spent (at least one).
-A solve that would need more than ``node_limit`` nodes (a deal early in play whose
-search would take longer than the budget) is given up, and that decision is made by
-``strong``'s search instead; so is any decision where the view does not add up to a deal.
+A solve that would need more than ``node_limit`` nodes (by default in proportion to
+the clock: a deal early in play whose search would take longer than half the budget) is
+given up, and that decision is made by ``strong``'s search instead; so is any decision
+where the view does not add up to a deal.
 Every other decision (bids, contracts, trumps, tribute, offers) is ``strong``'s, which is
 the family's greedy policy: no other policy has been measured better.
 
@@ -36,7 +39,12 @@ from engine.view import PlayerView
 
 DEFAULT_SAMPLES = 24
 DEFAULT_NODE_LIMIT = 400_000
-"""About a tenth of a second of the compiled search on this project's machines."""
+"""Without a clock: about a tenth of a second of the compiled search on this project's
+machines."""
+NODES_PER_MS = 1500
+"""With a clock, a solve may search this many nodes per millisecond of half the budget
+(the compiled search does 2 to 4 million a second on a loaded core): a decision whose
+first solve would not fit in half the clock goes to ``strong`` early enough."""
 
 
 class SolverPlayer:
@@ -49,13 +57,19 @@ class SolverPlayer:
         seed: int | None = None,
         time_budget_ms: float | None = DEFAULT_TIME_BUDGET_MS,
         samples: int = DEFAULT_SAMPLES,
-        node_limit: int = DEFAULT_NODE_LIMIT,
+        node_limit: int | None = None,
     ) -> None:
         if samples < 1:
             raise ValueError("samples must be at least 1")
         self.seed = seed
         self.time_budget_ms = time_budget_ms
         self.samples = samples
+        if node_limit is None:
+            node_limit = (
+                DEFAULT_NODE_LIMIT
+                if time_budget_ms is None
+                else max(50_000, int(time_budget_ms / 2 * NODES_PER_MS))
+            )
         self.node_limit = node_limit
         self.rng = random.Random(seed)
         self.fallback = StrongPlayer(seed, time_budget_ms=time_budget_ms)

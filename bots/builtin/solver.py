@@ -41,9 +41,9 @@ DEFAULT_SAMPLES = 24
 DEFAULT_NODE_LIMIT = 400_000
 """Without a clock: about a tenth of a second of the compiled search on this project's
 machines."""
-NODES_PER_MS = 1500
+NODES_PER_MS = 2500
 """With a clock, a solve may search this many nodes per millisecond of half the budget
-(the compiled search does 2 to 4 million a second on a loaded core): a decision whose
+(the compiled search does 1.5 to 4 million a second, by the load): a decision whose
 first solve would not fit in half the clock goes to ``strong`` early enough."""
 
 

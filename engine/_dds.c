@@ -23,7 +23,7 @@
 #define TT_SIZE (1u << TT_BITS)
 #define TT_PROBES 4
 #ifndef HIST_MODE
-#define HIST_MODE 1
+#define HIST_MODE 0
 #endif
 
 typedef uint64_t mask_t;
@@ -70,6 +70,8 @@ typedef struct {
     int card_marks[52];
     int class_id[52];
     int normalize;
+    /* quick tricks apply: no card points, no outcome table, no negative trick points */
+    int quick;
     int trick_points[MAX_TRICKS];
     int trick_hi[MAX_TRICKS + 1], trick_lo[MAX_TRICKS + 1];
     int counters[MAX_SEATS];
@@ -83,7 +85,9 @@ typedef struct {
     int trick[MAX_SEATS];
     long long nodes;
     /* the history heuristic: how often (weighted by the tricks left) each seat's card
-     * cut the search off; a move-ordering hint, never a value */
+     * cut the search off; a move-ordering hint, never a value. Off by default
+     * (HIST_MODE 0): measured, it saved nodes in some families with 10 tricks left and
+     * cost as many elsewhere and with 7 left (docs/benchmarks.md) */
     long long history[MAX_SEATS][52];
 } Ctx;
 
@@ -344,6 +348,46 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
     }
     if (lo >= beta || lo == hi) return lo;
     if (hi <= alpha) return hi;
+    if (x->quick) {
+        /* Quick tricks: the leader's top cards in a suit (the highest cards of the suit
+         * still held, all in its hand) win one trick each when led one after another if
+         * nobody else can trump them (no trumps, the suit is trumps, or no other hand
+         * holds a trump): the leader can take that many tricks now, whatever the others
+         * play. A trick is worth only its (non-negative) trick points here, so the
+         * leader's side gets at least those tricks' points, or, for the other side,
+         * the scorer's side at most the points of the tricks after them. */
+        int in_scorer = (x->scorer_mask >> leader) & 1, in_side = (x->side_mask >> leader) & 1;
+        if (in_scorer == in_side) {
+            mask_t own = x->hands[leader];
+            int others_trump = 0;
+            if (x->trump >= 0)
+                others_trump = ((left & ~own) & SUIT_MASK[x->trump]) != 0;
+            int k = 0;
+            for (int suit = 0; suit < 4; suit++) {
+                if (suit == x->lead_ban_suit) continue;
+                if (others_trump && suit != x->trump) continue;
+                mask_t rem = left & SUIT_MASK[suit];
+                while (rem) {
+                    int c = 63 - __builtin_clzll(rem);
+                    if (!((own >> c) & 1)) break;
+                    k++;
+                    rem &= ~BIT(c);
+                }
+            }
+            if (k) {
+                int end = index + k;
+                if (end > x->tricks_total) end = x->tricks_total;
+                if (in_side) {
+                    int sure = x->trick_lo[end]; /* 0: no negative trick points */
+                    for (int i = index; i < end; i++) sure += x->trick_points[i];
+                    if (sure >= beta) return sure;
+                } else {
+                    int most = x->trick_hi[end];
+                    if (most <= alpha) return most;
+                }
+            }
+        }
+    }
     int64_t extra = ((int64_t)count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0)) * 64 + index;
     if (x->lead_ban_until_broken && x->lead_ban_suit >= 0) {
         mask_t played = x->played_root | (x->held_root & ~left);
@@ -643,6 +687,14 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         }
         Py_DECREF(fast);
     }
+    x->quick = x->ncaps == 0;
+    for (int c = 0; c < 52; c++)
+        if (x->card_points[c]) x->quick = 0;
+    for (int i = 0; i < tricks_total; i++)
+        if (x->trick_points[i] < 0) x->quick = 0;
+#ifdef NO_QUICK
+    x->quick = 0;
+#endif
     if (x->ncaps && (long long)x->table_len * (tricks_total + 1) <= (1 << 22)) {
         size_t size = (size_t)x->table_len * (size_t)(tricks_total + 1);
         x->reach_lo = (int *)malloc(sizeof(int) * size);

@@ -14,8 +14,9 @@ At a card-play decision the bot
    with what is left of the time budget.
 
 It draws deals until ``samples`` are solved or ``time_budget_ms`` is spent (at least one).
-A solve that would need more than ``node_limit`` nodes (by default in proportion to
-the clock: a deal early in play whose search would take longer than half the budget) is
+A solve that would need more than ``node_limit`` nodes (with a clock and no fixed
+limit: the nodes that fit in what is left of half the budget at the speed measured on
+the bot's earlier solves; a deal early in play whose search would take longer) is
 given up, and that decision is made by ``strong``'s search instead; so is any decision
 where the view does not add up to a deal.
 Every other decision (bids, contracts, trumps, tribute, offers) is ``strong``'s, which is
@@ -33,7 +34,7 @@ from dataclasses import replace
 
 from bots.builtin.hidden_hands import HandSampler, InconsistentViewError
 from bots.builtin.strong import DEFAULT_TIME_BUDGET_MS, StrongPlayer, greedy_policy
-from engine.double_dummy import NotSolvableError, SearchLimitError, solve
+from engine.double_dummy import NotSolvableError, SearchLimitError, last_nodes, solve
 from engine.game import CARD_ACTIONS
 from engine.view import PlayerView
 
@@ -42,9 +43,12 @@ DEFAULT_NODE_LIMIT = 400_000
 """Without a clock: about a tenth of a second of the compiled search on this project's
 machines."""
 NODES_PER_MS = 2500
-"""With a clock, a solve may search this many nodes per millisecond of half the budget
-(the compiled search does 1.5 to 4 million a second, by the load): a decision whose
-first solve would not fit in half the clock goes to ``strong`` early enough."""
+"""With a clock, the first guess of the search's speed: a solve may search as many
+nodes as fit in what is left of half the budget at the speed measured on this bot's
+earlier solves (the compiled search does 0.5 to 4 million nodes a second, by the
+machine's load), so that a decision whose solve would not fit goes to ``strong`` in
+time."""
+MIN_NODE_LIMIT = 20_000
 
 
 class SolverPlayer:
@@ -64,13 +68,10 @@ class SolverPlayer:
         self.seed = seed
         self.time_budget_ms = time_budget_ms
         self.samples = samples
-        if node_limit is None:
-            node_limit = (
-                DEFAULT_NODE_LIMIT
-                if time_budget_ms is None
-                else max(50_000, int(time_budget_ms / 2 * NODES_PER_MS))
-            )
-        self.node_limit = node_limit
+        self.fixed_limit = node_limit is not None or time_budget_ms is None
+        self.node_limit = DEFAULT_NODE_LIMIT if node_limit is None else node_limit
+        self.nodes_per_ms = float(NODES_PER_MS)
+        """The search speed measured on this bot's solves (with a clock)."""
         self.rng = random.Random(seed)
         self.fallback = StrongPlayer(seed, time_budget_ms=time_budget_ms)
         self.last_samples = 0
@@ -94,6 +95,13 @@ class SolverPlayer:
                 self.fallback.time_budget_ms = max(budget - spent, 1.0)
             return self.fallback.choose(view)
 
+    def _measure(self, started: float) -> None:
+        """Update the measured search speed from the solve that began at ``started``."""
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        nodes = last_nodes[0]
+        if nodes >= 10_000 and elapsed_ms > 0:
+            self.nodes_per_ms = 0.7 * self.nodes_per_ms + 0.3 * (nodes / elapsed_ms)
+
     def _search(self, view: PlayerView, sampler: HandSampler) -> int:
         start = time.perf_counter()
         budget = self.time_budget_ms
@@ -109,12 +117,19 @@ class SolverPlayer:
         solve_deadline = start + budget / 2000 if budget is not None else None
         for _ in range(self.samples):
             state = game.new_search_state(view, sampler.sample(rng))
+            limit = self.node_limit
+            if not self.fixed_limit and solve_deadline is not None:
+                left_ms = (solve_deadline - time.perf_counter()) * 1000
+                limit = max(MIN_NODE_LIMIT, int(left_ms * self.nodes_per_ms))
+            solve_started = time.perf_counter()
             try:
-                values = solve(state, node_limit=self.node_limit)
+                values = solve(state, node_limit=limit)
             except SearchLimitError:
+                self._measure(solve_started)
                 if not solved:
                     raise
                 break
+            self._measure(solve_started)
             for action in legal:
                 totals[action] += values[action]
             solved += 1

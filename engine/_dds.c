@@ -169,28 +169,28 @@ static int make_groups(const Ctx *x, int seat, mask_t legal, int trick_len, int 
     int count = 0;
     for (int suit = 0; suit < 4; suit++) {
         if (!(legal & SUIT_MASK[suit])) continue;
-        int current = -1;
+        /* the legal cards of the suit from the highest down: a new group where a card
+         * of another hand, the trick or an illegal card of this hand lies between two
+         * legal cards, or where the class changes */
+        mask_t blockers = (others | (own & ~legal)) & SUIT_MASK[suit];
+        mask_t rest = legal & SUIT_MASK[suit];
+        int current = -1, prev = -1;
         mask_t members = 0;
-        for (int c = suit * 13 + 12; c >= suit * 13; c--) {
-            mask_t bit = BIT(c);
-            if ((others & bit) || ((own & bit) && !(legal & bit))) {
-                if (current >= 0) {
-                    reps[count] = current;
-                    groups[count++] = members;
-                }
+        while (rest) {
+            int c = 63 - __builtin_clzll(rest);
+            rest &= ~BIT(c);
+            if (current >= 0 &&
+                ((blockers & (BIT(prev) - 1) & ~((BIT(c) << 1) - 1)) ||
+                 x->card_points[c] != x->card_points[current] ||
+                 x->card_marks[c] != x->card_marks[current])) {
+                reps[count] = current;
+                groups[count++] = members;
                 current = -1;
                 members = 0;
-            } else if (legal & bit) {
-                if (current >= 0 && (x->card_points[c] != x->card_points[current] ||
-                                     x->card_marks[c] != x->card_marks[current])) {
-                    reps[count] = current;
-                    groups[count++] = members;
-                    current = -1;
-                    members = 0;
-                }
-                if (current < 0) current = c;
-                members |= bit;
             }
+            if (current < 0) current = c;
+            members |= BIT(c);
+            prev = c;
         }
         if (current >= 0) {
             reps[count] = current;
@@ -480,10 +480,13 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
         gave_up = 1;
         return 0; /* every value from here on is thrown away */
     }
-    mask_t held = 0;
-    for (int s = 0; s < x->n; s++) held |= x->hands[s];
-    mask_t played = x->played_root | (x->held_root & ~held);
     int led = trick_len ? SUIT(x->trick[0]) : -1;
+    mask_t played = x->played_root;
+    if (led < 0 && x->lead_ban_until_broken) { /* only this rule reads the played cards */
+        mask_t held = 0;
+        for (int s = 0; s < x->n; s++) held |= x->hands[s];
+        played |= x->held_root & ~held;
+    }
     mask_t legal = legal_mask(x, x->hands[seat], led, win_card, played, suits_led);
     int reps[52];
     mask_t groups[52];

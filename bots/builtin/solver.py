@@ -72,6 +72,10 @@ class SolverPlayer:
         self.node_limit = DEFAULT_NODE_LIMIT if node_limit is None else node_limit
         self.nodes_per_ms = float(NODES_PER_MS)
         """The search speed measured on this bot's solves (with a clock)."""
+        self.cut: tuple[int, int] = (-1, 0)
+        """The deal and the number of cards played when a solve was last cut short: with
+        a clock and no fixed limit, the decisions of the trick after it go straight to
+        ``strong`` with the whole budget (a solve from there would be cut too)."""
         self.rng = random.Random(seed)
         self.fallback = StrongPlayer(seed, time_budget_ms=time_budget_ms)
         self.last_samples = 0
@@ -83,17 +87,30 @@ class SolverPlayer:
         if len(legal) == 1:
             return legal[0]
         if view.phase != "play" or any(a >= CARD_ACTIONS for a in legal):
+            self.fallback.time_budget_ms = self.time_budget_ms
+            return self.fallback.choose(view)
+        played = view.played.bit_count()
+        deal, cut_at = self.cut
+        if not self.fixed_limit and deal == view.deal_number and played < cut_at + view.num_seats:
+            # a solve was cut short less than a trick ago: this one would be too
+            self.fallback.time_budget_ms = self.time_budget_ms
             return self.fallback.choose(view)
         started = time.perf_counter()
         try:
             sampler = HandSampler(view)
             return self._search(view, sampler)
-        except (InconsistentViewError, NotSolvableError, SearchLimitError, NotImplementedError):
-            budget = self.time_budget_ms
-            if budget is not None:  # strong gets what is left of the budget
-                spent = (time.perf_counter() - started) * 1000
-                self.fallback.time_budget_ms = max(budget - spent, 1.0)
-            return self.fallback.choose(view)
+        except SearchLimitError:
+            self.cut = (view.deal_number, played)
+            return self._fall_back(view, started)
+        except (InconsistentViewError, NotSolvableError, NotImplementedError):
+            return self._fall_back(view, started)
+
+    def _fall_back(self, view: PlayerView, started: float) -> int:
+        budget = self.time_budget_ms
+        if budget is not None:  # strong gets what is left of the budget
+            spent = (time.perf_counter() - started) * 1000
+            self.fallback.time_budget_ms = max(budget - spent, 1.0)
+        return self.fallback.choose(view)
 
     def _measure(self, started: float) -> None:
         """Update the measured search speed from the solve that began at ``started``."""

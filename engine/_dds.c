@@ -3,10 +3,12 @@
  * It reads the position engine/double_dummy.py builds (_c_arguments) and answers the
  * value of each legal card of the seat to play, from the current trick on, before the
  * points already certain are added: the same numbers as the pure-Python search, which the
- * tests check. Alpha-beta over the remaining cards, a transposition table at the start of
- * every trick (kept between calls of the same deal constants, see last_signature),
- * equivalent cards
- * searched once, the stored best card first, bounds on what the remaining cards can add.
+ * tests check. Alpha-beta over the remaining cards, MTD(f) per root card, a
+ * transposition table at the start of every trick (kept between calls of the same deal
+ * constants, see last_signature), equivalent cards searched once, the stored best card
+ * first, bounds on what the remaining cards can add (the outcome still reachable from the
+ * trick counts: reach_lo/reach_hi; quick tricks where tricks are worth non-negative
+ * points), the last trick played without search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -3,9 +3,12 @@
  * It reads the position engine/double_dummy.py builds (_c_arguments) and answers the
  * value of each legal card of the seat to play, from the current trick on, before the
  * points already certain are added: the same numbers as the pure-Python search, which the
- * tests check. Alpha-beta over the remaining cards, a transposition table at the start of
- * every trick (kept between calls, emptied by a generation count), equivalent cards
- * searched once, the stored best card first, bounds on what the remaining cards can add.
+ * tests check. Alpha-beta over the remaining cards, MTD(f) per root card, a
+ * transposition table at the start of every trick (kept between calls of the same deal
+ * constants, see last_signature), equivalent cards searched once, the stored best card
+ * first, bounds on what the remaining cards can add (the outcome still reachable from the
+ * trick counts: reach_lo/reach_hi; quick tricks where tricks are worth non-negative
+ * points), the last trick played without search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -16,9 +19,14 @@
 #define MAX_SEATS 8
 #define MAX_TRICKS 32
 #define INF (1 << 29)
-#define TT_BITS 19
+#ifndef TT_BITS
+#define TT_BITS 20
+#endif
 #define TT_SIZE (1u << TT_BITS)
 #define TT_PROBES 4
+#ifndef HIST_MODE
+#define HIST_MODE 0
+#endif
 
 typedef uint64_t mask_t;
 
@@ -26,7 +34,7 @@ typedef struct {
     mask_t hands[5];
     mask_t classes[3];
     uint32_t gen;
-    int32_t extra;
+    int64_t extra;
     int32_t lower, upper;
     int8_t leader;
     int8_t best;
@@ -34,6 +42,14 @@ typedef struct {
 
 static Entry *table_entries = NULL;
 static uint32_t generation = 0;
+/* The transposition table is kept from one call to the next while the deal's constants
+ * (everything but the hands, the trick and the history) stay the same, as between the
+ * sampled deals of one decision and the decisions of one deal: its keys say everything
+ * else a value depends on (the hands renamed by relative rank, the leader, the trick
+ * index, the capped counts, the suits led where a rule reads them, whether a banned suit
+ * was broken). Any other call, and any call after one that gave up, empties it. */
+static uint64_t last_signature = 0;
+static int table_valid = 0;
 static long long last_node_count = 0;
 static long long node_limit = 0; /* 0: none; else the search gives up beyond it */
 static int gave_up = 0;
@@ -56,14 +72,25 @@ typedef struct {
     int card_marks[52];
     int class_id[52];
     int normalize;
+    /* quick tricks apply: no card points, no outcome table, no negative trick points */
+    int quick;
     int trick_points[MAX_TRICKS];
     int trick_hi[MAX_TRICKS + 1], trick_lo[MAX_TRICKS + 1];
     int counters[MAX_SEATS];
     int ncaps, caps[MAX_SEATS], radix[MAX_SEATS];
     int *table;
     int table_len, table_min, table_max;
+    /* reach_lo/hi[r * table_len + i]: the least and greatest outcome reachable from the
+     * count vector i with at most r more tricks counted (NULL: the table is too large,
+     * then table_min and table_max bound it) */
+    int *reach_lo, *reach_hi;
     int trick[MAX_SEATS];
     long long nodes;
+    /* the history heuristic: how often (weighted by the tricks left) each seat's card
+     * cut the search off; a move-ordering hint, never a value. Off by default
+     * (HIST_MODE 0): measured, it saved nodes in some families with 10 tricks left and
+     * cost as many elsewhere and with 7 left (docs/benchmarks.md) */
+    long long history[MAX_SEATS][52];
 } Ctx;
 
 static const mask_t SUIT_MASK[4] = {
@@ -144,28 +171,28 @@ static int make_groups(const Ctx *x, int seat, mask_t legal, int trick_len, int 
     int count = 0;
     for (int suit = 0; suit < 4; suit++) {
         if (!(legal & SUIT_MASK[suit])) continue;
-        int current = -1;
+        /* the legal cards of the suit from the highest down: a new group where a card
+         * of another hand, the trick or an illegal card of this hand lies between two
+         * legal cards, or where the class changes */
+        mask_t blockers = (others | (own & ~legal)) & SUIT_MASK[suit];
+        mask_t rest = legal & SUIT_MASK[suit];
+        int current = -1, prev = -1;
         mask_t members = 0;
-        for (int c = suit * 13 + 12; c >= suit * 13; c--) {
-            mask_t bit = BIT(c);
-            if ((others & bit) || ((own & bit) && !(legal & bit))) {
-                if (current >= 0) {
-                    reps[count] = current;
-                    groups[count++] = members;
-                }
+        while (rest) {
+            int c = 63 - __builtin_clzll(rest);
+            rest &= ~BIT(c);
+            if (current >= 0 &&
+                ((blockers & (BIT(prev) - 1) & ~((BIT(c) << 1) - 1)) ||
+                 x->card_points[c] != x->card_points[current] ||
+                 x->card_marks[c] != x->card_marks[current])) {
+                reps[count] = current;
+                groups[count++] = members;
                 current = -1;
                 members = 0;
-            } else if (legal & bit) {
-                if (current >= 0 && (x->card_points[c] != x->card_points[current] ||
-                                     x->card_marks[c] != x->card_marks[current])) {
-                    reps[count] = current;
-                    groups[count++] = members;
-                    current = -1;
-                    members = 0;
-                }
-                if (current < 0) current = c;
-                members |= bit;
             }
+            if (current < 0) current = c;
+            members |= BIT(c);
+            prev = c;
         }
         if (current >= 0) {
             reps[count] = current;
@@ -193,7 +220,16 @@ static void order_moves(const Ctx *x, int seat, int maximize, int trick_len, int
         int rank = c % 13;
         long long tie = wins ? (13 - rank) : rank;
         if (win_card < 0) tie = worth < 0 ? (13 - rank) : rank; /* a lead */
+        long long hist = x->history[seat][c];
+        if (hist > (1LL << 30)) hist = 1LL << 30;
+#if HIST_MODE == 1
+        keys[i] = mine * (1LL << 40) + hist * 64 + tie;
+#elif HIST_MODE == 2
+        keys[i] = mine * (1LL << 40) + tie * (1LL << 32) + hist;
+#else
+        (void)hist;
         keys[i] = mine * 64 + tie;
+#endif
     }
     for (int i = 1; i < count; i++) { /* insertion sort, highest key first */
         long long k = keys[i];
@@ -268,10 +304,40 @@ static uint64_t mix(uint64_t h) {
 static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
                        int beta) {
     mask_t left = 0;
-    for (int s = 0; s < x->n; s++) left |= x->hands[s];
+    int last = 1; /* every hand holds one card: the last trick plays itself */
+    for (int s = 0; s < x->n; s++) {
+        left |= x->hands[s];
+        if (!x->hands[s] || (x->hands[s] & (x->hands[s] - 1))) last = 0;
+    }
     if (index == x->tricks_total || !left) return x->table[count_idx];
-    int hi = x->trick_hi[index] + x->table_max;
-    int lo = x->trick_lo[index] + x->table_min;
+    if (last) {
+        x->nodes++;
+        int seat = leader, win_card = -1, win_seat = -1, gain = 0;
+        for (int i = 0; i < x->n; i++) {
+            int c = __builtin_ctzll(x->hands[seat]);
+            if (win_card < 0 || beats(c, win_card, x->trump)) {
+                win_card = c;
+                win_seat = seat;
+            }
+            gain += x->card_points[c];
+            seat = x->left_of[seat];
+        }
+        if (!((x->scorer_mask >> win_seat) & 1)) gain = 0;
+        else gain += x->trick_points[index];
+        int counter = x->counters[win_seat];
+        if (counter >= 0 && count_of(x, count_idx, counter) < x->caps[counter])
+            count_idx += x->radix[counter];
+        return gain + x->table[count_idx];
+    }
+    int hi, lo;
+    if (x->reach_lo) {
+        int at = (x->tricks_total - index) * x->table_len + count_idx;
+        hi = x->trick_hi[index] + x->reach_hi[at];
+        lo = x->trick_lo[index] + x->reach_lo[at];
+    } else {
+        hi = x->trick_hi[index] + x->table_max;
+        lo = x->trick_lo[index] + x->table_min;
+    }
     mask_t rest = left;
     while (rest) {
         int c = __builtin_ctzll(rest);
@@ -284,7 +350,51 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
     }
     if (lo >= beta || lo == hi) return lo;
     if (hi <= alpha) return hi;
-    int extra = count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0);
+    if (x->quick) {
+        /* Quick tricks: the leader's top cards in a suit (the highest cards of the suit
+         * still held, all in its hand) win one trick each when led one after another if
+         * nobody else can trump them (no trumps, the suit is trumps, or no other hand
+         * holds a trump): the leader can take that many tricks now, whatever the others
+         * play. A trick is worth only its (non-negative) trick points here, so the
+         * leader's side gets at least those tricks' points, or, for the other side,
+         * the scorer's side at most the points of the tricks after them. */
+        int in_scorer = (x->scorer_mask >> leader) & 1, in_side = (x->side_mask >> leader) & 1;
+        if (in_scorer == in_side) {
+            mask_t own = x->hands[leader];
+            int others_trump = 0;
+            if (x->trump >= 0)
+                others_trump = ((left & ~own) & SUIT_MASK[x->trump]) != 0;
+            int k = 0;
+            for (int suit = 0; suit < 4; suit++) {
+                if (suit == x->lead_ban_suit) continue;
+                if (others_trump && suit != x->trump) continue;
+                mask_t rem = left & SUIT_MASK[suit];
+                while (rem) {
+                    int c = 63 - __builtin_clzll(rem);
+                    if (!((own >> c) & 1)) break;
+                    k++;
+                    rem &= ~BIT(c);
+                }
+            }
+            if (k) {
+                int end = index + k;
+                if (end > x->tricks_total) end = x->tricks_total;
+                if (in_side) {
+                    int sure = x->trick_lo[end]; /* 0: no negative trick points */
+                    for (int i = index; i < end; i++) sure += x->trick_points[i];
+                    if (sure >= beta) return sure;
+                } else {
+                    int most = x->trick_hi[end];
+                    if (most <= alpha) return most;
+                }
+            }
+        }
+    }
+    int64_t extra = ((int64_t)count_idx * 16 + (x->forced_on_first_lead ? suits_led : 0)) * 64 + index;
+    if (x->lead_ban_until_broken && x->lead_ban_suit >= 0) {
+        mask_t played = x->played_root | (x->held_root & ~left);
+        if (played & SUIT_MASK[x->lead_ban_suit]) extra |= (int64_t)1 << 40;
+    }
     /* The key: each hand with the cards renamed by their order among the cards still
      * held in their suit, and the class of each renamed card (its points and rule marks):
      * cards played earlier matter only through that order. */
@@ -372,10 +482,13 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
         gave_up = 1;
         return 0; /* every value from here on is thrown away */
     }
-    mask_t held = 0;
-    for (int s = 0; s < x->n; s++) held |= x->hands[s];
-    mask_t played = x->played_root | (x->held_root & ~held);
     int led = trick_len ? SUIT(x->trick[0]) : -1;
+    mask_t played = x->played_root;
+    if (led < 0 && x->lead_ban_until_broken) { /* only this rule reads the played cards */
+        mask_t held = 0;
+        for (int s = 0; s < x->n; s++) held |= x->hands[s];
+        played |= x->held_root & ~held;
+    }
     mask_t legal = legal_mask(x, x->hands[seat], led, win_card, played, suits_led);
     int reps[52];
     mask_t groups[52];
@@ -409,7 +522,11 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
             best_card = reps[i];
             if (value < beta) beta = value;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            int depth = x->tricks_total - index;
+            x->history[seat][reps[i]] += depth * depth;
+            break;
+        }
     }
     if (best_out) *best_out = best_card;
     return best_value;
@@ -460,11 +577,6 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
     if (!table_entries) {
         table_entries = (Entry *)calloc(TT_SIZE, sizeof(Entry));
         if (!table_entries) return PyErr_NoMemory();
-    }
-    generation++;
-    if (generation == 0) {
-        memset(table_entries, 0, TT_SIZE * sizeof(Entry));
-        generation = 1;
     }
     Ctx *x = (Ctx *)calloc(1, sizeof(Ctx));
     if (!x) return PyErr_NoMemory();
@@ -580,6 +692,67 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         }
         Py_DECREF(fast);
     }
+    x->quick = x->ncaps == 0;
+    for (int c = 0; c < 52; c++)
+        if (x->card_points[c]) x->quick = 0;
+    for (int i = 0; i < tricks_total; i++)
+        if (x->trick_points[i] < 0) x->quick = 0;
+#ifdef NO_QUICK
+    x->quick = 0;
+#endif
+    if (x->ncaps && (long long)x->table_len * (tricks_total + 1) <= (1 << 22)) {
+        size_t size = (size_t)x->table_len * (size_t)(tricks_total + 1);
+        x->reach_lo = (int *)malloc(sizeof(int) * size);
+        x->reach_hi = (int *)malloc(sizeof(int) * size);
+        if (!x->reach_lo || !x->reach_hi) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        int len = x->table_len;
+        for (int i = 0; i < len; i++) x->reach_lo[i] = x->reach_hi[i] = x->table[i];
+        for (int r = 1; r <= tricks_total; r++) {
+            int *lo = x->reach_lo + r * len, *hi = x->reach_hi + r * len;
+            const int *plo = lo - len, *phi = hi - len;
+            for (int i = 0; i < len; i++) {
+                int a = plo[i], b = phi[i];
+                for (int k = 0; k < x->ncaps; k++) {
+                    if (count_of(x, i, k) < x->caps[k]) {
+                        int j = i + x->radix[k];
+                        if (plo[j] < a) a = plo[j];
+                        if (phi[j] > b) b = phi[j];
+                    }
+                }
+                lo[i] = a;
+                hi[i] = b;
+            }
+        }
+    }
+    {
+        uint64_t sig = mix(0x5851F42D4C957F2DULL ^ (uint64_t)n);
+#define SIG(v) sig = mix(sig ^ (uint64_t)(int64_t)(v))
+        for (int i = 0; i < n; i++) SIG(x->left_of[i]), SIG(x->counters[i]);
+        SIG(trump), SIG(tricks_total), SIG(side_mask), SIG(scorer_mask);
+        SIG(x->lead_ban_suit), SIG(x->lead_ban_until_broken), SIG(x->forced_card);
+        SIG(x->forced_on_void), SIG(x->forced_when_beaten_by), SIG(x->forced_on_first_lead);
+        SIG(x->follow_penalty), SIG(x->beat_trump_lead), SIG(x->trump_rules);
+        SIG(x->must_trump), SIG(x->must_overtrump), SIG(x->undertrump);
+        SIG(x->discard_penalty);
+        for (int c = 0; c < 52; c++) SIG(x->card_points[c]);
+        for (int i = 0; i < tricks_total; i++) SIG(x->trick_points[i]);
+        SIG(x->ncaps);
+        for (int i = 0; i < x->ncaps; i++) SIG(x->caps[i]);
+        for (int i = 0; i < x->table_len; i++) SIG(x->table[i]);
+#undef SIG
+        if (!table_valid || sig != last_signature) {
+            generation++;
+            if (generation == 0) {
+                memset(table_entries, 0, TT_SIZE * sizeof(Entry));
+                generation = 1;
+            }
+        }
+        last_signature = sig;
+        table_valid = 1;
+    }
     /* the root: the trick so far, then each group of legal cards with a full window */
     int seat = leader, win_card = -1, win_seat = -1;
     for (int i = 0; i < trick_len; i++) {
@@ -608,6 +781,9 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
                 value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
                              trick_index, count_idx, suits_led, beta - 1, beta);
                 if (gave_up) break;
+#ifdef DEBUG_ROOT
+                fprintf(stderr, "card %d beta %d -> %d nodes %lld\n", reps[i], beta, value, x->nodes);
+#endif
                 if (value < beta)
                     upper = value;
                 else
@@ -629,15 +805,19 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         }
     }
     last_node_count = x->nodes;
+    if (gave_up) table_valid = 0; /* entries stored while giving up are not values */
     if (gave_up && result) {
         Py_CLEAR(result);
         result = Py_None;
         Py_INCREF(result);
     }
 fail:
+    if (!result) table_valid = 0;
     if (!result && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "the position's arguments do not fit together");
     free(x->table);
+    free(x->reach_lo);
+    free(x->reach_hi);
     free(x);
     return result;
 }
@@ -646,7 +826,13 @@ static PyObject *dds_last_nodes(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(last_node_count);
 }
 
+static PyObject *dds_clear(PyObject *self, PyObject *args) {
+    table_valid = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"clear", dds_clear, METH_NOARGS, "Empty the transposition table before the next solve."},
     {"solve", dds_solve, METH_VARARGS, "The value of each legal card (see double_dummy.py)."},
     {"last_nodes", dds_last_nodes, METH_NOARGS, "Nodes searched by the last solve."},
     {NULL, NULL, 0, NULL}};

@@ -218,3 +218,37 @@ def test_the_solver_reads_positions_only() -> None:
     if compiled_available():
         solve(state, compiled=True)
     assert (list(state.hands), list(state.trick), list(state.log), state.current_seat) == before
+
+
+@pytest.mark.skipif(not compiled_available(), reason="the compiled solver was not built")
+@pytest.mark.parametrize("game_string", GAMES)
+def test_the_compiled_prunings_and_kept_table_change_no_value(game_string: str) -> None:
+    """The compiled search prunes with bounds the pure-Python one does not use (the
+    outcome reachable from each count vector, the last trick played without search) and
+    keeps its transposition table from one solve to the next while the deal's constants
+    are the same. On larger endgames (five cards a hand) and on deals redrawn from them
+    (the other seats' cards dealt again, as the solver bot's samples are), solved one
+    after another without emptying the table, it gives the pure-Python values."""
+    rng = random.Random(game_string)
+    positions = _positions(game_string, range(40), 5)
+    assert len(positions) >= 6
+    compared = 0
+    for state in positions:
+        p = problem_of(state)
+        acting = state.acting_seat()
+        problems = [p]
+        others = [s for s in range(p.num_seats) if s != acting]
+        pool = [c for s in others for c in range(52) if p.hands[s] >> c & 1]
+        for _ in range(3):
+            rng.shuffle(pool)
+            hands = list(p.hands)
+            at = 0
+            for s in others:
+                size = p.hands[s].bit_count()
+                hands[s] = sum(BIT[c] for c in pool[at : at + size])
+                at += size
+            problems.append(dataclasses.replace(p, hands=tuple(hands)))
+        for problem in problems:
+            assert solve_problem(problem, compiled=True) == solve_problem(problem, compiled=False)
+            compared += 1
+    assert compared >= 24

@@ -176,18 +176,25 @@ def round_attendance(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def match_corrections(*, match: Match) -> list[dict[str, Any]]:
-    """The organisers' corrections of a table's scores, oldest first."""
+def _corrections(*, match: Match) -> list[dict[str, Any]]:
+    """The organisers' corrections of a table's scores, oldest first; ``corrected_at`` an
+    aware datetime (a page shows it in the reader's time zone)."""
     return [
         {
             "corrected_by": c.corrected_by.username if c.corrected_by else None,
-            "corrected_at": c.corrected_at.isoformat(),
+            "corrected_at": c.corrected_at,
             "before": c.before,
             "after": c.after,
             "reason": c.reason,
         }
         for c in ScoreCorrection.objects.filter(match=match).select_related("corrected_by")
     ]
+
+
+def match_corrections(*, match: Match) -> list[dict[str, Any]]:
+    """The organisers' corrections of a table's scores, oldest first, as the API gives
+    them (``corrected_at`` in ISO 8601)."""
+    return [{**c, "corrected_at": c["corrected_at"].isoformat()} for c in _corrections(match=match)]
 
 
 def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
@@ -209,7 +216,7 @@ def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
         "status": sheet.status,
         "deals": deals,
         "entry_json": json.dumps(sheet.entry) if sheet.entry is not None else "",
-        "corrections": match_corrections(match=match),
+        "corrections": _corrections(match=match),
     }
 
 

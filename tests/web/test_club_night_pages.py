@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+import zoneinfo
 from typing import Any
 
 from django.test import Client
 
 import pytest
 
-from league.models import Match, TableSheet
+from league.models import Match, ScoreCorrection, TableSheet
 from league.services.club_nights import table_scores_correct
 from league.services.competitors import competitor_for_user
 from tests.league.test_club_nights import _league, _start
@@ -121,6 +122,11 @@ def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     assert "Entered at the table" in match_page
     assert "the 10th trick was South&#x27;s" in match_page
     assert "-5, 2, 3 → -2, 2, 0" in match_page
+    corrected = ScoreCorrection.objects.get(match=match).corrected_at
+    phone.cookies["time_zone"] = "Asia/Tokyo"  # a visitor's browser zone (no settings)
+    in_tokyo = phone.get(f"/matches/{match.pk}/").content.decode()
+    tokyo_time = corrected.astimezone(zoneinfo.ZoneInfo("Asia/Tokyo")).strftime("%H:%M JST")
+    assert tokyo_time in in_tokyo  # the correction's time in the reader's zone, not UTC
     projector = phone.get(f"/leagues/{league['id']}/projector/")
     assert projector.status_code == 200
     assert 'class="projector"' in projector.content.decode()

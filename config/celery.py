@@ -46,6 +46,8 @@ def worker_process_sandboxes(**_kwargs: Any) -> None:
     """Each worker process (of the prefork pool) pins itself and the bots it starts to one
     CPU of its own (settings.WORKER_PIN_CPU) and keeps uploaded bots' sandboxes started
     ahead of their matches (settings.WORKER_WARM_SANDBOXES): docs/operations.md."""
+    # Imported here: config/__init__.py imports this module before Django's apps are ready,
+    # and only worker processes need the runner (the web server never starts a sandbox).
     from bots.runner.affinity import worker_cpu_pin
     from bots.runner.warm import warm_pool_enable
 
@@ -56,6 +58,7 @@ def worker_process_sandboxes(**_kwargs: Any) -> None:
 
 @worker_process_shutdown.connect
 def worker_process_sandboxes_stop(**_kwargs: Any) -> None:
+    # Imported here, as in worker_process_sandboxes above.
     from bots.runner.warm import warm_pool_close
 
     warm_pool_close()

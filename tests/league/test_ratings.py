@@ -4,9 +4,13 @@ incremental equals recomputation, and a league of 10,000 matches."""
 import hashlib
 import json
 import math
+import os
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +34,7 @@ from league.domain.scheduling.rotating_partners import rotating_partners
 from league.domain.standings_maths import ScoredMatch, StandingsRules, compute_standings
 
 P = PlayerId
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def result(match_id: int, seats: tuple[Occupant, ...], scores: tuple[int, ...]) -> ScoredMatch:
@@ -364,26 +369,46 @@ def test_the_margin_sums_are_those_of_the_rows_of_x(mode: Mode, table: int) -> N
         assert any(value == 0 for row in rows for _, value in row)
 
 
-@pytest.mark.parametrize(
-    ("mode", "digest"),
-    [(Mode.SOLO, "ad5c62b52e49e9d3"), (Mode.PARTNERSHIP, "441d95879c2ecfd3")],
-)
-def test_the_margin_rating_gives_the_bits_it_gave_before(mode: Mode, digest: str) -> None:
-    """The fit is deterministic to the bit: the same results give the same floats.
-
-    The digests changed once, when the hand-written Cholesky solver (exactly rounded
-    sums, ``math.fsum``) gave way to LAPACK's through ``scipy.linalg.cho_solve``: the
-    old and new fits of these two leagues differ by at most 5.4e-15 (relative 3.7e-15)
-    in a value or a standard error (figures in docs/benchmarks.md, "Kept libraries");
-    :func:`test_the_margin_rating_is_the_exact_least_squares_fit` holds the fit to the
-    exact rational solution. Before that, the digests were those of commit c0676ff's
-    accumulator, unchanged by the integer sums that replaced it."""
+def margin_fit_digest(mode: Mode) -> str:
+    """A digest of every bit of the margin rating's fit of 500 filler results."""
     fit = margin_ratings(filler_results(500, seed=21, mode=mode), mode=mode, ridge=2.0)
     rows = sorted(
         (repr(k), r.value.hex(), r.standard_error.hex(), r.games) for k, r in fit.ratings.items()
     )
     text = repr([*rows, fit.residual_sd.hex(), fit.games])
-    assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("mode", [Mode.SOLO, Mode.PARTNERSHIP])
+def test_the_margin_rating_gives_the_same_bits_in_every_process(mode: Mode) -> None:
+    """The fit is deterministic to the bit: the same results give the same floats, run after
+    run and in another interpreter with other hash seeds (the order of sets and dicts of
+    names must not reach the sums).
+
+    The digests are not pinned across library versions: the solve is LAPACK's Cholesky
+    (``scipy.linalg.cho_solve``) and a new numpy or scipy wheel brings another OpenBLAS
+    build, whose kernels may round the last bit differently (numpy 2.4.6 with scipy 1.17.1
+    did). :func:`test_the_margin_rating_is_the_exact_least_squares_fit` holds the values to
+    the exact rational solution instead."""
+    here = margin_fit_digest(mode)
+    assert margin_fit_digest(mode) == here
+    script = (
+        "from league.domain.scheduling.model import Mode\n"
+        "from tests.league.test_ratings import margin_fit_digest\n"
+        f"print(margin_fit_digest(Mode.{mode.name}))\n"
+    )
+    for seed in ("0", "12345"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed}
+        other = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert other.stdout.strip().splitlines()[-1] == here, other.stderr
 
 
 def exact_fit(

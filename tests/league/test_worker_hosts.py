@@ -53,7 +53,15 @@ RESEND_SECONDS = 15
 """The workers' MATCH_RESEND_SECONDS: a task message the lost host had taken but not
 started (none with a prefetch of one, but that is Celery's business) is sent again soon."""
 POSTGRES_PORT, REDIS_PORT = 5432, 6379
-GOOD_BOT = PLAYER + "\ndef hook(number, request):\n    report('move', str(number))\n\nplay()\n"
+GOOD_BOT = (
+    PLAYER
+    + "\nimport time\n\ndef hook(number, request):\n"
+    + "    time.sleep(0.05)\n    report('move', str(number))\n\nplay()\n"
+)
+"""A legal player that takes 50 ms a decision: with the warm sandboxes a match of quick bots
+ends within one batch of events (league.services.matches.FLUSH_SECONDS), before any is
+stored; this one's matches take a second or so, so a host can be killed in the middle of one
+that has stored events."""
 
 
 def uploaded(owner: User, name: str) -> Competitor:

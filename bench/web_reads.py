@@ -59,14 +59,10 @@ from django.test.utils import setup_test_environment  # noqa: E402
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
+from config.read_cache import HIT_HEADER  # noqa: E402
 from config.web_server import processes_from  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
-from league.read_cache import (  # noqa: E402
-    GENERATION_KEY,
-    HIT_HEADER,
-    PROGRESS_KEY,
-    reads_generation,
-)
+from league.reads_generation import GENERATION_KEY, PROGRESS_KEY, reads_generation  # noqa: E402
 from tests.celery_workers import process_stop  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
 
@@ -298,7 +294,7 @@ def load_run(url: str, reads: Sequence[str], *, clients: int, seconds: float) ->
 
 
 def generations() -> tuple[int, int]:
-    """The read cache's two generations now (league/read_cache.py)."""
+    """The read cache's two generations now (league/reads_generation.py)."""
     return (reads_generation(GENERATION_KEY) or 0, reads_generation(PROGRESS_KEY) or 0)
 
 

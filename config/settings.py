@@ -65,8 +65,8 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
-    # the one thread of synchronous code (league/read_cache.py, docs/operations.md).
-    "league.read_cache.read_cache_middleware",
+    # the one thread of synchronous code (config/read_cache.py, docs/operations.md).
+    "config.read_cache.read_cache_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).
@@ -115,7 +115,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Shared by every process (rate limits and sign-in locks live here): Redis when REDIS_URL is
 # set, files under $VAR_DIR/cache otherwise; never per-process memory.
 CACHES = {"default": cache_from_env(os.environ, var_dir=VAR_DIR)}
-# The shared cache of anonymous public reads (league/read_cache.py, docs/operations.md):
+# The shared cache of anonymous public reads (config/read_cache.py, docs/operations.md):
 # READ_CACHE=off turns it off; an entry lives READ_CACHE_SECONDS at most (a new reads
 # generation makes it unreachable before that whenever what it shows changes).
 READ_CACHE = os.environ.get("READ_CACHE", "on").strip().lower() != "off"

@@ -23,7 +23,7 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_standings_rebuild_stale, sender=self)
-        # Here, not at the top: read_cache imports the models, not ready when apps.py loads.
-        from league.read_cache import read_cache_writes_watch
+        # Here, not at the top: reads_generation imports the models, not ready when apps.py loads.
+        from league.reads_generation import read_cache_writes_watch
 
         read_cache_writes_watch()  # a write moves the public reads' cache on

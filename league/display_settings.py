@@ -60,7 +60,7 @@ def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
     """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
     it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
     show a visitor's times in it (web.person_display), so the shared cache of public
-    reads keys it too (league.read_cache)."""
+    reads keys it too (config.read_cache)."""
     name = cookies.get(TIME_ZONE_COOKIE, "")
     if not name or len(name) > 64 or name not in _time_zone_name_set():
         return None

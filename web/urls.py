@@ -1,13 +1,13 @@
 """The web pages' URLs, included at the site root by config/urls.py.
 
 ``cached(...)``: the public pages answered from the shared cache to anonymous visitors
-(league/read_cache.py); the second argument
-says which changes make an answer new (league.read_cache.READS)."""
+(config/read_cache.py); the second argument
+says which changes make an answer new (config.read_cache.READS)."""
 
 from django.urls import path
 
-from league.read_cache import FINISHED_PAGE, SETTLED
-from league.read_cache import public_read_cached as cached
+from config.read_cache import FINISHED_PAGE, SETTLED
+from config.read_cache import public_read_cached as cached
 from web.views import (
     accounts,
     bots,

@@ -1,5 +1,5 @@
-"""The shared cache of anonymous public reads (league/read_cache.py): what it serves is what
-the view would answer now, to anonymous readers only, and the hot pages read the database
+"""The shared cache of anonymous public reads (config/read_cache.py, its generations in
+league/reads_generation.py): what it serves is what the view would answer now, to anonymous readers only, and the hot pages read the database
 a fixed number of times however many matches they show."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from django.utils import timezone
 
 import pytest
 
+from config.read_cache import HIT_HEADER
 from config.web_server import WebServerConfigurationError, processes_from
 from league.models import Match, MatchStatus, Tournament
-from league.read_cache import HIT_HEADER, written_table
+from league.reads_generation import written_table
 from league.services.matches import match_run
 from league.services.tournaments import tournament_create, tournament_round_start
 from tests.league.builders import (

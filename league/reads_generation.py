@@ -59,6 +59,7 @@ INTERNAL_MODELS = frozenset(
     }
 )
 
+
 def read_cache_on() -> bool:
     return bool(getattr(settings, "READ_CACHE", True))
 

@@ -12,11 +12,11 @@ family and fails on such a rule).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 from engine.errors import IllegalActionError
+from league.domain.phrasebook import Phrasebook, Sentence
 
 
 def _suit(name: str) -> str:
@@ -107,11 +107,6 @@ def _who(text: str) -> str:
     return gettext("seat %(seat)s") % {"seat": text.removeprefix("seat ")}
 
 
-def _fixed(message: str) -> Callable[[re.Match[str]], str]:
-    """A rule without a variable part: its whole sentence is the catalogue's message."""
-    return lambda m: gettext(message)
-
-
 _FIXED_RULES = [
     # every family
     gettext_noop("the game is over"),
@@ -167,227 +162,108 @@ _FIXED_RULES = [
     ),
 ]
 
-_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (
-        re.compile(r"must follow suit \(you hold a (\w+)\)"),
-        lambda m: gettext("must follow suit (you hold a %(suit)s)") % {"suit": _suit(m[1])},
-    ),
-    (
-        re.compile(r"must trump when void in the suit led \(you hold a (\w+)\)"),
-        lambda m: (
-            gettext("must trump when void in the suit led (you hold a %(suit)s)")
-            % {"suit": _suit(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"must overtrump with a higher (\w+)"),
-        lambda m: gettext("must overtrump with a higher %(suit)s") % {"suit": _suit(m[1])},
-    ),
-    (
-        re.compile(r"must play a (\w+) on a trumped trick \(you hold one\)"),
-        lambda m: (
-            gettext("must play a %(suit)s on a trumped trick (you hold one)")
-            % {"suit": _suit(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"may not play a (\w+) on a trumped trick while holding another suit"),
-        lambda m: (
-            gettext("may not play a %(suit)s on a trumped trick while holding another suit")
-            % {"suit": _suit(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"must play a penalty card that cannot win the trick \((.*)\)"),
-        lambda m: (
-            gettext("must play a penalty card that cannot win the trick (%(cards)s)")
-            % {"cards": _cards(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"must discard a penalty card when void \((.*)\)"),
-        lambda m: (
-            gettext("must discard a penalty card when void (%(cards)s)") % {"cards": _cards(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"may not lead a heart while holding another suit \(heart-lead ban\)"),
-        lambda m: gettext("may not lead a heart while holding another suit (heart-lead ban)"),
-    ),
-    (
-        re.compile(
-            r"may not lead a heart while holding another suit until a heart has been played"
-        ),
-        lambda m: gettext(
+_RULES = Phrasebook(
+    [
+        # the rules of card play
+        gettext_noop("must follow suit (you hold a %(suit)s)"),
+        gettext_noop("must trump when void in the suit led (you hold a %(suit)s)"),
+        gettext_noop("must overtrump with a higher %(suit)s"),
+        gettext_noop("must play a %(suit)s on a trumped trick (you hold one)"),
+        gettext_noop("may not play a %(suit)s on a trumped trick while holding another suit"),
+        gettext_noop("must play a penalty card that cannot win the trick (%(cards)s)"),
+        gettext_noop("must discard a penalty card when void (%(cards)s)"),
+        gettext_noop("may not lead a heart while holding another suit (heart-lead ban)"),
+        gettext_noop(
             "may not lead a heart while holding another suit until a heart has been played"
         ),
-    ),
-    (
-        re.compile(r"may not lead a heart while holding another suit"),
-        lambda m: gettext("may not lead a heart while holding another suit"),
-    ),
-    (
-        re.compile(r"must beat the highest trump when trumps are led"),
-        lambda m: gettext("must beat the highest trump when trumps are led"),
-    ),
-    (
-        re.compile(r"must discard the K♥ when void in the suit led"),
-        lambda m: gettext("must discard the K♥ when void in the suit led"),
-    ),
-    (
-        re.compile(r"must play the K♥ the first time hearts are led"),
-        lambda m: gettext("must play the K♥ the first time hearts are led"),
-    ),
-    (
-        re.compile(r"must play the K♥ when it cannot win the trick"),
-        lambda m: gettext("must play the K♥ when it cannot win the trick"),
-    ),
-    (
-        re.compile(r"a card must be played now"),
-        lambda m: gettext("a card must be played now"),
-    ),
-    *((re.compile(re.escape(rule)), _fixed(rule)) for rule in _FIXED_RULES),
-    (
-        re.compile(r"you do not hold (\S+)"),
-        lambda m: gettext("you do not hold %(card)s") % {"card": _card(m[1])},
-    ),
-    (
-        re.compile(r"not your turn: seat (\d+) is to act"),
-        lambda m: gettext("not your turn: seat %(to_act)s is to act") % {"to_act": m[1]},
-    ),
-    (
-        re.compile(r"no action is expected now \(phase (\w+)\)"),
-        lambda m: gettext("no action is expected now (phase %(phase)s)") % {"phase": m[1]},
-    ),
-    (
-        re.compile(r"not an action of (\w+)"),
-        lambda m: gettext("not an action of %(game)s") % {"game": m[1]},
-    ),
-    (
-        re.compile(r"not a card: (.*) \(expected rank and suit, e\.g\. 'QS', 'TH'\)"),
-        lambda m: (
-            gettext("not a card: %(text)s (expected rank and suit, e.g. 'QS', 'TH')")
-            % {"text": m[1]}
+        gettext_noop("may not lead a heart while holding another suit"),
+        gettext_noop("must beat the highest trump when trumps are led"),
+        gettext_noop("must discard the K♥ when void in the suit led"),
+        gettext_noop("must play the K♥ the first time hearts are led"),
+        gettext_noop("must play the K♥ when it cannot win the trick"),
+        gettext_noop("a card must be played now"),
+        *_FIXED_RULES,
+        gettext_noop("you do not hold %(card)s"),
+        gettext_noop("not your turn: seat %(to_act)s is to act"),
+        gettext_noop("no action is expected now (phase %(phase)s)"),
+        gettext_noop("not an action of %(game)s"),
+        gettext_noop("not a card: %(text)s (expected rank and suit, e.g. 'QS', 'TH')"),
+        gettext_noop("not a suit: %(text)s (expected one of C, D, H, S)"),
+        # King
+        gettext_noop(
+            "the Beneficiary may foil (score 4-3-3-3) only after an auction whose best "
+            "bid is worth %(count)s up or less, not without an auction"
         ),
-    ),
-    (
-        re.compile(r"not a suit: (.*) \(expected one of C, D, H, S\)"),
-        lambda m: gettext("not a suit: %(text)s (expected one of C, D, H, S)") % {"text": m[1]},
-    ),
-    # King
-    (
-        re.compile(
-            r"the Beneficiary may foil \(score 4-3-3-3\) only after an auction whose best bid "
-            r"is worth (\d+) up or less(, not without an auction)?"
+        gettext_noop(
+            "the Beneficiary may foil (score 4-3-3-3) only after an auction whose best "
+            "bid is worth %(count)s up or less"
         ),
-        lambda m: (
-            (
-                gettext(
-                    "the Beneficiary may foil (score 4-3-3-3) only after an auction whose best "
-                    "bid is worth %(count)s up or less, not without an auction"
-                )
-                if m[2]
-                else gettext(
-                    "the Beneficiary may foil (score 4-3-3-3) only after an auction whose best "
-                    "bid is worth %(count)s up or less"
-                )
-            )
-            % {"count": m[1]}
+        Sentence(
+            gettext_noop("after the ultimatum a player may only %(bid)s or pass"),
+            fills={"bid": action_in_language},
         ),
-    ),
-    (
-        re.compile(r"after the ultimatum a player may only (.+) or pass"),
-        lambda m: (
-            gettext("after the ultimatum a player may only %(bid)s or pass")
-            % {"bid": action_in_language(m[1])}
+        gettext_noop("the auction is over: the Beneficiary answers the high bid (%(choices)s)"),
+        gettext_noop("%(who)s must choose one of: %(choices)s"),
+        gettext_noop(
+            "only a bidder who speaks before seat %(seat)s may match its bid (preference)"
         ),
-    ),
-    (
-        re.compile(r"the auction is over: the Beneficiary answers the high bid \((.+)\)"),
-        lambda m: (
-            gettext("the auction is over: the Beneficiary answers the high bid (%(choices)s)")
-            % {"choices": _actions(m[1])}
-        ),
-    ),
-    (
-        re.compile(r"(the Beneficiary|seat \d+) must choose one of: (.+)"),
-        lambda m: (
-            gettext("%(who)s must choose one of: %(choices)s")
-            % {"who": _who(m[1]), "choices": _actions(m[2])}
-        ),
-    ),
-    (
-        re.compile(r"only a bidder who speaks before seat (\d+) may match its bid \(preference\)"),
-        lambda m: (
-            gettext("only a bidder who speaks before seat %(seat)s may match its bid (preference)")
-            % {"seat": m[1]}
-        ),
-    ),
-    (
-        re.compile(r"bids go up to (\d+) up"),
-        lambda m: gettext("bids go up to %(bid)s") % {"bid": _bid(f"{m[1]} up")},
-    ),
-    (
-        re.compile(r"a down bid is at most (\d+) down \(the limit is (\d+) up\)"),
-        lambda m: (
-            gettext("a down bid is at most %(down)s (the limit is %(up)s)")
-            % {"down": _bid(f"{m[1]} down"), "up": _bid(f"{m[2]} up")}
-        ),
-    ),
-    (
-        re.compile(r"a bid must be worth more than (.+)"),
-        lambda m: gettext("a bid must be worth more than %(bid)s") % {"bid": _bid(m[1])},
-    ),
-    (
-        re.compile(r"a bid must be more than (.+)"),
-        lambda m: gettext("a bid must be more than %(bid)s") % {"bid": _bid(m[1])},
-    ),
-    # Kingen and Dubbelkingen
-    (
-        re.compile(r"an offer must be more than (\d+) and at most (\d+) tricks"),
-        lambda m: (
-            gettext("an offer must be more than %(best)s and at most %(top)s tricks")
-            % {"best": m[1], "top": m[2]}
-        ),
-    ),
-    # Kung och Adel
-    (
-        re.compile(r"the (\w+) must now pass a card to the (\w+) \((tribute|return) \.\.\.\)"),
-        lambda m: (
-            gettext("the %(giver)s must now pass a card to the %(receiver)s (%(verb)s ...)")
-            % {
-                "giver": _rank(m[1]),
-                "receiver": _rank(m[2]),
-                "verb": pgettext("action verb", m[3]),
-            }
-        ),
-    ),
-    (
-        re.compile(
-            r"tribute is your best cards, the highest trumps first, then the highest cards: "
-            r"give (.+)"
-        ),
-        lambda m: (
-            gettext(
+        Sentence(gettext_noop("bids go up to %(bid)s"), pattern=r"bids go up to (?P<bid>\d+ up)"),
+        gettext_noop("a down bid is at most %(down)s (the limit is %(up)s)"),
+        gettext_noop("a bid must be worth more than %(bid)s"),
+        gettext_noop("a bid must be more than %(bid)s"),
+        # Kingen and Dubbelkingen
+        gettext_noop("an offer must be more than %(best)s and at most %(top)s tricks"),
+        # Kung och Adel
+        gettext_noop("the %(giver)s must now pass a card to the %(receiver)s (%(verb)s ...)"),
+        Sentence(
+            gettext_noop(
                 "tribute is your best cards, the highest trumps first, then the highest "
                 "cards: give %(cards)s"
-            )
-            % {"cards": gettext(" or ").join(_card(c) for c in m[1].split(" or "))}
+            ),
+            fills={"cards": lambda cards: gettext(" or ").join(map(_card, cards.split(" or ")))},
         ),
-    ),
-    (
-        re.compile(r"pass one card per action \((\w+) (\S+), then the next\)"),
-        lambda m: (
-            gettext("pass one card per action (%(first)s, then the next)")
-            % {"first": action_in_language(f"{m[1]} {m[2]}")}
+        gettext_noop("pass one card per action (%(first)s, then the next)"),
+        # Priffe
+        Sentence(
+            gettext_noop("a bid must be higher than %(bid)s"),
+            fills={"bid": gettext},
+            pattern=r"a bid must be higher than (?P<bid>\w+)",
         ),
-    ),
-    # Priffe
-    (
-        re.compile(r"a bid must be higher than (\w+)"),
-        lambda m: gettext("a bid must be higher than %(bid)s") % {"bid": gettext(m[1])},
-    ),
-]
+    ],
+    blanks={
+        "suit": r"\w+",
+        "card": r"\S+",
+        "cards": r".*",
+        "text": r".*",
+        "count": r"\d+",
+        "seat": r"\d+",
+        "to_act": r"\d+",
+        "best": r"\d+",
+        "top": r"\d+",
+        "phase": r"\w+",
+        "game": r"\w+",
+        "who": r"the Beneficiary|seat \d+",
+        "giver": r"\w+",
+        "receiver": r"\w+",
+        "verb": r"tribute|return",
+        "first": r"\w+ \S+",
+    },
+    fills={
+        "suit": _suit,
+        "card": _card,
+        "cards": _cards,
+        "bid": _bid,
+        "down": _bid,
+        "up": _bid,
+        "choices": _actions,
+        "who": _who,
+        "giver": _rank,
+        "receiver": _rank,
+        "verb": lambda verb: pgettext("action verb", verb),
+        "first": action_in_language,
+    },
+)
+"""Every rule of the engine's refusals known here, each sentence as the catalogue has it."""
 
 
 def rule_in_language(rule: str) -> str:
@@ -395,11 +271,8 @@ def rule_in_language(rule: str) -> str:
     prefix = ""
     if rule.startswith("IWWA: "):
         prefix, rule = "IWWA: ", rule[len("IWWA: ") :]
-    for pattern, said in _RULES:
-        match = pattern.fullmatch(rule)
-        if match:
-            return prefix + said(match)
-    return prefix + rule
+    said = _RULES.say(rule, gettext)
+    return prefix + (said if said is not None else rule)
 
 
 def refusal_in_language(error: IllegalActionError) -> str:

@@ -9,19 +9,12 @@ league.rule_words does the engine's rules. A refusal not known here is told as s
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from django.utils.translation import gettext, gettext_noop
 
+from league.domain.phrasebook import Phrasebook
 
-def _fixed(text: str) -> Callable[[re.Match[str]], str]:
-    return lambda _match: gettext(text)
-
-
-_REFUSALS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (re.compile(re.escape(english)), _fixed(english))
-    for english in (
+_REFUSALS = Phrasebook(
+    [
         # longest first: one refusal may begin as another does
         gettext_noop("is a truncated ELF file (its program headers are cut off)"),
         gettext_noop("is a truncated ELF file"),
@@ -34,72 +27,43 @@ _REFUSALS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
         gettext_noop("has no META-INF/MANIFEST.MF (build it with `jar --create --main-class`)"),
         gettext_noop("has no Main-Class in its manifest (jar --create --main-class Main ...)"),
         gettext_noop("must be UTF-8 text"),
-    )
-] + [
-    (
-        re.compile(r"is built for (.+); the league runs Linux x86-64 executables"),
-        lambda m: (
-            gettext("is built for %(machine)s; the league runs Linux x86-64 executables")
-            % {"machine": m[1]}
+        gettext_noop("is built for %(machine)s; the league runs Linux x86-64 executables"),
+        gettext_noop(
+            "asks for the dynamic loader %(loader)s, which the sandbox does not have;"
+            " link it statically (gcc -static, or Rust's crt-static)"
         ),
-    ),
-    (
-        re.compile(
-            r"asks for the dynamic loader ('[^']*'), which the sandbox does not have;"
-            r" link it statically \(gcc -static, or Rust's crt-static\)"
+        gettext_noop("is not a valid jar (a jar is a zip file): %(why)s"),
+        gettext_noop("names Main-Class %(main)s, but %(file)s is not in the jar"),
+        gettext_noop(
+            "the bot has several entry files (%(entries)s): keep one, or choose the"
+            " runtime (%(runtimes)s)"
         ),
-        lambda m: (
-            gettext(
-                "asks for the dynamic loader %(loader)s, which the sandbox does not have;"
-                " link it statically (gcc -static, or Rust's crt-static)"
-            )
-            % {"loader": m[1]}
+        gettext_noop("unknown runtime %(name)s (known: %(known)s)"),
+        gettext_noop(
+            "has no %(entry)s at its top level, which the %(runtime)s runtime starts from"
         ),
-    ),
-    (
-        re.compile(r"is not a valid jar \(a jar is a zip file\): (.*)"),
-        lambda m: gettext("is not a valid jar (a jar is a zip file): %(why)s") % {"why": m[1]},
-    ),
-    (
-        re.compile(r"names Main-Class (\S+), but (\S+) is not in the jar"),
-        lambda m: (
-            gettext("names Main-Class %(main)s, but %(file)s is not in the jar")
-            % {"main": m[1], "file": m[2]}
-        ),
-    ),
-    (
-        re.compile(
-            r"the bot has several entry files \((.+)\): keep one, or choose the runtime \((.+)\)"
-        ),
-        lambda m: (
-            gettext(
-                "the bot has several entry files (%(entries)s): keep one, or choose the"
-                " runtime (%(runtimes)s)"
-            )
-            % {"entries": m[1], "runtimes": m[2]}
-        ),
-    ),
-    (
-        re.compile(r"unknown runtime ('[^']*') \(known: (.+)\)"),
-        lambda m: (
-            gettext("unknown runtime %(name)s (known: %(known)s)") % {"name": m[1], "known": m[2]}
-        ),
-    ),
-    (
-        re.compile(r"has no (\S+) at its top level, which the (\S+) runtime starts from"),
-        lambda m: (
-            gettext("has no %(entry)s at its top level, which the %(runtime)s runtime starts from")
-            % {"entry": m[1], "runtime": m[2]}
-        ),
-    ),
-]
+    ],
+    blanks={
+        "machine": r".+",
+        "loader": r"'[^']*'",
+        "why": r".*",
+        "main": r"\S+",
+        "file": r"\S+",
+        "entries": r".+",
+        "runtimes": r".+",
+        "name": r"'[^']*'",
+        "known": r".+",
+        "entry": r"\S+",
+        "runtime": r"\S+",
+    },
+)
+"""The runtimes' refusals known here, each sentence as the catalogue has it."""
 
 
 def upload_refusal_in_language(refusal: str) -> str:
     """``refusal`` (an upload's, as bots said it) with the runtimes' words it holds
     translated into the active language; the rest (file names, ids) as it was."""
-    for pattern, said in _REFUSALS:
-        found = pattern.search(refusal)
-        if found is not None:
-            return refusal[: found.start()] + said(found) + refusal[found.end() :]
-    return refusal
+    said = _REFUSALS.say_within(refusal, gettext)
+    if said is None:
+        return refusal
+    return refusal[: said.start] + said.words + refusal[said.end :]

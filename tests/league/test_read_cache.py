@@ -1,6 +1,7 @@
 """The shared cache of anonymous public reads (config/read_cache.py, its generations in
-league/reads_generation.py): what it serves is what the view would answer now, to anonymous readers only, and the hot pages read the database
-a fixed number of times however many matches they show."""
+league/reads_generation.py): what it serves is what the view would answer now, to anonymous
+readers only, and the hot pages read the database a fixed number of times however many
+matches they show."""
 
 from __future__ import annotations
 

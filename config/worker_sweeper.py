@@ -53,6 +53,12 @@ def sweep_once() -> SweepOutcome:
             report.requeued,
             report.errored,
         )
+    if report.analyses_resent or report.analyses_failed:
+        logger.warning(
+            "sweeper: sent again the analyses of matches %s, gave up on %s (lost workers)",
+            report.analyses_resent,
+            report.analyses_failed,
+        )
     return SweepOutcome(requeued=report.requeued, errored=report.errored, sent=len(relay.sent))
 
 

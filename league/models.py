@@ -656,7 +656,9 @@ class MatchAnalysis(models.Model):
     """The analysis of a finished match's card play (engine/analysis.py; written by
     league.services.analysis on the `analysis` queue). One per match: a new request
     replaces it. ``cards`` has a verdict per card played, including the ones not analysed
-    (with their reason), which ``not_analysed`` counts."""
+    (with their reason), which ``not_analysed`` counts. A worker that dies while it runs
+    leaves it RUNNING: the sweep gives it to another (``attempts``) once it has run longer
+    than an analysis may (league.services.analysis.analysis_lost_after)."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
     status = models.CharField(
@@ -666,6 +668,15 @@ class MatchAnalysis(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     requested_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text="When its task was last sent (the sweep resends it)."
+    )
+    started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a worker last began it (RUNNING since then)."
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Workers that began it since it was asked for."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     settings = models.JSONField(default=dict, blank=True, help_text="AnalysisSettings used.")
     cards = models.JSONField(default=list, blank=True, help_text="A verdict per card played.")

@@ -94,7 +94,7 @@ from league.models import (
 )
 from league.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.rule_words import refusal_in_language
-from league.services.analysis import analysis_queue
+from league.services.analysis import analyses_sweep, analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_notices import (
     deadline_near,
@@ -865,6 +865,8 @@ class SweepReport:
     fallbacks: list[int] = field(default_factory=list)
     resent: list[int] = field(default_factory=list)
     deadlines_near: list[int] = field(default_factory=list)
+    analyses_resent: list[int] = field(default_factory=list)
+    analyses_failed: list[int] = field(default_factory=list)
 
 
 def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
@@ -915,8 +917,9 @@ def _run_task(tournament_id: int) -> str:
 
 def matches_sweep(*, now: datetime | None = None) -> SweepReport:
     """What beat and every worker's sweeper run every few seconds: expired leases, passed
-    deadlines, lost tasks. Safe to run in several processes at once: each match is changed
-    under its row lock and only if it is still in the state that was looked for."""
+    deadlines, lost tasks, lost analyses. Safe to run in several processes at once: each
+    match is changed under its row lock and only if it is still in the state that was
+    looked for."""
     now = now or timezone.now()
     report = SweepReport()
     for match_id in Match.objects.filter(
@@ -948,6 +951,8 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
             if resent == 1:  # not resent by another sweep meanwhile
                 task_enqueue(_run_task(tournament_id), match_id)
                 report.resent.append(match_id)
+    analyses = analyses_sweep(now=now)  # lost analyses: their tasks sent again
+    report.analyses_resent, report.analyses_failed = analyses.resent, analyses.failed
     return report
 
 

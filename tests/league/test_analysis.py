@@ -6,19 +6,24 @@ match's record does not show every hand."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import pytest
 
 from league.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
-from league.services.analysis import match_analyse
-from league.services.matches import match_person_act, match_run
+from league.services.analysis import analysis_lost_after, match_analyse
+from league.services.matches import match_person_act, match_run, matches_sweep
 from league.services.tables import table_open
+from league.services.task_outbox import outbox_relay
 from league.services.tournaments import tournament_create, tournament_round_start
 from league.table_views import seat_view
 from tests.api_answers import ok, refused
@@ -195,3 +200,121 @@ def test_a_finished_game_with_a_person_is_analysed_without_asking(
     assert analysis.analysed + analysis.not_analysed == len(analysis.cards) > 0
     assert analysis.settings["node_limit"] == 20_000
     assert match_analyse(match_id=match.pk) == "done already"  # a duplicate task
+
+
+# ---------------------------------------------------------------- nothing asked for is lost
+
+
+def _finished_bots_match() -> tuple[Match, Any]:
+    """A bots' match played here, in the test's process, as the task would."""
+    match, organiser = _match()
+    match_run(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    return match, organiser
+
+
+def test_a_lost_analysis_is_sent_again_and_given_up_after_its_workers_died_three_times(
+    settings: Any,
+) -> None:
+    settings.ANALYSIS_NODE_LIMIT = 20_000
+    settings.ANALYSIS_SAMPLES = 1
+    match, organiser = _finished_bots_match()
+    path = f"/api/matches/{match.pk}/analysis/"
+    ok(_client_of(organiser).post(path), 202)  # its task sent, and lost with its worker
+    lost_after = analysis_lost_after()
+    now = timezone.now()
+
+    # Just asked for: under way, not lost. A second request is refused, the sweep waits.
+    refused(_client_of(organiser).post(path), 409)
+    assert matches_sweep(now=now).analyses_resent == []
+
+    # Its task lost before any worker began it: sent again once it waited too long.
+    later = now + lost_after + timedelta(seconds=1)
+    assert matches_sweep(now=later).analyses_resent == [match.pk]
+    assert MatchAnalysis.objects.get(match=match).queued_at == later  # sent at that time
+
+    # Each time, a worker begins it and dies (SIGKILL leaves it RUNNING, its claim made).
+    for attempt in (1, 2, 3):
+        MatchAnalysis.objects.filter(match=match).update(
+            status=AnalysisStatus.RUNNING, started_at=now, attempts=attempt
+        )
+        # Another delivery of the task while the first worker may still be at it: nothing.
+        assert match_analyse(match_id=match.pk) == "running in another worker"
+        assert matches_sweep(now=now + lost_after / 2).analyses_resent == []
+        report = matches_sweep(now=later)
+        if attempt < 3:
+            assert report.analyses_resent == [match.pk]
+            assert MatchAnalysis.objects.get(match=match).status == AnalysisStatus.QUEUED
+        else:
+            assert report.analyses_failed == [match.pk]
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == AnalysisStatus.FAILED
+    assert "3 times" in analysis.error
+    assert matches_sweep(now=later).analyses_resent == []  # given up: no more tasks
+
+    # Asked for again, it starts afresh, and a worker that lives finishes it.
+    ok(_client_of(organiser).post(path), 202)
+    assert match_analyse(match_id=match.pk).endswith("not")
+    analysis.refresh_from_db()
+    assert (analysis.status, analysis.attempts) == (AnalysisStatus.DONE, 1)
+
+
+def test_a_person_asking_again_for_a_lost_analysis_gets_it_queued(settings: Any) -> None:
+    match, organiser = _finished_bots_match()
+    path = f"/api/matches/{match.pk}/analysis/"
+    ok(_client_of(organiser).post(path), 202)
+    long_ago = timezone.now() - analysis_lost_after() - timedelta(seconds=1)
+    MatchAnalysis.objects.filter(match=match).update(
+        status=AnalysisStatus.RUNNING, started_at=long_ago, attempts=1
+    )
+    answer = ok(_client_of(organiser).post(path), 202)
+    assert answer["status"] == "queued"
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert (analysis.status, analysis.attempts, analysis.started_at) == (
+        AnalysisStatus.QUEUED,
+        0,
+        None,
+    )
+
+
+def test_a_worker_killed_in_the_middle_of_an_analysis_loses_nothing(
+    celery_worker_factory: WorkerFactory, subprocess_environment: dict[str, str]
+) -> None:
+    """A real worker dies (SIGKILL) while it analyses; once the analysis has run longer
+    than one may, the sweep sends it again and another worker finishes it."""
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict)
+    }
+    match, organiser = _finished_bots_match()
+    doomed = celery_worker_factory(
+        environment | {"ANALYSIS_NODE_LIMIT": "5000000", "ANALYSIS_SAMPLES": "64"},
+        queues="analysis",
+    )
+    ok(_client_of(organiser).post(f"/api/matches/{match.pk}/analysis/"), 202)
+    _wait(
+        "the worker is in the middle of the analysis",
+        lambda: MatchAnalysis.objects.filter(match=match, status=AnalysisStatus.RUNNING).exists(),
+        doomed,
+    )
+    os.killpg(doomed.process.pid, signal.SIGKILL)
+    doomed.process.wait()
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert (analysis.status, analysis.attempts) == (AnalysisStatus.RUNNING, 1)
+
+    survivor = celery_worker_factory(
+        environment | {"ANALYSIS_NODE_LIMIT": "50000", "ANALYSIS_SAMPLES": "2"},
+        queues="analysis",
+    )
+    # The clock moved on past the lost worker's allowance (the sweep is given the time).
+    report = matches_sweep(now=timezone.now() + analysis_lost_after() + timedelta(seconds=1))
+    assert report.analyses_resent == [match.pk]
+    outbox_relay()  # the task to the broker now, not at the survivor's next sweep
+    _wait(
+        "the surviving worker finishes the analysis",
+        lambda: MatchAnalysis.objects.filter(match=match, status=AnalysisStatus.DONE).exists(),
+        survivor,
+    )
+    analysis.refresh_from_db()
+    assert analysis.attempts == 2
+    assert analysis.analysed > 0

@@ -99,3 +99,29 @@ def test_the_table_page_links_the_games_rules(client: Client) -> None:
     html = client.get(f"/matches/{match.pk}/seats/0/").content.decode()
     assert 'href="/rules/priffe/"' in html
     assert 'href="/rules/priffe/"' in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "sv"])
+def test_every_link_to_a_section_lands_on_a_heading(language: str) -> None:
+    """A link to a section of the same page (``#anchor``) or of another rules page
+    (``kingen.md#anchor``, on the site ``/rules/kingen/#anchor``) names a heading that page
+    has, as the site renders it (anchors are made from the headings of the page's own
+    language)."""
+    import re
+
+    from web.rules_pages import page_path
+
+    names = [*sorted(FAMILIES), "README"]
+    rendered = {}
+    for name in names:
+        path = page_path(name, language)
+        assert path is not None
+        rendered[name] = _render(path.read_text(encoding="utf-8"))[0]
+    ids = {name: set(re.findall(r' id="([^"]+)"', html)) for name, html in rendered.items()}
+    broken = []
+    for name, html in rendered.items():
+        for page, anchor in re.findall(r'href="(?:/rules/([a-z_]+)/)?#([^"]+)"', html):
+            target = page or name
+            if target in ids and anchor not in ids[target]:
+                broken.append(f"{language}/{name}.md links to {target}.md#{anchor}")
+    assert broken == []

@@ -564,6 +564,42 @@ def test_every_rules_page_covers_what_the_english_page_covers(language: str) -> 
         assert found_tables >= tables, f"{language}/{page}.md has fewer tables"
 
 
+SECTION_WORDS_SHARE = 0.75
+"""The least share of the English section's words a translated section has: Dutch and
+Swedish say a rule in about as many words as English (0.9 to 1.2 times in the pages'
+complete sections); a section under three quarters of it leaves something out."""
+
+
+@pytest.mark.parametrize("language", ["nl", "sv"])
+def test_every_section_of_a_rules_page_says_about_as_much_as_the_english_one(
+    language: str,
+) -> None:
+    import re
+
+    from django.conf import settings
+
+    from engine.variants import FAMILIES
+
+    rules = settings.BASE_DIR / "docs" / "rules"
+
+    def sections(text: str) -> list[tuple[str, int]]:
+        parts = re.split(r"\n(?=#)", text)
+        return [(part.splitlines()[0], len(re.findall(r"\w+", part))) for part in parts]
+
+    short = []
+    for page in [*FAMILIES, "README"]:
+        english = sections((rules / f"{page}.md").read_text(encoding="utf-8"))
+        translated = sections((rules / language / f"{page}.md").read_text(encoding="utf-8"))
+        assert len(translated) == len(english), f"{language}/{page}.md: sections differ"
+        for (heading, words), (their_heading, their_words) in zip(english, translated, strict=True):
+            if words >= 40 and their_words < SECTION_WORDS_SHARE * words:
+                short.append(
+                    f"{language}/{page}.md {their_heading!r}: {their_words} words, "
+                    f"the English {heading!r} {words}"
+                )
+    assert short == [], "\n".join(short)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "heading"),

@@ -17,7 +17,9 @@ Two servers are measured in the same run, one after the other, each under the sa
   processes) with the read caches on.
 
 For each: a trivial page (``/favicon.ico``: the middleware and nothing else) and the mixed
-reads, every client on its own keep-alive connection, anonymous, for ``--seconds`` each;
+reads, every client on its own keep-alive connection, anonymous, for ``--seconds`` each
+(the clients are threads of ``--client-processes`` processes, 4 by default: in one process
+they would wait for each other's GIL and count it as the server's time);
 printed: requests/s, p50/p95/max, errors, the ratio (b)/(a), and /proc/loadavg (other
 people share this CPU: compare ratios, not absolute figures). Traffic goes to 127.0.0.1
 only. It prints figures; it asserts nothing.
@@ -35,6 +37,7 @@ if not __package__:
 
 import argparse
 import http.client
+import multiprocessing
 import random
 import subprocess
 import tempfile
@@ -42,6 +45,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,18 +279,39 @@ def client(url: str, reads: Sequence[str], stop: float, seed: int, load: Load) -
 LOCK = threading.Lock()
 
 
-def load_run(url: str, reads: Sequence[str], *, clients: int, seconds: float) -> Load:
+def client_process(url: str, reads: Sequence[str], stop: float, seeds: Sequence[int]) -> Load:
+    """Clients as threads of one process (a share of the run's clients); what they saw."""
     load = Load()
-    before = generations()
-    started = time.monotonic()
-    stop = started + seconds
     threads = [
-        threading.Thread(target=client, args=(url, reads, stop, n, load)) for n in range(clients)
+        threading.Thread(target=client, args=(url, reads, stop, seed, load)) for seed in seeds
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return load
+
+
+def load_run(
+    url: str, reads: Sequence[str], *, clients: int, seconds: float, processes: int = 4
+) -> Load:
+    """``clients`` keep-alive clients for ``seconds``, spread over ``processes`` processes
+    (threads of one Python process would queue for its GIL and time their own waiting)."""
+    load = Load()
+    before = generations()
+    started = time.monotonic()
+    stop = started + seconds
+    shares = [list(range(n, clients, processes)) for n in range(min(processes, clients))]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=len(shares), mp_context=context) as pool:
+        futures = [pool.submit(client_process, url, reads, stop, share) for share in shares]
+        parts = [future.result() for future in futures]
+    for part in parts:
+        load.seconds.extend(part.seconds)
+        load.hits += part.hits
+        load.hit_seconds.extend(part.hit_seconds)
+        for key, count in part.errors.items():
+            load.errors[key] = load.errors.get(key, 0) + count
     load.elapsed = time.monotonic() - started
     after = generations()
     load.generations = (after[0] - before[0], after[1] - before[1])
@@ -336,14 +361,15 @@ def server_measured(
     say(f"{label}: {' '.join(command[1:4])} ...")
     log = folder / f"{label[:3].strip('() ')}.log"
     with site(command, environment, log) as url:
-        load_run(url, reads, clients=args.clients, seconds=2)  # warm: imports, connections
+        shape = {"clients": args.clients, "processes": args.client_processes}
+        load_run(url, reads, seconds=2, **shape)  # warm: imports, connections
         trivial = report(
             "trivial (/favicon.ico)",
-            load_run(url, ["/favicon.ico"], clients=args.clients, seconds=args.seconds),
+            load_run(url, ["/favicon.ico"], seconds=args.seconds, **shape),
         )
         mixed = report(
             f"mixed reads ({len(reads)} URLs)",
-            load_run(url, reads, clients=args.clients, seconds=args.seconds),
+            load_run(url, reads, seconds=args.seconds, **shape),
         )
     errors = [
         line
@@ -359,6 +385,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15, help="seconds of each load run")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
+    parser.add_argument(
+        "--client-processes", type=int, default=4, help="processes the clients run in"
+    )
     parser.add_argument(
         "--processes", type=int, default=None, help="web processes in (b) (default: the server's)"
     )

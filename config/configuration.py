@@ -414,7 +414,7 @@ def cache_from_env(environ: Mapping[str, str], *, var_dir: Path) -> dict[str, An
     if url:
         redis_url_check(url)
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.KeptClientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "league",
             # A Redis that accepts connections and never answers must not hold a request:

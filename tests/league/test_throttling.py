@@ -29,6 +29,7 @@ from config.configuration import (
     durations_from_env,
     rate_limits_from_env,
 )
+from config.redis_cache import KeptClientRedisCache
 from engine import load_game
 from league.models import Match, MatchStatus
 from league.services.matches import match_run
@@ -469,8 +470,12 @@ def test_bad_lock_settings_name_their_variable() -> None:
 
 def test_the_cache_is_redis_with_redis_url_and_files_without(tmp_path: Path) -> None:
     redis_cache = cache_from_env({"REDIS_URL": "redis://127.0.0.1:6379/3"}, var_dir=tmp_path)
-    assert redis_cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert redis_cache["BACKEND"] == "config.redis_cache.KeptClientRedisCache"
     assert redis_cache["LOCATION"] == "redis://127.0.0.1:6379/3"
+    kept = KeptClientRedisCache(redis_cache["LOCATION"], {"OPTIONS": redis_cache["OPTIONS"]})
+    client = kept._cache.get_client()  # one redis.Redis a pool, not one a call
+    assert kept._cache.get_client() is client
+    assert kept._cache.get_client(write=True) is client  # one server: reads and writes
     file_cache = cache_from_env({}, var_dir=tmp_path)
     assert file_cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
     assert Path(file_cache["LOCATION"]) == tmp_path / "cache"

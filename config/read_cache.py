@@ -11,8 +11,11 @@ Correctness first (docs/operations.md, "Caching"):
   never in it.
 - **Invalidation by generation**: every entry holds the *reads generation* it was computed
   under (league/reads_generation.py: counters in the cache that the league's writes move
-  on). An entry is served only while its generation is the current one (both read in one
-  round trip); entries expire by themselves (``READ_CACHE_SECONDS``). A page that never
+  on). An entry is served while its generation is the current one (both read in one
+  round trip), and for READ_CACHE_LAG_SECONDS after it was computed whatever changed
+  since (5 s by default: a page may lag a change by that much, and a ladder that moves the
+  generations on several times a second does not make every page computed again each
+  time; 0 for none); entries expire by themselves (``READ_CACHE_SECONDS``). A page that never
   shows a running match's progress (``SETTLED``: standings, ladders, ratings) keys the
   generation that a running match's progress leaves alone; see ``READS``.
 - **Per-visitor parts stay per visitor**: the pages carry a CSRF token (the language
@@ -32,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -47,11 +51,12 @@ from django.urls import resolve
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from asgiref.sync import sync_to_async
 
-from league.display_settings import cookie_time_zone
+from league.domain.display import cookie_time_zone
 from league.reads_generation import (
     GENERATION_KEY,
     PROGRESS_KEY,
@@ -194,11 +199,11 @@ def _served(stored: dict[str, Any], request: HttpRequest) -> HttpResponse:
 
 
 def _filled(content: str, request: HttpRequest) -> str:
-    parts = content.split(PLACEHOLDER)
-    filled = [parts[0]]
-    for part in parts[1:]:
-        filled += [get_token(request), part]
-    return "".join(filled)
+    """The page with the visitor's CSRF token in each placeholder: one masked token for
+    the whole answer (a new mask each answer is what keeps the secret from BREACH)."""
+    if PLACEHOLDER not in content:
+        return content
+    return get_token(request).join(content.split(PLACEHOLDER))
 
 
 def _headers_finish(response: HttpResponse) -> HttpResponse:
@@ -249,8 +254,17 @@ def _lookup(key: str, reads: str, kwargs: dict[str, Any]) -> Found | None:
     finished = found.get(finished_key(match_id)) if match_id is not None else None
     now = version_of(reads, match_id, int(settled), int(progress), finished)
     stored = found.get(key)
-    fresh = stored if stored is not None and stored.get("version") == now else None
+    fresh = stored if stored is not None and _servable(stored, now) else None
     return Found(match_id, int(settled), int(progress), finished, fresh)
+
+
+def _servable(stored: dict[str, Any], version: str) -> bool:
+    """Of the current version, or computed under an older one less than
+    READ_CACHE_LAG_SECONDS ago (what a page shows may lag a change by that much)."""
+    if stored.get("version") == version:
+        return True
+    lag = settings.READ_CACHE_LAG_SECONDS
+    return lag > 0 and time.time() - float(stored.get("stored_at", 0.0)) < lag
 
 
 def public_read_cached(view: View, reads: str = PROGRESS) -> View:
@@ -290,6 +304,7 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
         if storable is None:
             return response
         storable["version"] = version_of(reads, match_id, int(settled), int(progress), ended)
+        storable["stored_at"] = time.time()
         try:
             if match_id is not None and ended is not None and finished is None:
                 cache.set(finished_key(match_id), ended, timeout=settings.READ_CACHE_SECONDS)
@@ -306,16 +321,46 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
 # ---------------------------------------------------------------- hits before the rest
 
 
-def _early_hit(request: HttpRequest) -> HttpResponse | None:
+@dataclass(frozen=True, slots=True)
+class Outer:
+    """The middleware a hit passes through as if it came after them: Prometheus's request
+    counts and latencies, and SecurityMiddleware's redirect and headers. In
+    settings.MIDDLEWARE they come after this one, so that under ASGI a hit never waits
+    for the process's one thread of synchronous code (Django runs their methods there);
+    a hit runs them here, in its own thread (they are quick and thread-safe)."""
+
+    metrics: Any = None
+    security: Any = None
+
+    @classmethod
+    def of(cls, get_response: Callable[[HttpRequest], Any]) -> Outer:
+        kinds = {"metrics": OUTER_METRICS, "security": OUTER_SECURITY}
+        return cls(
+            **{
+                name: import_string(path)(get_response)
+                for name, path in kinds.items()
+                if path in settings.MIDDLEWARE
+            }
+        )
+
+
+OUTER_METRICS = "django_prometheus.middleware.PrometheusBeforeMiddleware"
+OUTER_SECURITY = "django.middleware.security.SecurityMiddleware"
+
+
+def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
     """A cache hit answered before the rest of the middleware and off Django's one thread
     for synchronous code; None: go on as usual (the view's decorator stores a miss).
 
     Only where the answer is what the rest would give: an anonymous request by its cookies
-    and headers alone (no session cookie: AuthenticationMiddleware would find no one), the
-    language LocaleMiddleware would choose, the visitor's CSRF cookie (one is set where
-    there was none, as CsrfViewMiddleware does) and XFrameOptionsMiddleware's header."""
+    and headers alone (no session cookie: AuthenticationMiddleware would find no one), not
+    one SecurityMiddleware would redirect, the language LocaleMiddleware would choose, the
+    visitor's CSRF cookie (one is set where there was none, as CsrfViewMiddleware does),
+    XFrameOptionsMiddleware's header, and ``outer``'s counts and headers."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
+    if outer.security is not None and outer.security.process_request(request) is not None:
+        return None  # redirected to HTTPS by the chain
     try:
         match = resolve(request.path_info)
     except Http404:
@@ -329,11 +374,15 @@ def _early_hit(request: HttpRequest) -> HttpResponse | None:
     if found is None or found.fresh is None:
         return None
     cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    if cookie is not None and (
+        len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED
+    ):
+        return None  # CsrfViewMiddleware's to mend
+    if outer.metrics is not None:
+        outer.metrics.process_request(request)
     fresh_secret = cookie is None
     if cookie is None:
         cookie = csrf._get_new_csrf_string()
-    elif len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED:
-        return None  # CsrfViewMiddleware's to mend
     request.META["CSRF_COOKIE"] = cookie
     with translation.override(language):
         unchanged = _not_modified(found.fresh, request)
@@ -351,7 +400,12 @@ def _early_hit(request: HttpRequest) -> HttpResponse | None:
         )
     response.setdefault("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY"))
     response["Content-Language"] = language
-    return _headers_finish(response)
+    response = _headers_finish(response)
+    if outer.security is not None:
+        response = outer.security.process_response(request, response)
+    if outer.metrics is not None:
+        response = outer.metrics.process_response(request, response)
+    return response
 
 
 _ALLOWED = frozenset(csrf.CSRF_ALLOWED_CHARS)
@@ -359,20 +413,21 @@ _ALLOWED = frozenset(csrf.CSRF_ALLOWED_CHARS)
 
 @sync_and_async_middleware
 def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
-    """Right after SecurityMiddleware (config/settings.py): a hit of the shared cache is
-    answered here; anything else goes on. Under ASGI the hit runs in a thread of its own,
-    so hits do not queue behind a page being computed in the process's one thread for
-    synchronous code."""
+    """First of all (config/settings.py): a hit of the shared cache is answered here, as
+    the middleware after it would have passed it (``Outer``); anything else goes on. Under
+    ASGI the hit runs in a thread of its own, so hits do not queue behind a page being
+    computed in the process's one thread for synchronous code."""
+    outer = Outer.of(get_response)
     if iscoroutinefunction(get_response):
 
         async def middleware_async(request: HttpRequest) -> Any:
-            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request)
+            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request, outer)
             return hit if hit is not None else await get_response(request)
 
         return middleware_async
 
     def middleware(request: HttpRequest) -> Any:
-        hit = _early_hit(request)
+        hit = _early_hit(request, outer)
         return hit if hit is not None else get_response(request)
 
     return middleware

@@ -61,12 +61,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
+    # the one thread of synchronous code, where Django runs the two below: a hit counts in
+    # Prometheus and gets SecurityMiddleware's headers from the read cache itself
+    # (config/read_cache.py, Outer; docs/operations.md).
+    "config.read_cache.read_cache_middleware",
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
-    # the one thread of synchronous code (config/read_cache.py, docs/operations.md).
-    "config.read_cache.read_cache_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).
@@ -120,6 +122,9 @@ CACHES = {"default": cache_from_env(os.environ, var_dir=VAR_DIR)}
 # generation makes it unreachable before that whenever what it shows changes).
 READ_CACHE = os.environ.get("READ_CACHE", "on").strip().lower() != "off"
 READ_CACHE_SECONDS = 300
+# How long a stored answer is still served after what it shows has changed: a page may lag
+# a change by this much (0: never; the tests' default, tests/conftest.py).
+READ_CACHE_LAG_SECONDS = count_from_env(os.environ, "READ_CACHE_LAG_SECONDS", default=5, least=0)
 
 # ---------------------------------------------------------------- signing in
 # ModelBackend that locks a username after too many wrong passwords (league/services/sign_in.py).

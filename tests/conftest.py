@@ -16,6 +16,18 @@ from tests.tracked_files import session_finish, summary_lines
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
 
+# A page answers what the view would answer now, in the project's processes the tests start
+# as in this one (read_cache_without_lag): a test that reads after a write sees the write.
+# tests/league/test_read_cache.py sets a lag where it tests one.
+os.environ["READ_CACHE_LAG_SECONDS"] = "0"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def read_cache_without_lag() -> None:
+    from django.conf import settings
+
+    settings.READ_CACHE_LAG_SECONDS = 0
+
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     server_requirements_check(item)

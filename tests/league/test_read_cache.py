@@ -6,8 +6,8 @@ matches they show."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import pytest
+from prometheus_client import REGISTRY
 
 from config.read_cache import HIT_HEADER
 from config.web_server import WebServerConfigurationError, processes_from
@@ -82,6 +83,26 @@ def test_a_standings_page_changes_when_a_match_finishes() -> None:
     standings = Client().get(pages[1]).json()
     assert Client().get(pages[1])[HIT_HEADER] == "hit"
     assert standings == Client().get(pages[1]).json()
+
+
+def test_a_page_lags_a_change_at_most_the_lag_it_is_given(settings: Any) -> None:
+    tournament, _, matches = played_league()
+    url = f"/api/tournaments/{tournament.pk}/standings/"
+    settings.READ_CACHE_LAG_SECONDS = 60
+    before = Client().get(url)
+    assert before[HIT_HEADER] == "miss"
+
+    match_run(match_id=matches[0].pk, worker="test")  # a new reads generation
+
+    lagging = Client().get(url)  # computed under the old one a moment ago: still served
+    assert lagging[HIT_HEADER] == "hit"
+    assert lagging.json() == before.json()
+    settings.READ_CACHE_LAG_SECONDS = 0  # as if the lag had passed
+    after = Client().get(url)
+    assert after[HIT_HEADER] == "miss"
+    assert after.json() != before.json()
+    settings.READ_CACHE_LAG_SECONDS = 60  # the new answer is of the current generation
+    assert Client().get(url).json() == after.json()
 
 
 def test_a_write_by_queryset_update_moves_the_pages_on_too() -> None:
@@ -201,22 +222,37 @@ def test_an_anonymous_page_is_private_and_carries_each_visitors_own_csrf_token()
     assert refused.status_code == 403
 
 
-def test_a_hit_answers_as_the_rest_of_the_middleware_would() -> None:
-    """A hit is answered before the session, locale, CSRF and frame middleware: it says
-    what they would have said, and a first visitor gets a CSRF cookie its tokens match."""
+def requests_counted() -> float:
+    """django-prometheus's count of requests (its first middleware's)."""
+    return REGISTRY.get_sample_value("django_http_requests_before_middlewares_total") or 0.0
+
+
+def test_a_hit_answers_as_the_rest_of_the_middleware_would(settings: Any) -> None:
+    """A hit is answered before every other middleware: it says what they would have said
+    (the security headers, the language, the frame), counts in the requests' metrics, is
+    redirected to HTTPS where the site asks for it, and a first visitor gets a CSRF cookie
+    its tokens match."""
     tournament, _, _ = played_league()
     url = f"/leagues/{tournament.pk}/"
     miss = Client().get(url, headers={"Accept-Language": "nl"})
     newcomer = Client(enforce_csrf_checks=True)
+    counted = requests_counted()
     hit = newcomer.get(url, headers={"Accept-Language": "nl"})
     assert (miss[HIT_HEADER], hit[HIT_HEADER]) == ("miss", "hit")
-    for header in ("X-Frame-Options", "Content-Language", "Content-Type", "Cache-Control"):
+    assert requests_counted() == counted + 1
+    headers = ("X-Frame-Options", "Content-Language", "Content-Type", "Cache-Control")
+    security = ("X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy")
+    for header in (*headers, *security):
         assert hit[header] == miss[header], header
     assert set(hit["Vary"].split(", ")) >= {"Cookie", "Accept-Language"}
     assert hit.cookies[settings.CSRF_COOKIE_NAME].value
     token = TOKEN.findall(hit.content.decode())[0]
     posted = newcomer.post("/language/", {"language": "en", "csrfmiddlewaretoken": token})
     assert posted.status_code in (200, 302)
+    settings.SECURE_SSL_REDIRECT = True  # SecurityMiddleware's redirect comes first
+    redirected = Client().get(url, headers={"Accept-Language": "nl"})
+    assert redirected.status_code == 301
+    assert redirected["Location"].startswith("https://")
 
 
 def test_the_cache_keys_the_language() -> None:

@@ -2,69 +2,23 @@
 the read and the checks of what may be chosen (the write: league.services.display_settings).
 
 The languages are the site's (settings.LANGUAGES); the time zones are the IANA names the
-standard library's zoneinfo knows. A person without a row has every default: the browser's
-language, the site's time zone (UTC), the two-colour deck at its usual size.
+standard library's zoneinfo knows (league.domain.display, with the settings' plain values).
+A person without a row has every default: the browser's language, the site's time zone
+(UTC), the two-colour deck at its usual size.
 """
 
 from __future__ import annotations
 
-import functools
-import zoneinfo
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
-
 from django.conf import settings
 from django.utils.translation import gettext
 
+from league.domain.display import DEFAULTS, DisplaySettings, time_zone_names
 from league.errors import InvalidInputError
 from league.models import PersonDisplaySettings
 
 
-@dataclass(frozen=True)
-class DisplaySettings:
-    language: str = ""
-    """One of settings.LANGUAGES' codes, or blank for the browser's preference."""
-    time_zone: str = ""
-    """An IANA time zone (``Europe/Brussels``), or blank for the site's."""
-    four_colour_deck: bool = False
-    large_cards: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-DEFAULTS = DisplaySettings()
-
-
 def language_codes() -> list[str]:
     return [code for code, _name in settings.LANGUAGES]
-
-
-@functools.cache
-def time_zone_names() -> list[str]:
-    """Every IANA time zone the standard library knows, sorted."""
-    return sorted(zoneinfo.available_timezones())
-
-
-@functools.cache
-def _time_zone_name_set() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
-
-
-TIME_ZONE_COOKIE = "time_zone"
-"""Where a visitor's browser names its time zone (web/static/web/js/time_zone.js)."""
-
-
-def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
-    """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
-    it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
-    show a visitor's times in it (web.person_display), so the shared cache of public
-    reads keys it too (config.read_cache)."""
-    name = cookies.get(TIME_ZONE_COOKIE, "")
-    if not name or len(name) > 64 or name not in _time_zone_name_set():
-        return None
-    return zoneinfo.ZoneInfo(name)
 
 
 def display_settings_of(*, user_id: int) -> DisplaySettings:

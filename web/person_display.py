@@ -21,12 +21,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from league.display_settings import (
-    DEFAULTS,
-    DisplaySettings,
-    cookie_time_zone,
-    display_settings_of,
-)
+from league.display_settings import display_settings_of
+from league.domain.display import DEFAULTS, DisplaySettings, cookie_time_zone
 
 SESSION_KEY = "person_display"
 

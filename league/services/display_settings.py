@@ -7,7 +7,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from league.display_settings import DisplaySettings, language_codes
+from league.display_settings import language_codes
+from league.domain.display import DisplaySettings
 from league.errors import InvalidInputError
 from league.models import PersonDisplaySettings
 

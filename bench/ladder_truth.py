@@ -41,7 +41,13 @@ from engine import load_game
 from engine.players import GreedyPlayer, Player, RandomPlayer
 from engine.view import PlayerView
 from league.domain import ladder_matchmaking
-from league.domain.ladder_matchmaking import Candidate, LadderShape, PlannedTable, plan_tables
+from league.domain.ladder_matchmaking import (
+    Candidate,
+    LadderShape,
+    PlannedTable,
+    plan_tables,
+    turned,
+)
 from league.domain.ladder_results import tables_history
 from league.domain.ratings_book import BETA, KAPPA, TAU, conservative
 from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce_update
@@ -107,20 +113,26 @@ class Ladder:
         n = len(BOTS)
         return cls(method, random.Random(seed), [(DEFAULT_MU, DEFAULT_SIGMA)] * n, [0] * n, [])
 
-    def plan(self, shape: LadderShape, count: int) -> list[tuple[int, ...]]:
+    def plan(self, shape: LadderShape, count: int) -> list[PlannedTable]:
+        """At most ``count`` tables; a duplicate pair's two share a ``deal_group``."""
         if self.method == "random":
-            return [tuple(self.rng.sample(range(len(BOTS)), shape.seats)) for _ in range(count)]
+            tables = []
+            for group in range(count // 2 if shape.duplicate else count):
+                seats = tuple(self.rng.sample(range(len(BOTS)), shape.seats))
+                tables.append(PlannedTable(seats, group, seats[0]))
+                if shape.duplicate:
+                    tables.append(PlannedTable(turned(seats, shape), group, seats[0]))
+            return tables
         candidates = [
             Candidate(i, mu, sigma, self.games[i]) for i, (mu, sigma) in enumerate(self.ratings)
         ]
-        planned: list[PlannedTable] = plan_tables(
+        return plan_tables(
             candidates,
             shape,
             room=count,
             history=tables_history(self.tables[-400:], partnership=shape.partnership),
             seed=self.rng.randrange(2**31),
         )
-        return [table.seats for table in planned]
 
     def rate(self, seats: Sequence[int], scores: Sequence[int]) -> None:
         updated = plackett_luce_update(
@@ -167,9 +179,45 @@ def run(
             if sum(ladder.games) / len(BOTS) >= games_per_bot:
                 continue
             tables = ladder.plan(shape, len(batch))
-            jobs = [(game, seats, s) for seats, s in zip(tables, batch, strict=False)]
-            for seats, scores in zip(tables, pool.map(play, jobs), strict=True):
-                ladder.rate(seats, scores)
+            seed_of: dict[int, int] = {}  # a duplicate pair's tables: one seed
+            for table in tables:
+                seed_of.setdefault(table.deal_group, batch[len(seed_of)])
+            jobs = [(game, table.seats, seed_of[table.deal_group]) for table in tables]
+            for table, scores in zip(tables, pool.map(play, jobs), strict=True):
+                ladder.rate(table.seats, scores)
+
+
+def order_check(pool: Any, game: str, shape: LadderShape, *, pairs: int, seed: int) -> None:
+    """Is the true order true? Each two neighbours of BOTS, head to head: ``pairs``
+    duplicate pairs of tables (two seats each, alternating; the second table turned by one
+    seat, so each bot holds the other's cards), the stronger's mean lead per seat and game
+    with its 95 % interval."""
+    seeds = random.Random(seed)
+    out("\n| stronger | weaker | games | lead per seat and game | 95 % interval |")
+    out("|---|---|---:|---:|---|")
+    for stronger in range(len(BOTS) - 1):
+        weaker = stronger + 1
+        seats = tuple(stronger if seat % 2 == 0 else weaker for seat in range(shape.seats))
+        other = seats[1:] + seats[:1]
+        jobs = []
+        for _ in range(pairs):
+            s = seeds.randrange(2**62)
+            jobs += [(game, seats, s), (game, other, s)]
+        leads = []
+        for index in range(0, len(jobs), 2):
+            lead = 0.0
+            for (_, table, _), scores in zip(
+                jobs[index : index + 2], pool.map(play, jobs[index : index + 2]), strict=True
+            ):
+                for bot, score in zip(table, scores, strict=True):
+                    lead += score if bot == stronger else -score
+            leads.append(lead / (2 * shape.seats))
+        mean = statistics.fmean(leads)
+        half = 1.96 * statistics.stdev(leads) / len(leads) ** 0.5
+        out(
+            f"| {BOTS[stronger]} | {BOTS[weaker]} | {2 * pairs} | {mean:+.3f} "
+            f"| [{mean - half:+.3f}, {mean + half:+.3f}] |"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -186,24 +234,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=ladder_matchmaking.MEETING_PENALTY,
         help="try another push away from opponents met before (the matchmaker's constant)",
     )
+    parser.add_argument(
+        "--no-duplicate",
+        action="store_true",
+        help="every table its own seed even where the game's deals are fixed by the seed",
+    )
+    parser.add_argument(
+        "--order-check",
+        type=int,
+        default=0,
+        metavar="PAIRS",
+        help="only check the true order: each two neighbours head to head, PAIRS duplicate pairs",
+    )
     args = parser.parse_args(argv)
     ladder_matchmaking.MEETING_PENALTY = args.meeting_penalty
     loaded = load_game(args.game)
+    duplicate = loaded.deals_fixed_by_seed and not args.no_duplicate
     shape = LadderShape(
         seats=len(loaded.player_seats),
         partnership=loaded.partnership_play,
-        duplicate=False,  # each table its own seed here: the two methods differ in seating only
-        concurrent_limit=args.workers,
+        duplicate=duplicate,  # the ladder's own choice; random tables are paired alike
+        concurrent_limit=2 * args.workers if duplicate else args.workers,
         placement_games=10,
     )
     out(
         f"# {loaded}: ten bots, {args.games_per_bot} games per bot, {args.runs} runs "
         f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers, "
-        f"meeting penalty {args.meeting_penalty:g}"
+        f"meeting penalty {args.meeting_penalty:g}, "
+        + ("duplicate pairs" if duplicate else "a seed per table")
     )
     began = time.perf_counter()
     curves = []
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        if args.order_check:
+            order_check(pool, str(loaded), shape, pairs=args.order_check, seed=args.seed)
+            out(f"\n{time.perf_counter() - began:.0f} s")
+            return 0
         for r in range(args.runs):
             curve, ladders = run(
                 pool,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from engine.errors import InvalidGameError
 from engine.variants import load_game
 from league.domain.ladder_matchmaking import Candidate, History, LadderShape, pair
 from league.domain.ratings_maths import DEFAULT_MU, DEFAULT_SIGMA
@@ -139,6 +140,23 @@ def shape_of(game: str, *, concurrent_limit: int, placement_games: int) -> Ladde
         concurrent_limit=concurrent_limit,
         placement_games=placement_games,
     )
+
+
+def duplicate_game(game: str) -> str | None:
+    """The game string of ``game`` with the family's options that fix every deal by the
+    seed (``Game.fixed_deals_options``), so a ladder of it plays its tables in duplicate
+    pairs; None when ``game``'s tables are paired already or no such options exist."""
+    loaded = load_game(game)
+    options = loaded.fixed_deals_options
+    if loaded.deals_fixed_by_seed or not options:
+        return None
+    text = str(loaded)
+    paired = f"{text[:-1]},{options})" if text.endswith(")") else f"{text}({options})"
+    try:
+        fixed = load_game(paired)
+    except InvalidGameError:  # the options clash with the variant's own
+        return None
+    return str(fixed) if fixed.deals_fixed_by_seed else None
 
 
 def candidates_of(

@@ -3,7 +3,10 @@ challenge form (docs/web.md, *Pages*). The ladder's play itself: test_ladder_wor
 
 from __future__ import annotations
 
+import io
+
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client
 
 import pytest
@@ -86,3 +89,17 @@ def test_a_ladder_is_no_league_and_its_tournament_page_leads_to_the_ladder() -> 
     response = Client().get(f"/leagues/{ladder.tournament_id}/")
     assert response.status_code == 302
     assert response["Location"] == "/ladders/kingen/"
+
+
+def test_opening_a_ladder_whose_deals_depend_on_the_play_names_the_paired_variant() -> None:
+    out = io.StringIO()
+    call_command("ladder_open", "kingen", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "ladder kingen: kingen, /ladders/kingen/"
+    assert "A ladder of kingen(shuffle_policy=full_shuffle) plays each table twice" in lines[1]
+    out = io.StringIO()
+    call_command("ladder_open", "kingen(shuffle_policy=full_shuffle)", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "ladder kingen-shuffle_policyfull_shuffle: kingen(shuffle_policy=full_shuffle),"
+        " /ladders/kingen-shuffle_policyfull_shuffle/"
+    ]

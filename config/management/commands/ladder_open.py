@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from league.domain.ladder_results import duplicate_game
 from league.errors import LeagueError
 from league.services.ladders import DEFAULT_ANCHORS, ladder_open
 
@@ -43,3 +44,11 @@ class Command(BaseCommand):
         except LeagueError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"ladder {ladder.slug}: {ladder.game}, /ladders/{ladder.slug}/")
+        paired = duplicate_game(ladder.game)
+        if paired is not None:
+            self.stdout.write(
+                f"its tables are dealt one by one: in {ladder.game} the deals depend on the "
+                f"play. A ladder of {paired} plays each table twice on one seed with the "
+                "seats turned (duplicate pairs), so the luck of the cards cancels out and its "
+                "order settles in fewer games (docs/scheduling.md, 5b)."
+            )

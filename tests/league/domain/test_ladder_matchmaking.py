@@ -22,6 +22,7 @@ from league.domain.ladder_results import (
     KnownEntrant,
     OpponentFacts,
     challenge_problem,
+    duplicate_game,
     failures_after,
     failures_in_a_row,
     head_to_head,
@@ -29,6 +30,7 @@ from league.domain.ladder_results import (
     machine_fault,
     ranked,
     roster_changes,
+    shape_of,
     suspension_text,
     table_seats,
     tables_history,
@@ -206,3 +208,25 @@ def test_k_failures_in_a_row_suspend_and_a_clean_match_resets_the_count() -> Non
     state = failures_after(state, outcome="init_failure", fault={"match": 3}, limit=3, playing=True)
     assert (state.count, state.suspend, len(state.faults)) == (3, True, 3)
     assert "#1, #2, #3" in suspension_text(name="bot", ladder="kingen ladder", failures=state)
+
+
+@pytest.mark.parametrize(
+    ("game", "paired"),
+    [
+        ("kingen", "kingen(shuffle_policy=full_shuffle)"),
+        ("kingen(players=5)", "kingen(players=5,shuffle_policy=full_shuffle)"),
+        ("dubbelkingen", "dubbelkingen(shuffle_policy=full_shuffle)"),
+        ("kung_och_adel", "kung_och_adel(allow_redeal_if_no_court=false,deals=1)"),
+        ("kingen(shuffle_policy=full_shuffle)", None),  # paired already
+        ("king", None),
+        ("priffe", None),
+    ],
+)
+def test_a_game_whose_deals_depend_on_the_play_names_the_variant_played_in_pairs(
+    game: str, paired: str | None
+) -> None:
+    assert duplicate_game(game) == paired
+    # a ladder of the game is paired exactly when no other variant is named; of that one, always
+    assert shape_of(game, concurrent_limit=2, placement_games=10).duplicate == (paired is None)
+    if paired is not None:
+        assert shape_of(paired, concurrent_limit=2, placement_games=10).duplicate

@@ -4,6 +4,8 @@ run everywhere; tests/bots/test_sandbox_security.py runs bots in the sandbox).""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from bots.bundle import bot_bundle_from_path
 from bots.match import BotSpec, match_play
 from bots.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, TimeControl
+from bots.runner.process import exit_wait, kill_and_reap
 from bots.runner.seat import Transcript
 from bots.seats import MAX_STRIKES, Outcome
 from bots.seats import _builtin_factories as builtin_factories
@@ -311,3 +314,22 @@ def test_answers_kingbot_played_for_failing_code_are_counted_not_faulted() -> No
     assert "not a legal action" in once.fallback_reasons[0]
     assert (ducking.fallbacks, greedy.fallbacks) == (0, 0)
     assert result.to_json()["seats"][0]["fallbacks"] == always.decisions
+
+
+def test_exit_wait_wakes_at_the_exit_reaps_and_gives_up_at_its_timeout() -> None:
+    # a process that exits after 20 ms: woken by the exit, reaped (its return code read)
+    quick = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.02)"])
+    try:
+        assert exit_wait(quick, 10.0)
+        assert quick.returncode == 0
+    finally:
+        kill_and_reap(quick)
+    # one that does not exit: False after the timeout, still running, then killed and reaped
+    stuck = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert not exit_wait(stuck, 0.05)
+        assert stuck.poll() is None
+    finally:
+        kill_and_reap(stuck)
+    assert stuck.returncode is not None
+    assert exit_wait(stuck, 0.0)  # an exited process: at once

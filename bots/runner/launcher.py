@@ -15,8 +15,7 @@ per argument, names a command to become instead of running ``main.py`` (every ru
 Python's: bots.runner.runtimes), with the limits already lowered. Otherwise ``main.py``
 runs as ``__main__`` with BOT_DIR first on ``sys.path`` and LIB_DIR after it, so a bot
 imports its own modules, and ``import kingbot`` finds the bot's copy of the helper
-module if it ships one, else the league's. When ``main.py`` returns, the process ends at
-once (its output flushed, no interpreter finalization: docs/bot-protocol.md, ``end``).
+module if it ships one, else the league's.
 """
 
 import os
@@ -90,14 +89,6 @@ def main() -> None:
     with open(main_path, "rb") as source:
         code = compile(source.read(), main_path, "exec")
     exec(code, module.__dict__)
-    # The bot has returned: the match is over. End the process now rather than through
-    # the interpreter's finalization (its modules torn down one by one, 3 ms of a 4 ms
-    # exit, once per seat at the end of every match): what the bot printed is flushed;
-    # atexit handlers and files it left open in its /tmp do not outlive the match anyway.
-    # An exception or sys.exit() still ends it the usual way (its traceback, its code).
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.bundle import BotBundle, bot_bundle_from_path
+from bots.bundle import bot_bundle_from_path
 from bots.match import BotSpec, match_play
 from bots.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, TimeControl
 from bots.runner.process import exit_wait, kill_and_reap
@@ -18,13 +18,7 @@ from bots.runner.seat import Transcript
 from bots.seats import MAX_STRIKES, Outcome
 from bots.seats import _builtin_factories as builtin_factories
 from engine.record import verify_record
-from tests.bots.botcode import (
-    FAST,
-    assert_others_intact,
-    bot_bundle,
-    log_lines,
-    match_against_builtins,
-)
+from tests.bots.botcode import FAST, assert_others_intact, log_lines, match_against_builtins
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "bots" / "examples"
 
@@ -270,50 +264,6 @@ def hook(number, request):
     assert "last words" in report.log
     assert len(report.log) < 70_000
     assert_others_intact(result)
-
-
-@pytest.mark.parametrize("sandbox", [True, False], ids=["sandboxed", "plain"])
-def test_a_python_bot_ends_when_its_main_returns_with_its_last_words_kept(sandbox: bool) -> None:
-    # What it writes last, unflushed, reaches the log; an atexit handler does not run (the
-    # launcher ends the process without the interpreter's finalization).
-    body = """
-import atexit
-atexit.register(lambda: report("ATEXIT"))
-"""
-    code = bot_bundle(body, play=False).data.decode() + (
-        "\nplay()\nsys.stderr.write('last words, unflushed\\n')\n"
-    )
-    spec = BotSpec.uploaded(BotBundle("bot.py", "py", code.encode()))
-    result = match_play(
-        "kingen",
-        [spec, *(BotSpec.builtin(name) for name in ("greedy", "random", "greedy"))],
-        seed=1,
-        sandbox=sandbox,
-        time_control=FAST,
-    )
-    report = result.seats[0]
-    assert report.outcome is Outcome.OK
-    assert log_lines(result, "END")  # it read the end
-    assert "last words, unflushed" in report.log
-    assert "ATEXIT" not in report.log
-    assert not report.faults
-
-
-def test_a_python_bot_that_calls_sys_exit_or_raises_after_the_end_ends_the_usual_way() -> None:
-    for tail in ("sys.exit(3)", "raise RuntimeError('after the end')"):
-        code = bot_bundle("", play=False).data.decode() + f"\nplay()\n{tail}\n"
-        spec = BotSpec.uploaded(BotBundle("bot.py", "py", code.encode()))
-        result = match_play(
-            "kingen",
-            [spec, *(BotSpec.builtin(name) for name in ("greedy", "random", "greedy"))],
-            seed=1,
-            time_control=FAST,
-        )
-        report = result.seats[0]
-        assert report.outcome is Outcome.OK  # the match was over: no fault
-        assert not report.faults
-        if tail.startswith("raise"):  # its traceback, as the interpreter prints it
-            assert "RuntimeError: after the end" in report.log
 
 
 def test_a_builtin_that_raises_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:

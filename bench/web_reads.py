@@ -63,12 +63,12 @@ from django.test.utils import setup_test_environment  # noqa: E402
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
-from config.read_cache import HIT_HEADER  # noqa: E402
 from config.web_server import processes_from  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
 from league.reads_generation import GENERATION_KEY, PROGRESS_KEY, reads_generation  # noqa: E402
 from tests.celery_workers import process_stop  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
+from web.read_cache import HIT_HEADER  # noqa: E402
 
 REPOSITORY_ROOT = Path(__file__).resolve().parent.parent
 LEAGUE_MATCHES = 8

@@ -255,6 +255,8 @@ def rule_broken(source: str, target: str) -> str | None:
         return "bots/ sits below league/, api/, web/ and config/"
     if within(source, "league") and within(target, "api", "web", "config"):
         return "league/ sits below api/, web/ and config/"
+    if within(source, "api", "web") and within(target, "config"):
+        return "config/ wires api/ and web/; they never import it"
     if within(source, "league.domain") and not within(target, "league.domain", "engine"):
         return "league/domain/ imports only itself and engine/"
     if within(source, *READS) and within(target, "league.services"):
@@ -282,6 +284,7 @@ def test_the_rules_refuse_what_they_should() -> None:
     assert rule_broken("league.selectors", "league.services.matches")
     assert rule_broken("league.standings_store", "league.services.standings")
     assert rule_broken("league.services.matches", "league.tasks")
+    assert rule_broken("api.urls", "config.settings")
     assert rule_broken("web.views", "league.models") is None
     assert rule_broken("league.domain.rotation", "engine.game") is None
 

@@ -1,7 +1,7 @@
 """A person's display settings as plain values, and the time zones a browser may name.
 
 league.display_settings reads them from a person's row and checks what is asked for; the
-pages (web.person_display) and the shared read cache (config.read_cache) read a visitor's
+pages (web.person_display) and the shared read cache (web.read_cache) read a visitor's
 time zone from the cookie the browser sets (web/static/web/js/time_zone.js). The time
 zones are the IANA names the standard library's zoneinfo knows.
 """
@@ -51,7 +51,7 @@ def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
     """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
     it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
     show a visitor's times in it (web.person_display), so the shared cache of public
-    reads keys it too (config.read_cache)."""
+    reads keys it too (web.read_cache)."""
     name = cookies.get(TIME_ZONE_COOKIE, "")
     if not name or len(name) > 64 or name not in _time_zone_name_set():
         return None

@@ -12,6 +12,7 @@ import random
 import sys
 
 from engine.pettingzoo_env import KingLeagueEnv
+from engine.variants import FAMILIES
 
 
 def episodes(game: str, count: int, seed: int = 0) -> list[dict[str, int]]:
@@ -36,7 +37,7 @@ def episodes(game: str, count: int, seed: int = 0) -> list[dict[str, int]]:
 
 
 if __name__ == "__main__":
-    game = sys.argv[1] if len(sys.argv) > 1 else "kingen"
+    game = sys.argv[1] if len(sys.argv) > 1 else next(iter(FAMILIES))  # the first family
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     for number, totals in enumerate(episodes(game, count), 1):
         sys.stdout.write(f"episode {number}: {totals}\n")

@@ -10,7 +10,11 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "engine._dds", sources=["engine/_dds.c"], optional=True, extra_compile_args=["-O2"]
+            "engine._dds",
+            sources=["engine/_dds.c"],
+            depends=["engine/_dds_places.h"],
+            optional=True,
+            extra_compile_args=["-O2"],
         )
     ]
 )

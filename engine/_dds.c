@@ -5,10 +5,14 @@
  * points already certain are added: the same numbers as the pure-Python search, which the
  * tests check. Alpha-beta over the remaining cards, MTD(f) per root card, a
  * transposition table at the start of every trick (kept between calls of the same deal
- * constants, see last_signature), equivalent cards searched once, the stored best card
- * first, bounds on what the remaining cards can add (the outcome still reachable from the
- * trick counts: reach_lo/reach_hi; quick tricks where tricks are worth non-negative
- * points), the last trick played without search.
+ * constants, see last_signature) whose entries keep only the winning ranks (the top cards
+ * of each suit that decided their bounds: see Reads and trick_start), equivalent cards
+ * searched once, the stored best card first, bounds on what the remaining cards can add
+ * (the outcome still reachable from the trick counts: reach_lo/reach_hi; quick tricks
+ * where tricks are worth non-negative points), the last trick played without search.
+ *
+ * Built with -DVERIFY, every answer the table gives is checked against a search of the
+ * same position without the table (`verified()` counts them; tests/engine uses it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,29 +23,108 @@
 #define MAX_SEATS 8
 #define MAX_TRICKS 32
 #define INF (1 << 29)
-#ifndef TT_BITS
-#define TT_BITS 20
+#ifndef TT_PROBES
+#define TT_PROBES 8
 #endif
-#define TT_SIZE (1u << TT_BITS)
-#define TT_PROBES 4
 #ifndef HIST_MODE
 #define HIST_MODE 0
 #endif
 
 typedef uint64_t mask_t;
 
-typedef struct {
-    mask_t hands[5];
-    mask_t classes[3];
-    uint32_t gen;
-    int64_t extra;
-    int32_t lower, upper;
-    int8_t leader;
-    int8_t best;
-} Entry;
+#define BIT(c) (((mask_t)1) << (c))
+#define SUIT(c) ((c) / 13)
 
-static Entry *table_entries = NULL;
+/* The transposition table. A node per position shape: the leader, the trick index and
+ * counts (`extra`), how many cards of each suit each hand holds, and the class of every
+ * card left by its place among the cards left. A node holds up to NODE_ENTRIES entries,
+ * each saying which hand holds each of the top cards of each suit that its bounds
+ * depended on (the winning ranks, DDS's name for them), so that positions differing only
+ * in lower cards share it. Places are counted among the cards left (bit i: the i-th
+ * lowest card left), which matching shapes make the same places in every suit. */
+#ifndef NODE_ENTRIES
+#define NODE_ENTRIES 128
+#endif
+#ifndef NODE_BITS
+#define NODE_BITS 14
+#endif
+#define NODE_COUNT (1u << NODE_BITS)
+
+typedef struct {
+    mask_t rel;       /* the places kept: the top cards of each suit down to the lowest that counted */
+    mask_t holder[3]; /* at those places, bit b of the holding seat's number */
+} Pattern;
+
+typedef struct {
+    uint64_t shape[2];
+    mask_t classes[3];
+    mask_t exact; /* where cards are not renamed (too many classes): the cards left */
+    int64_t extra;
+    uint32_t gen;
+    int8_t leader;
+    uint8_t count;
+    Pattern pattern[NODE_ENTRIES];
+    int32_t lower[NODE_ENTRIES], upper[NODE_ENTRIES];
+    int8_t best[NODE_ENTRIES];
+    uint8_t work[NODE_ENTRIES]; /* log2 of the nodes its search took: the cheapest goes first */
+#ifdef VERIFY
+    mask_t orig[NODE_ENTRIES][5];
+#endif
+} Node;
+
+static Node *table_nodes = NULL;
 static uint32_t generation = 0;
+
+static void next_generation(void) {
+    generation++;
+    if (generation == 0) {
+        memset(table_nodes, 0, NODE_COUNT * sizeof(Node));
+        generation = 1;
+    }
+}
+
+typedef struct {
+    uint64_t shape[2];
+    mask_t classes[3];
+    mask_t exact;
+    int64_t extra;
+    int leader;
+    uint64_t hash;
+} NodeKey;
+
+static int node_is(const Node *node, const NodeKey *k) {
+    return node->gen == generation && node->leader == k->leader && node->extra == k->extra &&
+           node->shape[0] == k->shape[0] && node->shape[1] == k->shape[1] &&
+           node->classes[0] == k->classes[0] && node->classes[1] == k->classes[1] &&
+           node->classes[2] == k->classes[2] && node->exact == k->exact;
+}
+
+/* The node of a key, or NULL; with `create`, a new empty one where none is (a stale slot
+ * of its window, else the window's node with the fewest entries, which are dropped). */
+static Node *find_node(const NodeKey *k, int create) {
+    Node *free_slot = NULL;
+    for (int probe = 0; probe < TT_PROBES; probe++) {
+        Node *node = &table_nodes[(k->hash + (uint64_t)probe) & (NODE_COUNT - 1)];
+        if (node_is(node, k)) return node;
+        if (node->gen != generation) {
+            if (!free_slot || free_slot->gen == generation) free_slot = node;
+        } else if (!free_slot || (free_slot->gen == generation && node->count < free_slot->count)) {
+            free_slot = node;
+        }
+    }
+    if (!create) return NULL;
+    Node *node = free_slot;
+    node->gen = generation;
+    node->leader = (int8_t)k->leader;
+    node->extra = k->extra;
+    node->shape[0] = k->shape[0];
+    node->shape[1] = k->shape[1];
+    memcpy(node->classes, k->classes, sizeof(node->classes));
+    node->exact = k->exact;
+    node->count = 0;
+    return node;
+}
+
 /* The transposition table is kept from one call to the next while the deal's constants
  * (everything but the hands, the trick and the history) stay the same, as between the
  * sampled deals of one decision and the decisions of one deal: its keys say everything
@@ -53,6 +136,14 @@ static int table_valid = 0;
 static long long last_node_count = 0;
 static long long node_limit = 0; /* 0: none; else the search gives up beyond it */
 static int gave_up = 0;
+#ifdef VERIFY
+#include <stdio.h>
+static int verifying = 0;
+static long long verify_checks = 0, verify_failures = 0;
+#define VERIFYING verifying
+#else
+#define VERIFYING 0
+#endif
 
 typedef struct {
     int n;
@@ -70,7 +161,9 @@ typedef struct {
     int side_mask, scorer_mask;
     int card_points[52];
     int card_marks[52];
+    mask_t marked; /* the cards with points or rule marks: their holders always count */
     int class_id[52];
+    mask_t class_bits[3]; /* bit b of each card's class */
     int normalize;
     /* quick tricks apply: no card points, no outcome table, no negative trick points */
     int quick;
@@ -96,8 +189,6 @@ typedef struct {
 static const mask_t SUIT_MASK[4] = {
     0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 
-#define BIT(c) (((mask_t)1) << (c))
-#define SUIT(c) ((c) / 13)
 
 static int beats(int card, int win_card, int trump) {
     int suit = SUIT(card), win_suit = SUIT(win_card);
@@ -105,8 +196,10 @@ static int beats(int card, int win_card, int trump) {
     return suit == trump;
 }
 
+/* The legal cards of `hand`; *rank_used is set where the answer compared ranks with the
+ * trick's winning card (the rules that ask for a higher or a lower card). */
 static mask_t legal_mask(const Ctx *x, mask_t hand, int led, int win_card, mask_t played,
-                         int suits_led) {
+                         int suits_led, int *rank_used) {
     if (led < 0) {
         if (x->lead_ban_suit >= 0) {
             mask_t banned = SUIT_MASK[x->lead_ban_suit];
@@ -125,10 +218,12 @@ static mask_t legal_mask(const Ctx *x, mask_t hand, int led, int win_card, mask_
             if (x->forced_on_first_lead && !((suits_led >> led) & 1)) return BIT(forced);
         }
         if (x->follow_penalty) {
+            *rank_used = 1;
             mask_t safe = same & x->follow_penalty & (BIT(win_card) - 1);
             if (safe && safe != same) return safe;
         }
         if (x->beat_trump_lead && led == x->trump) {
+            *rank_used = 1;
             mask_t higher = same & ~((BIT(win_card) << 1) - 1);
             if (higher && higher != same) return higher;
         }
@@ -140,6 +235,7 @@ static mask_t legal_mask(const Ctx *x, mask_t hand, int led, int win_card, mask_
         if (!trumps) return hand;
         if (SUIT(win_card) == x->trump && x->trump != led) {
             if (x->must_overtrump) {
+                *rank_used = 1;
                 mask_t higher = trumps & ~((BIT(win_card) << 1) - 1);
                 if (higher) return higher;
             }
@@ -248,19 +344,81 @@ static void order_moves(const Ctx *x, int seat, int maximize, int trick_len, int
     }
 }
 
+/* The key's places, compiled twice (engine/_dds_places.h): for processors with BMI2 and
+ * POPCNT and for any other; `fast_cpu` chooses at run time. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("bmi2,popcnt")
+#include <immintrin.h>
+#define PLACES_SUFFIX fast
+#include "_dds_places.h"
+#undef PLACES_SUFFIX
+#pragma GCC pop_options
+#endif
+#define PLACES_SUFFIX plain
+#include "_dds_places.h"
+#undef PLACES_SUFFIX
+
+static int fast_cpu = 0;
+
+static inline mask_t pack_bits(mask_t value, mask_t mask) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (fast_cpu) return pack_bits_fast(value, mask);
+#endif
+    return pack_bits_plain(value, mask);
+}
+
+static inline mask_t unpack_bits(mask_t packed, mask_t mask) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (fast_cpu) return unpack_bits_fast(packed, mask);
+#endif
+    return unpack_bits_plain(packed, mask);
+}
+
+static inline void key_of(const Ctx *x, mask_t left, NodeKey *k, mask_t holder[3]) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (fast_cpu) {
+        key_of_fast(x, left, k, holder);
+        return;
+    }
+#endif
+    key_of_plain(x, left, k, holder);
+}
+
 static int count_of(const Ctx *x, int index, int k) {
     return (index / x->radix[k]) % (x->caps[k] + 1);
 }
 
+/* What a value read of the ranks, gathered while a trick is searched: the cards whose
+ * ranks decided it, and the spans of the groups of equivalent cards searched once (each
+ * from its lowest card to its highest): if a group's highest card is kept in a table
+ * entry, its lowest must be too, or a position where another hand holds a card between
+ * them would match. */
+typedef struct {
+    mask_t ranks;
+    mask_t spans;
+} Reads;
+
 static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, int leader,
                   int index, int count_idx, int suits_led, int alpha, int beta,
-                  int best_first, int *best_out);
+                  int best_first, int *best_out, Reads *reads);
 
 static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
-                       int beta);
+                       int beta, mask_t *rel);
 
+/* The trick's winning card where it beat another card of its suit: then its rank decided
+ * who won, else (the only card of its suit) it did not. */
+static mask_t rank_winner(const Ctx *x, int win_card) {
+    int suit = SUIT(win_card);
+    for (int i = 0; i < x->n; i++)
+        if (x->trick[i] != win_card && SUIT(x->trick[i]) == suit) return BIT(win_card);
+    return 0;
+}
+
+/* Play `card`; `reads` gets what the value read of the ranks (zeroed by the caller). */
 static int play(Ctx *x, int seat, int card, int trick_len, int win_card, int win_seat,
-                int leader, int index, int count_idx, int suits_led, int alpha, int beta) {
+                int leader, int index, int count_idx, int suits_led, int alpha, int beta,
+                Reads *reads) {
     int value;
     x->hands[seat] ^= BIT(card);
     x->trick[trick_len] = card;
@@ -270,7 +428,7 @@ static int play(Ctx *x, int seat, int card, int trick_len, int win_card, int win
     }
     if (trick_len + 1 < x->n) {
         value = search(x, x->left_of[seat], trick_len + 1, win_card, win_seat, leader, index,
-                       count_idx, suits_led, alpha, beta, -1, NULL);
+                       count_idx, suits_led, alpha, beta, -1, NULL, reads);
     } else {
         int gain = 0;
         if ((x->scorer_mask >> win_seat) & 1) {
@@ -284,8 +442,11 @@ static int play(Ctx *x, int seat, int card, int trick_len, int win_card, int win
         int led = suits_led | (1 << SUIT(x->trick[0]));
         int saved[MAX_SEATS]; /* the next tricks reuse x->trick */
         memcpy(saved, x->trick, sizeof(int) * (size_t)x->n);
+        mask_t won = rank_winner(x, win_card);
+        mask_t ranks = 0;
         value = gain + trick_start(x, win_seat, index + 1, new_idx, led, alpha - gain,
-                                   beta - gain);
+                                   beta - gain, &ranks);
+        reads->ranks |= ranks | won;
         memcpy(x->trick, saved, sizeof(int) * (size_t)x->n);
     }
     x->hands[seat] ^= BIT(card);
@@ -302,9 +463,10 @@ static uint64_t mix(uint64_t h) {
 }
 
 static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_led, int alpha,
-                       int beta) {
+                       int beta, mask_t *rel) {
     mask_t left = 0;
     int last = 1; /* every hand holds one card: the last trick plays itself */
+    *rel = 0;
     for (int s = 0; s < x->n; s++) {
         left |= x->hands[s];
         if (!x->hands[s] || (x->hands[s] & (x->hands[s] - 1))) last = 0;
@@ -315,6 +477,7 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
         int seat = leader, win_card = -1, win_seat = -1, gain = 0;
         for (int i = 0; i < x->n; i++) {
             int c = __builtin_ctzll(x->hands[seat]);
+            x->trick[i] = c;
             if (win_card < 0 || beats(c, win_card, x->trump)) {
                 win_card = c;
                 win_seat = seat;
@@ -322,6 +485,7 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
             gain += x->card_points[c];
             seat = x->left_of[seat];
         }
+        *rel = rank_winner(x, win_card);
         if (!((x->scorer_mask >> win_seat) & 1)) gain = 0;
         else gain += x->trick_points[index];
         int counter = x->counters[win_seat];
@@ -348,6 +512,7 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
         else
             lo += points;
     }
+    /* these bounds read the counts and which cards with points are left, not ranks */
     if (lo >= beta || lo == hi) return lo;
     if (hi <= alpha) return hi;
     if (x->quick) {
@@ -357,7 +522,8 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
          * holds a trump): the leader can take that many tricks now, whatever the others
          * play. A trick is worth only its (non-negative) trick points here, so the
          * leader's side gets at least those tricks' points, or, for the other side,
-         * the scorer's side at most the points of the tricks after them. */
+         * the scorer's side at most the points of the tricks after them. More top cards
+         * only make either bound stronger, so the counted cards are the winning ranks. */
         int in_scorer = (x->scorer_mask >> leader) & 1, in_side = (x->side_mask >> leader) & 1;
         if (in_scorer == in_side) {
             mask_t own = x->hands[leader];
@@ -365,6 +531,7 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
             if (x->trump >= 0)
                 others_trump = ((left & ~own) & SUIT_MASK[x->trump]) != 0;
             int k = 0;
+            mask_t counted = 0;
             for (int suit = 0; suit < 4; suit++) {
                 if (suit == x->lead_ban_suit) continue;
                 if (others_trump && suit != x->trump) continue;
@@ -373,6 +540,7 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
                     int c = 63 - __builtin_clzll(rem);
                     if (!((own >> c) & 1)) break;
                     k++;
+                    counted |= BIT(c);
                     rem &= ~BIT(c);
                 }
             }
@@ -382,10 +550,16 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
                 if (in_side) {
                     int sure = x->trick_lo[end]; /* 0: no negative trick points */
                     for (int i = index; i < end; i++) sure += x->trick_points[i];
-                    if (sure >= beta) return sure;
+                    if (sure >= beta) {
+                        *rel = counted;
+                        return sure;
+                    }
                 } else {
                     int most = x->trick_hi[end];
-                    if (most <= alpha) return most;
+                    if (most <= alpha) {
+                        *rel = counted;
+                        return most;
+                    }
                 }
             }
         }
@@ -395,88 +569,142 @@ static int trick_start(Ctx *x, int leader, int index, int count_idx, int suits_l
         mask_t played = x->played_root | (x->held_root & ~left);
         if (played & SUIT_MASK[x->lead_ban_suit]) extra |= (int64_t)1 << 40;
     }
-    /* The key: each hand with the cards renamed by their order among the cards still
-     * held in their suit, and the class of each renamed card (its points and rule marks):
-     * cards played earlier matter only through that order. */
-    mask_t key[5] = {0, 0, 0, 0, 0};
-    mask_t classes[3] = {0, 0, 0};
-    if (x->normalize) {
-        for (int suit = 0; suit < 4; suit++) {
-            mask_t rem = left & SUIT_MASK[suit];
-            int next = suit * 13 + 12;
-            while (rem) {
-                int c = 63 - __builtin_clzll(rem);
-                rem &= ~BIT(c);
-                for (int s = 0; s < x->n; s++)
-                    if ((x->hands[s] >> c) & 1) key[s] |= BIT(next);
-                int cls = x->class_id[c];
-                for (int b = 0; b < 3; b++)
-                    if ((cls >> b) & 1) classes[b] |= BIT(next);
-                next--;
-            }
-        }
-    } else {
-        for (int s = 0; s < x->n; s++) key[s] = x->hands[s];
-    }
+    /* The key: the hands with the cards renamed by their places among the cards left,
+     * and the class of each card left (its points and rule marks): cards played earlier
+     * matter only through that order. An entry keeps only the places its bounds depended
+     * on; its node, the hands' lengths in each suit. */
+    NodeKey k;
+    mask_t holder[3];
+    key_of(x, left, &k, holder);
+    k.leader = leader;
+    k.extra = extra;
     uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL ^ (uint64_t)extra * 0x632BE59BD9B4E019ULL;
-    for (int s = 0; s < x->n; s++) h = mix(h ^ key[s] ^ ((uint64_t)s << 58));
-    for (int b = 0; b < 3; b++) h = mix(h ^ classes[b]);
-    Entry *slot = NULL, *entry = NULL;
-    for (int probe = 0; probe < TT_PROBES; probe++) {
-        Entry *e = &table_entries[(h + probe) & (TT_SIZE - 1)];
-        if (e->gen != generation) {
-            if (!slot) slot = e;
-            continue;
-        }
-        if (e->leader == leader && e->extra == extra &&
-            memcmp(e->hands, key, sizeof(mask_t) * x->n) == 0 &&
-            memcmp(e->classes, classes, sizeof(classes)) == 0) {
-            entry = e;
-            break;
-        }
-    }
+    h = mix(h ^ k.shape[0]);
+    h = mix(h ^ k.shape[1] ^ k.exact);
+    h = mix(h ^ k.classes[0] ^ (k.classes[1] << 1) ^ (k.classes[2] << 2));
+    k.hash = h;
     int best_first = -1;
     int old_lower = -INF, old_upper = INF;
-    if (entry) {
-        old_lower = entry->lower;
-        old_upper = entry->upper;
-        best_first = entry->best;
-        if (old_lower >= beta) return old_lower;
-        if (old_upper <= alpha) return old_upper;
-        if (old_lower == old_upper) return old_lower;
-        if (old_lower > alpha) alpha = old_lower;
-        if (old_upper < beta) beta = old_upper;
+    mask_t lower_rel = 0, upper_rel = 0; /* the places of the entries giving them */
+#ifdef VERIFY
+    mask_t lower_orig[5] = {0};
+#endif
+    Node *node = VERIFYING ? NULL : find_node(&k, 0);
+    for (int i = node ? node->count - 1 : -1; i >= 0; i--) {
+        const Pattern *e = &node->pattern[i];
+        if ((holder[0] & e->rel) != e->holder[0] || (holder[1] & e->rel) != e->holder[1] ||
+            (holder[2] & e->rel) != e->holder[2])
+            continue;
+        if (node->lower[i] > old_lower) {
+            old_lower = node->lower[i];
+            lower_rel = e->rel;
+#ifdef VERIFY
+            memcpy(lower_orig, node->orig[i], sizeof(lower_orig));
+#endif
+        }
+        if (node->upper[i] < old_upper) {
+            old_upper = node->upper[i];
+            upper_rel = e->rel;
+        }
+        if (best_first < 0) best_first = node->best[i];
+        if (old_lower >= beta || old_upper <= alpha || old_lower == old_upper) break;
     }
+#ifdef VERIFY
+    if (!verifying && (old_lower >= beta || old_upper <= alpha)) {
+        verifying = 1;
+        Reads dummy = {0, 0};
+        int best_dummy;
+        int truth = search(x, leader, 0, -1, -1, leader, index, count_idx, suits_led, -INF, INF, -1, &best_dummy, &dummy);
+        verifying = 0;
+        verify_checks++;
+        if ((old_lower >= beta && truth < old_lower) || (old_upper <= alpha && truth > old_upper)) {
+            verify_failures++;
+            fprintf(stderr, "BAD hit: truth %d lower %d upper %d index %d leader %d\n", truth, old_lower, old_upper, index, leader);
+            for (int s = 0; s < x->n; s++) fprintf(stderr, "  hand %d %llx orig %llx\n", s, (unsigned long long)x->hands[s], (unsigned long long)lower_orig[s]);
+            fprintf(stderr, "  lower_rel %llx upper_rel %llx\n", (unsigned long long)lower_rel, (unsigned long long)upper_rel);
+        }
+    }
+#endif
+    mask_t places = x->normalize ? 0 : ~(mask_t)0; /* exact keys: every card counts */
+    if (old_lower >= beta) {
+        *rel = unpack_bits(lower_rel | places, left);
+        return old_lower;
+    }
+    if (old_upper <= alpha) {
+        *rel = unpack_bits(upper_rel | places, left);
+        return old_upper;
+    }
+    if (old_lower == old_upper) {
+        *rel = unpack_bits(lower_rel | upper_rel | places, left);
+        return old_lower;
+    }
+    if (old_lower > alpha) alpha = old_lower;
+    if (old_upper < beta) beta = old_upper;
     int best = -1;
+    long long nodes_before = x->nodes;
+    Reads found = {0, 0};
     int value = search(x, leader, 0, -1, -1, leader, index, count_idx, suits_led, alpha, beta,
-                       best_first, &best);
-    if (!entry) {
-        entry = slot ? slot : &table_entries[h & (TT_SIZE - 1)];
-        memcpy(entry->hands, key, sizeof(key));
-        memcpy(entry->classes, classes, sizeof(classes));
-        entry->gen = generation;
-        entry->leader = (int8_t)leader;
-        entry->extra = extra;
-        old_lower = -INF;
-        old_upper = INF;
+                       best_first, &best, &found);
+    /* The cards the bounds depend on: those whose ranks the search read, those of the
+     * entries that narrowed its window, and every card with points or rule marks; then
+     * in each suit every card above the lowest of them (and below it down a group of
+     * equivalent cards searched once that it splits). */
+    mask_t cards = found.ranks | unpack_bits(lower_rel | upper_rel, left) | (x->marked & left);
+    mask_t closed = left;
+    if (x->normalize) {
+        closed = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            mask_t in_suit = cards & SUIT_MASK[suit];
+            if (!in_suit) continue;
+            int low = __builtin_ctzll(in_suit);
+            while (low > suit * 13 && ((found.spans >> (low - 1)) & 3) == 3) low--;
+            closed |= left & SUIT_MASK[suit] & ~(BIT(low) - 1);
+        }
     }
+    *rel = closed;
+    if (gave_up || VERIFYING) return value;
+    int lower, upper;
     if (value <= alpha) {
-        entry->lower = old_lower;
-        entry->upper = value < old_upper ? value : old_upper;
+        lower = old_lower;
+        upper = value < old_upper ? value : old_upper;
     } else if (value >= beta) {
-        entry->lower = value > old_lower ? value : old_lower;
-        entry->upper = old_upper;
+        lower = value > old_lower ? value : old_lower;
+        upper = old_upper;
     } else {
-        entry->lower = value;
-        entry->upper = value;
+        lower = upper = value;
     }
-    entry->best = (int8_t)best;
+    Pattern pattern;
+    pattern.rel = x->normalize ? pack_bits(closed, left) : ~(mask_t)0;
+    for (int b = 0; b < 3; b++) pattern.holder[b] = holder[b] & pattern.rel;
+    long long spent = x->nodes - nodes_before;
+    int work = spent > 0 ? 64 - __builtin_clzll((unsigned long long)spent) : 0;
+    node = find_node(&k, 1);
+    int at = -1;
+    for (int i = 0; i < node->count; i++)
+        if (memcmp(&node->pattern[i], &pattern, sizeof(pattern)) == 0) {
+            at = i;
+            break;
+        }
+    if (at < 0 && node->count < NODE_ENTRIES) at = node->count++;
+    if (at < 0) { /* full: the entry whose search was cheapest goes */
+        at = 0;
+        for (int i = 1; i < NODE_ENTRIES; i++)
+            if (node->work[i] < node->work[at]) at = i;
+    }
+    node->pattern[at] = pattern;
+    node->lower[at] = lower;
+    node->upper[at] = upper;
+    node->best[at] = (int8_t)best;
+    node->work[at] = (uint8_t)work;
+#ifdef VERIFY
+    memcpy(node->orig[at], x->hands, sizeof(node->orig[at]));
+#endif
     return value;
 }
 
 static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, int leader,
                   int index, int count_idx, int suits_led, int alpha, int beta,
-                  int best_first, int *best_out) {
+                  int best_first, int *best_out, Reads *reads) {
     x->nodes++;
     if (node_limit && x->nodes > node_limit) {
         gave_up = 1;
@@ -489,7 +717,9 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
         for (int s = 0; s < x->n; s++) held |= x->hands[s];
         played |= x->held_root & ~held;
     }
-    mask_t legal = legal_mask(x, x->hands[seat], led, win_card, played, suits_led);
+    int rank_used = 0;
+    mask_t legal = legal_mask(x, x->hands[seat], led, win_card, played, suits_led, &rank_used);
+    mask_t found = rank_used ? BIT(win_card) : 0, spans = 0;
     int reps[52];
     mask_t groups[52];
     int count = make_groups(x, seat, legal, trick_len, reps, groups);
@@ -500,8 +730,13 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
         for (int i = 0; i < count; i++) {
             if ((groups[i] >> best_first) & 1) {
                 int r = reps[i];
-                for (int j = i; j > 0; j--) reps[j] = reps[j - 1];
+                mask_t g = groups[i];
+                for (int j = i; j > 0; j--) {
+                    reps[j] = reps[j - 1];
+                    groups[j] = groups[j - 1];
+                }
                 reps[0] = r;
+                groups[0] = g;
                 break;
             }
         }
@@ -509,8 +744,13 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
     int best_value = maximize ? -INF : INF;
     int best_card = -1;
     for (int i = 0; i < count; i++) {
+        Reads child = {0, 0};
         int value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader, index,
-                         count_idx, suits_led, alpha, beta);
+                         count_idx, suits_led, alpha, beta, &child);
+        found |= child.ranks;
+        spans |= child.spans;
+        mask_t group = groups[i];
+        if (group & (group - 1)) spans |= (BIT(reps[i]) << 1) - (group & -group);
         if (maximize) {
             if (value > best_value) {
                 best_value = value;
@@ -529,6 +769,8 @@ static int search(Ctx *x, int seat, int trick_len, int win_card, int win_seat, i
         }
     }
     if (best_out) *best_out = best_card;
+    reads->ranks |= found;
+    reads->spans |= spans;
     return best_value;
 }
 
@@ -574,9 +816,9 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "unsupported table size");
         return NULL;
     }
-    if (!table_entries) {
-        table_entries = (Entry *)calloc(TT_SIZE, sizeof(Entry));
-        if (!table_entries) return PyErr_NoMemory();
+    if (!table_nodes) {
+        table_nodes = (Node *)calloc(NODE_COUNT, sizeof(Node));
+        if (!table_nodes) return PyErr_NoMemory();
     }
     Ctx *x = (Ctx *)calloc(1, sizeof(Ctx));
     if (!x) return PyErr_NoMemory();
@@ -622,6 +864,7 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         if (c == x->forced_card) marks |= 4;
         if (c == x->forced_when_beaten_by) marks |= 8;
         x->card_marks[c] = marks;
+        if (marks || x->card_points[c]) x->marked |= BIT(c);
     }
     {
         int distinct = 0, points[52], marks[52];
@@ -636,6 +879,8 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
                 marks[found] = x->card_marks[c];
             }
             x->class_id[c] = found;
+            for (int b = 0; b < 3; b++)
+                if ((found >> b) & 1) x->class_bits[b] |= BIT(c);
         }
         if (distinct > 8) x->normalize = 0; /* three bits of class per card: else exact hands */
     }
@@ -744,11 +989,7 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
         for (int i = 0; i < x->table_len; i++) SIG(x->table[i]);
 #undef SIG
         if (!table_valid || sig != last_signature) {
-            generation++;
-            if (generation == 0) {
-                memset(table_entries, 0, TT_SIZE * sizeof(Entry));
-                generation = 1;
-            }
+            next_generation();
         }
         last_signature = sig;
         table_valid = 1;
@@ -764,7 +1005,9 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
     }
     {
         int led = trick_len ? SUIT(x->trick[0]) : -1;
-        mask_t legal = legal_mask(x, x->hands[seat], led, win_card, x->played_root, suits_led);
+        int rank_used = 0;
+        mask_t legal = legal_mask(x, x->hands[seat], led, win_card, x->played_root, suits_led,
+                                  &rank_used);
         int reps[52];
         mask_t groups[52];
         int count = make_groups(x, seat, legal, trick_len, reps, groups);
@@ -778,8 +1021,9 @@ static PyObject *dds_solve(PyObject *self, PyObject *args) {
             int lower = -INF, upper = INF, value = guess;
             while (lower < upper) {
                 int beta = value == lower ? value + 1 : value;
+                Reads found = {0, 0};
                 value = play(x, seat, reps[i], trick_len, win_card, win_seat, leader,
-                             trick_index, count_idx, suits_led, beta - 1, beta);
+                             trick_index, count_idx, suits_led, beta - 1, beta, &found);
                 if (gave_up) break;
 #ifdef DEBUG_ROOT
                 fprintf(stderr, "card %d beta %d -> %d nodes %lld\n", reps[i], beta, value, x->nodes);
@@ -831,13 +1075,30 @@ static PyObject *dds_clear(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+#ifdef VERIFY
+static PyObject *dds_verified(PyObject *self, PyObject *args) {
+    return Py_BuildValue("(LL)", verify_checks, verify_failures);
+}
+#endif
+
 static PyMethodDef methods[] = {
     {"clear", dds_clear, METH_NOARGS, "Empty the transposition table before the next solve."},
     {"solve", dds_solve, METH_VARARGS, "The value of each legal card (see double_dummy.py)."},
     {"last_nodes", dds_last_nodes, METH_NOARGS, "Nodes searched by the last solve."},
+#ifdef VERIFY
+    {"verified", dds_verified, METH_NOARGS,
+     "Table answers checked against a search without the table, and how many were wrong."},
+#endif
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dds",
                                     "The compiled double-dummy solver.", -1, methods};
 
-PyMODINIT_FUNC PyInit__dds(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dds(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    fast_cpu = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    if (getenv("KL_DDS_PLAIN")) fast_cpu = 0; /* to measure the portable build */
+#endif
+    return PyModule_Create(&module);
+}

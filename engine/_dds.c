@@ -189,7 +189,6 @@ typedef struct {
 static const mask_t SUIT_MASK[4] = {
     0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 
-
 static int beats(int card, int win_card, int trump) {
     int suit = SUIT(card), win_suit = SUIT(win_card);
     if (suit == win_suit) return card > win_card;

@@ -1,6 +1,6 @@
 """Cost of a match's analysis (engine/analysis.py), per family.
 
-    python bench/analysis.py [--games 2] [--samples 8] [--node-limit 500000]
+    python bench/analysis.py [--games 2] [--samples 8] [--node-limit 1000000]
                              [--families kingen,king]
 
 Each game is a whole game of four ``greedy`` players (Kung och Adel: 4 deals, Priffe: one
@@ -60,7 +60,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--samples", type=int, default=8)
-    parser.add_argument("--node-limit", type=int, default=500_000)
+    parser.add_argument("--node-limit", type=int, default=1_000_000)
     parser.add_argument("--families", default=",".join(GAMES))
     args = parser.parse_args()
     reference = reference_ms()

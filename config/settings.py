@@ -268,7 +268,7 @@ CELERY_TASK_TIME_LIMIT = 10 * 60
 # The analysis of a finished match (docs/engine.md, "Analysis"): the most nodes one
 # double-dummy solve may search (a position over it is stored as not analysed, with the
 # reason) and the deals drawn per card for its cost as the player could know it.
-ANALYSIS_NODE_LIMIT = count_from_env(os.environ, "ANALYSIS_NODE_LIMIT", default=500_000, least=1)
+ANALYSIS_NODE_LIMIT = count_from_env(os.environ, "ANALYSIS_NODE_LIMIT", default=1_000_000, least=1)
 ANALYSIS_SAMPLES = count_from_env(os.environ, "ANALYSIS_SAMPLES", default=8, least=1)
 # A whole match's analysis stops trying cards after this many seconds (the cards left are
 # stored as not analysed), well within the task's time limits.

@@ -49,6 +49,7 @@ typedef uint64_t mask_t;
 #define NODE_BITS 14
 #endif
 #define NODE_COUNT (1u << NODE_BITS)
+_Static_assert(NODE_ENTRIES <= 255, "a node counts its entries in a byte");
 
 typedef struct {
     mask_t rel;       /* the places kept: the top cards of each suit down to the lowest that counted */

@@ -17,6 +17,10 @@ from engine.errors import InvalidCardError
 SUIT_LETTERS = "CDHS"
 RANK_LETTERS = "23456789TJQKA"
 SUIT_NAMES = ("club", "diamond", "heart", "spade")
+RANK_NAMES = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)  # fmt: skip
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3

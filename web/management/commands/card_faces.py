@@ -18,28 +18,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES
+
 CARDS_DIR = Path(__file__).resolve().parents[2] / "static" / "web" / "cards"
 FOUR_COLOUR_DIR = CARDS_DIR.parent / "cards-four"
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 RANK_LABELS = {"T": "10"}
-RANK_NAMES = {
-    "T": "ten",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
-    "A": "ace",
-    "2": "two",
-    "3": "three",
-    "4": "four",
-    "5": "five",
-    "6": "six",
-    "7": "seven",
-    "8": "eight",
-    "9": "nine",
-}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED = "#c0262d"
 BLACK = "#1d2330"
 GREEN = "#17703a"
@@ -100,7 +84,7 @@ def card_svg(card: str, colours: dict[str, str] = TWO_COLOURS) -> str:
     rank, suit = card[0], card[1]
     label = RANK_LABELS.get(rank, rank)
     colour = colours[suit]
-    title = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+    title = f"{RANK_NAMES[RANK_LETTERS.index(rank)]} of {SUIT_NAMES[SUIT_LETTERS.index(suit)]}s"
     if rank == "A":
         middle = _suit(suit, 100, 140, 96)
     elif rank in "JQK":
@@ -146,7 +130,9 @@ def back_svg() -> str:
 def card_files(colours: dict[str, str] = TWO_COLOURS) -> dict[str, str]:
     """Every file name and its SVG text."""
     files = {
-        f"{rank}{suit}.svg": card_svg(rank + suit, colours) for suit in SUITS for rank in RANKS
+        f"{rank}{suit}.svg": card_svg(rank + suit, colours)
+        for suit in SUIT_LETTERS
+        for rank in RANK_LETTERS
     }
     files["back.svg"] = back_svg()
     return files

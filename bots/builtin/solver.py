@@ -15,10 +15,11 @@ At a card-play decision the bot
 
 It draws deals until ``samples`` are solved or ``time_budget_ms`` is spent (at least one).
 A solve that would need more than ``node_limit`` nodes (with a clock and no fixed
-limit: the nodes that fit in what is left of half the budget at the speed measured on
-the bot's earlier solves; a deal early in play whose search would take longer) is
-given up, and that decision is made by ``strong``'s search instead; so is any decision
-where the view does not add up to a deal.
+limit: the nodes that fit, at the speed measured on the bot's earlier solves, in a
+sixteenth of the budget for the first deal and in what is left of four fifths of the
+budget for the others; a deal early in play whose search would take longer) is given up, and the
+decision is made by ``strong``'s search instead, with what is left of the budget; so is
+any decision where the view does not add up to a deal.
 Every other decision (bids, contracts, trumps, tribute, offers) is ``strong``'s, which is
 the family's greedy policy: no other policy has been measured better.
 
@@ -44,11 +45,20 @@ DEFAULT_NODE_LIMIT = 400_000
 machines."""
 NODES_PER_MS = 2500
 """With a clock, the first guess of the search's speed: a solve may search as many
-nodes as fit in what is left of half the budget at the speed measured on this bot's
+nodes as fit in what is left of its share of the budget at the speed measured on this bot's
 earlier solves (the compiled search does 0.5 to 4 million nodes a second, by the
 machine's load), so that a decision whose solve would not fit goes to ``strong`` in
 time."""
 MIN_NODE_LIMIT = 20_000
+SOLVE_SHARE = 0.8
+"""With a clock: the share of the budget the solves may take; ``strong`` chooses among tied
+cards with the rest."""
+FIRST_SOLVE_SHARE = 1 / 16
+"""With a clock: the first deal's solve may take this share of the budget. A position
+whose solve does not fit is one where enough solved deals would not fit in the budget
+either, and its decision goes to ``strong`` with the rest of the budget (15/16; it was
+half: early in a deal, where every solve is cut, the bot was ``strong`` at half its
+clock, docs/benchmarks.md)."""
 
 
 class SolverPlayer:
@@ -130,13 +140,15 @@ class SolverPlayer:
         totals = dict.fromkeys(legal, 0.0)
         game = view.game
         solved = 0
-        # half the clock for the solves, the rest for strong among the tied cards
-        solve_deadline = start + budget / 2000 if budget is not None else None
+        # most of the clock for the solves, the rest for strong among the tied cards
+        solve_deadline = start + SOLVE_SHARE * budget / 1000 if budget is not None else None
         for _ in range(self.samples):
             state = game.new_search_state(view, sampler.sample(rng))
             limit = self.node_limit
-            if not self.fixed_limit and solve_deadline is not None:
+            if not self.fixed_limit and solve_deadline is not None and budget is not None:
                 left_ms = (solve_deadline - time.perf_counter()) * 1000
+                if not solved:
+                    left_ms = min(left_ms, budget * FIRST_SOLVE_SHARE)
                 limit = max(MIN_NODE_LIMIT, int(left_ms * self.nodes_per_ms))
             solve_started = time.perf_counter()
             try:

@@ -17,9 +17,9 @@ It draws deals until ``samples`` are solved or ``time_budget_ms`` is spent (at l
 A solve that would need more than ``node_limit`` nodes (with a clock and no fixed
 limit: the nodes that fit, at the speed measured on the bot's earlier solves, in a
 sixteenth of the budget for the first deal and in what is left of four fifths of the
-budget for the others; a deal early in play whose search would take longer) is given up, and the
-decision is made by ``strong``'s search instead, with what is left of the budget; so is
-any decision where the view does not add up to a deal.
+budget for the others; a deal early in play whose search would take longer) is given
+up, and the decision is made by ``strong``'s search instead, with what is left of the
+budget; so is any decision where the view does not add up to a deal.
 Every other decision (bids, contracts, trumps, tribute, offers) is ``strong``'s, which is
 the family's greedy policy: no other policy has been measured better.
 
@@ -45,8 +45,8 @@ DEFAULT_NODE_LIMIT = 400_000
 machines."""
 NODES_PER_MS = 2500
 """With a clock, the first guess of the search's speed: a solve may search as many
-nodes as fit in what is left of its share of the budget at the speed measured on this bot's
-earlier solves (the compiled search does 0.5 to 4 million nodes a second, by the
+nodes as fit in what is left of its share of the budget at the speed measured on this
+bot's earlier solves (the compiled search does 0.5 to 4 million nodes a second, by the
 machine's load), so that a decision whose solve would not fit goes to ``strong`` in
 time."""
 MIN_NODE_LIMIT = 20_000

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from engine.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES
+from engine.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_OF, parse_card
 
 CARDS_DIR = Path(__file__).resolve().parents[2] / "static" / "web" / "cards"
 FOUR_COLOUR_DIR = CARDS_DIR.parent / "cards-four"
@@ -84,7 +84,8 @@ def card_svg(card: str, colours: dict[str, str] = TWO_COLOURS) -> str:
     rank, suit = card[0], card[1]
     label = RANK_LABELS.get(rank, rank)
     colour = colours[suit]
-    title = f"{RANK_NAMES[RANK_LETTERS.index(rank)]} of {SUIT_NAMES[SUIT_LETTERS.index(suit)]}s"
+    card_id = parse_card(card)
+    title = f"{RANK_NAMES[card_id % 13]} of {SUIT_NAMES[SUIT_OF[card_id]]}s"
     if rank == "A":
         middle = _suit(suit, 100, 140, 96)
     elif rank in "JQK":

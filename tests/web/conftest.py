@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -77,3 +78,11 @@ def click(element: Any) -> bool:
     except StaleElementReferenceException:
         return False
     return True
+
+
+def at_path(path: str) -> Callable[[WebDriver], bool]:
+    """A condition for ``wait_for``: the browser's page is ``path`` (its query aside).
+
+    Not a substring test: the sign-up page's own address carries ``?next=/play-now/``.
+    """
+    return lambda driver: urlsplit(driver.current_url).path == path

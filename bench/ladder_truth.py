@@ -1,7 +1,7 @@
 """Does the ladder find the truth fast? Ten bots of known, graded strength on one ladder.
 
     python -m bench.ladder_truth [--game kingen] [--games-per-bot 100] [--every 10]
-                                 [--workers 2] [--runs 5] [--seed 1]
+                                 [--workers 2] [--runs 5] [--seed 1] [--rating-tau T]
 
 The bots, strongest first (their true order): ``strong`` with 4, 2 and 1 samples (no
 clock, so reproducible), ``greedy``, then greedy that plays a random legal action with
@@ -107,11 +107,14 @@ class Ladder:
     ratings: list[tuple[float, float]]
     games: list[int]
     tables: list[dict[int, int]]
+    rating_tau: float
+    """The sigma added per game (openskill's tau): the league's, unless ``--rating-tau``."""
 
     @classmethod
-    def new(cls, method: str, seed: int) -> Ladder:
+    def new(cls, method: str, seed: int, rating_tau: float) -> Ladder:
         n = len(BOTS)
-        return cls(method, random.Random(seed), [(DEFAULT_MU, DEFAULT_SIGMA)] * n, [0] * n, [])
+        start = [(DEFAULT_MU, DEFAULT_SIGMA)] * n
+        return cls(method, random.Random(seed), start, [0] * n, [], rating_tau)
 
     def plan(self, shape: LadderShape, count: int) -> list[PlannedTable]:
         """At most ``count`` tables; a duplicate pair's two share a ``deal_group``."""
@@ -139,7 +142,7 @@ class Ladder:
             [[self.ratings[bot]] for bot in seats],
             [float(s) for s in scores],
             beta=BETA,
-            tau=TAU,
+            tau=self.rating_tau,
             kappa=KAPPA,
         )
         for bot, (new,) in zip(seats, updated, strict=True):
@@ -160,11 +163,18 @@ def out(text: str = "") -> None:
 
 
 def run(
-    pool: Any, game: str, shape: LadderShape, *, seed: int, games_per_bot: int, every: int
+    pool: Any,
+    game: str,
+    shape: LadderShape,
+    *,
+    seed: int,
+    games_per_bot: int,
+    every: int,
+    rating_tau: float = TAU,
 ) -> tuple[dict[int, tuple[float, float]], list[Ladder]]:
     """One run of both ladders on one stream of game seeds: tau per checkpoint."""
     seeds = random.Random(seed)
-    ladders = [Ladder.new("matchmaker", seed), Ladder.new("random", seed)]
+    ladders = [Ladder.new(method, seed, rating_tau) for method in ("matchmaker", "random")]
     curve: dict[int, tuple[float, float]] = {}
     checkpoint = every
     while True:
@@ -235,6 +245,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="try another push away from opponents met before (the matchmaker's constant)",
     )
     parser.add_argument(
+        "--rating-tau",
+        type=float,
+        default=TAU,
+        help="try another rating dynamics (the sigma added per game; the league's by default)",
+    )
+    parser.add_argument(
         "--no-duplicate",
         action="store_true",
         help="every table its own seed even where the game's deals are fixed by the seed",
@@ -260,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out(
         f"# {loaded}: ten bots, {args.games_per_bot} games per bot, {args.runs} runs "
         f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers, "
-        f"meeting penalty {args.meeting_penalty:g}, "
+        f"meeting penalty {args.meeting_penalty:g}, rating tau {args.rating_tau:.4g}, "
         + ("duplicate pairs" if duplicate else "a seed per table")
     )
     began = time.perf_counter()
@@ -278,6 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=args.seed + r,
                 games_per_bot=args.games_per_bot,
                 every=args.every,
+                rating_tau=args.rating_tau,
             )
             curves.append(curve)
             for ladder in ladders:

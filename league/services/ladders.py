@@ -57,6 +57,13 @@ HISTORY_SEATS = 2000  # recent seats the matchmaker reads: meetings, seats, part
 DEFAULT_ANCHORS = ("greedy", "random")  # built-in bots anchoring a new ladder
 
 
+def default_ladder_name(display_name: str) -> str:
+    """A ladder's name when the operator gives none, from its game's name for people:
+    "Kingen ladder", "Priffe ladder, 1 rubber" (the variant's words after the comma)."""
+    family, comma, variant = display_name.partition(", ")
+    return f"{family} ladder{comma}{variant}"
+
+
 @transaction.atomic
 def ladder_open(
     *,
@@ -73,7 +80,7 @@ def ladder_open(
     except InvalidGameError as exc:
         raise InvalidInputError(f"game: {exc}", errors={"game": [str(exc)]}) from None
     canonical = str(loaded)
-    name = name or f"{canonical} ladder"
+    name = name or default_ladder_name(loaded.display_name)
     slug = slug or slugify(canonical.replace("(", "-").replace(")", ""))[:60] or "ladder"
     if Ladder.objects.filter(slug=slug).exists():
         raise ConflictError(

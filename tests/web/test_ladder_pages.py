@@ -85,7 +85,8 @@ def test_staff_switch_a_ladder_and_its_limits_in_the_admin_but_open_none_there()
 
 def test_a_ladder_is_no_league_and_its_tournament_page_leads_to_the_ladder() -> None:
     ladder = ladder_open(game="kingen")
-    assert b"kingen ladder" not in Client().get("/leagues/").content
+    assert ladder.name == "Kingen ladder"
+    assert b"Kingen ladder" not in Client().get("/leagues/").content
     response = Client().get(f"/leagues/{ladder.tournament_id}/")
     assert response.status_code == 302
     assert response["Location"] == "/ladders/kingen/"

@@ -6,12 +6,14 @@ from a seed; the expectations come from the same record and the engine's timelin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import pytest
 
+from engine import load_game
 from tests.web.browser import screenshot
 from tests.web.conftest import wait_for
 from web.samples import SAMPLE_GAMES, sample_record
@@ -145,6 +147,12 @@ def test_every_family_replays_to_its_last_step(
     last = len(record["deals"])
     events = len(record["deals"][-1]["actions"])
     driver = ready(open_page(replay_path(game, 2)))
+    # The facts name the game as people do, and cards drawn before the deals in short.
+    facts = str(driver.find_element("css selector", "[data-role=facts]").text)
+    assert f"Game\n{load_game(game).display_name}\n" in facts
+    drawn = re.search(r"drawn: (.*)", facts)
+    if drawn:
+        assert not re.search(r"\b[2-9TJQKA][SHDC]\b", drawn.group(1)), drawn.group(1)
     click(driver, "trick-forward")
     note = driver.find_element("css selector", ".trick-note").text
     assert note.startswith("Trick 1: ")

@@ -53,6 +53,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "title": _("Match %(pk)s: %(game_name)s")
         % {"pk": match.pk, "game_name": game_name(match.game)},
         "match": match,
+        "game_name": game_name(match.game),
         "seats": seats,
         "links": competitor_links(competitor_ids=[seat["competitor"] for seat in seats]),
         "my_seat": my_seat,

@@ -81,6 +81,7 @@ def sample_replay(request: HttpRequest) -> HttpResponse:
         "timeline_url": f"{reverse('web:sample-timeline')}?{encoded}",
         "socket_url": "",
         "running": events is not None,
+        "game_name": game_name(game),
     }
     return render(request, "web/replay.html", context)
 

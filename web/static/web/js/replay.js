@@ -14,7 +14,7 @@
 // to its step) and marked in the event log, and a chart shows the points lost per trick.
 
 import {
-  actionWords, boardAreas, cardImage, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
+  actionWords, boardAreas, cardImage, cardShort, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -129,20 +129,34 @@ function renderAnalysisCard(deal) {
     box.replaceChildren(el("p", {}, tr(gettext("%(name)s played the %(card)s: not analysed (%(reason)s)."), { name, card: cardNameOf(verdict.card), reason: REASON_WORDS[verdict.reason]?.() ?? verdict.reason })));
     return;
   }
+  // The best card shown is the one played when it is among the best: not a rival of equal worth.
+  const bestCard = verdict.best.includes(verdict.card) ? verdict.card : verdict.best[0];
   const played = el("figure", { class: "analysis-played" }, cardImage(cardBase, verdict.card, { small: true }), el("figcaption", {}, gettext("played")));
-  const best = el("figure", { class: "analysis-best" }, cardImage(cardBase, verdict.best[0], { small: true }), el("figcaption", {}, gettext("best")));
+  const best = el("figure", { class: "analysis-best" }, cardImage(cardBase, bestCard, { small: true }), el("figcaption", {}, gettext("best")));
   const words = verdict.forced
     ? tr(gettext("%(name)s played the %(card)s, the only card allowed."), { name, card: cardNameOf(verdict.card) })
-    : tr(gettext("%(name)s played the %(card)s. Best with all hands known: %(best)s (cost %(cost)s points). Best as %(name)s could know it: %(view_best)s (cost %(view_cost)s points)."), {
+    : tr(gettext("%(name)s played the %(card)s. Best with all hands known: %(best)s (points lost: %(cost)s). Best as %(name)s could know it: %(view_best)s (points lost: %(view_cost)s)."), {
       name,
       card: cardNameOf(verdict.card),
-      best: verdict.best.map(cardNameOf).join(", "),
+      best: bestCards(verdict.best, verdict.card),
       cost: points(verdict.cost),
-      view_best: verdict.view_best.map(cardNameOf).join(", "),
+      view_best: bestCards(verdict.view_best, verdict.card),
       view_cost: points(verdict.view_cost),
     });
   const mark = verdict.mark ? el("span", { class: `badge mark-${verdict.mark}` }, MARK_WORDS[verdict.mark]()) : null;
   box.replaceChildren(el("div", { class: "analysis-cards" }, played, best), el("p", {}, words, " ", mark));
+}
+
+const BEST_NAMED = 3;
+
+/** Cards of equal best worth in words: the one played first if it is one of them, at most
+ * BEST_NAMED named and the rest counted. */
+function bestCards(cards, played) {
+  const ordered = cards.includes(played) ? [played, ...cards.filter((c) => c !== played)] : cards;
+  const named = ordered.slice(0, BEST_NAMED).map(cardNameOf).join(", ");
+  const more = ordered.length - BEST_NAMED;
+  if (more <= 0) return named;
+  return tr(ngettext("%(cards)s and %(count)s more card", "%(cards)s and %(count)s more cards", more), { cards: named, count: more });
 }
 
 function renderAnalysisMarks(deal) {
@@ -174,11 +188,11 @@ function renderAnalysisChart(deal) {
   const summary = tr(gettext("Points lost per trick in deal %(deal)s: %(list)s"), { deal: deal.number, list: lost.map((v, i) => `${i + 1}: ${points(v)}`).join(", ") });
   const bars = el("div", { class: "analysis-bars", role: "img", "aria-label": summary });
   lost.forEach((value, i) => {
-    const bar = el("span", { class: "analysis-bar", title: tr(gettext("Trick %(number)s: %(points)s points lost"), { number: i + 1, points: points(value) }) });
+    const bar = el("span", { class: "analysis-bar", title: tr(gettext("Trick %(number)s, points lost: %(points)s"), { number: i + 1, points: points(value) }) });
     bar.style.height = `${value > 0 ? Math.max(4, Math.round((100 * value) / top)) : 0}%`;
     bars.append(bar);
   });
-  const caption = el("figcaption", {}, gettext("Points lost per trick (as the players could know it)"));
+  const caption = el("figcaption", {}, gettext("Points lost per trick, as the players could know it."));
   if (chart && chart.not_analysed) caption.append(" ", tr(ngettext("%(count)s card not analysed.", "%(count)s cards not analysed.", chart.not_analysed), { count: chart.not_analysed }));
   figure.replaceChildren(bars, caption);
 }
@@ -342,7 +356,7 @@ function cardOrder(a, b) {
 }
 
 function describe(event) {
-  if (event.chance === "deal") return event.exposed ? tr(gettext("Cards dealt; %(card)s shown"), { card: event.exposed }) : gettext("Cards dealt");
+  if (event.chance === "deal") return event.exposed ? tr(gettext("Cards dealt; %(card)s shown"), { card: cardShort(event.exposed) }) : gettext("Cards dealt");
   if (event.chance === "draw") return gettext("Cards drawn");
   if (event.chance === "first_dealer") return tr(gettext("First dealer: %(name)s"), { name: seatNames[event.seat] });
   if (event.chance) return event.chance;
@@ -353,7 +367,7 @@ function renderFacts(state) {
   const facts = state.facts;
   const deal = deals[position.deal];
   const rows = [
-    [gettext("Game"), record.game],
+    [gettext("Game"), root.dataset.gameName || record.game],
     [gettext("Deal"), record.complete ? tr(gettext("%(deal)s of %(deals)s"), { deal: deal.number, deals: deals.length }) : tr(gettext("%(deal)s of %(deals)s so far"), { deal: deal.number, deals: deals.length })],
   ];
   if (facts.dealer !== undefined && facts.dealer >= 0) rows.push([gettext("Dealer"), seatNames[facts.dealer]]);
@@ -364,7 +378,7 @@ function renderFacts(state) {
   if (facts.direction) rows.push([gettext("Direction"), engineWords(String(facts.direction))]);
   if (facts.high_bid) rows.push([gettext("High bid"), `${actionWords(String(facts.high_bid))}${facts.high_bidder >= 0 ? ` (${seatNames[facts.high_bidder]})` : ""}`]);
   const exposed = deal.events.find((e) => e.chance === "deal" && e.exposed);
-  if (exposed) rows.push([gettext("Shown card"), exposed.exposed]);
+  if (exposed) rows.push([gettext("Shown card"), cardShort(exposed.exposed)]);
   const prelude = (record.prelude ?? []).map(describePrelude).filter(Boolean);
   if (prelude.length && position.deal === 0) rows.push([gettext("Before the deals"), prelude.join("; ")]);
   const list = part("facts");
@@ -374,7 +388,7 @@ function renderFacts(state) {
 function describePrelude(event) {
   if (event.chance === "first_dealer") return tr(gettext("%(name)s deals first"), { name: seatNames[event.seat] });
   if (event.chance === "draw") {
-    return gettext("drawn: ") + event.cards.map((cards, seat) => (cards && cards.length ? `${seatNames[seat]} ${cards.join(" ")}` : null)).filter(Boolean).join(", ");
+    return gettext("drawn: ") + event.cards.map((cards, seat) => (cards && cards.length ? `${seatNames[seat]} ${cards.map(cardShort).join(" ")}` : null)).filter(Boolean).join(", ");
   }
   if (event.action) return `${seatNames[event.seat]}: ${actionWords(event.action)}`;
   return null;

@@ -1,12 +1,16 @@
-"""Small builders for league tests: users, a club with an organiser, built-in competitors."""
+"""Small builders for league tests: users, a club with an organiser, built-in competitors,
+an active uploaded bot version."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
+from bots.models import BotVersion
+from bots.services import bot_create, bot_version_store
 from league.models import Club, Competitor, Tournament
 from league.services.clubs import club_create
-from league.services.competitors import competitor_builtin
+from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.tournaments import tournament_create
 
 
@@ -22,6 +26,17 @@ def club_with_organiser(name: str = "Club", organiser: str = "olga") -> tuple[Cl
 def builtin_competitors(count: int, name: str = "random") -> list[Competitor]:
     """``count`` distinct competitors playing the built-in ``name``."""
     return [competitor_builtin(name=name, bot_name=f"{name}-{index}") for index in range(count)]
+
+
+def active_uploaded_version(owner: User, name: str, code: str) -> Competitor:
+    """An active uploaded Kingen version of ``owner``'s bot ``name`` playing ``code`` (its
+    validation game is the bots' tests' business)."""
+    bot = bot_create(owner=owner, name=name, family="kingen")
+    version = bot_version_store(owner=owner, bot=bot, filename=f"{name}.py", data=code.encode())
+    version.status = BotVersion.Status.ACTIVE
+    version.validated_at = timezone.now()
+    version.save(update_fields=["status", "validated_at"])
+    return competitor_for_bot_version(version=version)
 
 
 def bot_tournament(

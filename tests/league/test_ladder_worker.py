@@ -20,12 +20,11 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
-from django.utils import timezone
 
 import pytest
 
 from bots.models import BotVersion
-from bots.services import bot_create, bot_version_store
+from bots.services import bot_version_store
 from league.models import (
     Competitor,
     Ladder,
@@ -40,7 +39,6 @@ from league.models import (
     RatingChange,
     SeatLog,
 )
-from league.services.competitors import competitor_for_bot_version
 from league.services.ladder_authors import challenge_create
 from league.services.ladders import (
     LADDER_SUSPEND_AFTER,
@@ -52,7 +50,7 @@ from tests.api_answers import client_for, ok, refused
 from tests.bots.botcode import PLAYER
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league import worker_runs
-from tests.league.builders import user_create
+from tests.league.builders import active_uploaded_version, user_create
 from tests.servers import database_url_for
 
 WorkerFactory = Callable[..., CeleryWorkerProcess]
@@ -95,13 +93,7 @@ def browser_for(user: User) -> Client:
 
 
 def uploaded(owner: User, name: str, code: str = GOOD_BOT) -> Competitor:
-    """An active uploaded kingen version (its validation game is the bots' tests' business)."""
-    bot = bot_create(owner=owner, name=name, family="kingen")
-    version = bot_version_store(owner=owner, bot=bot, filename=f"{name}.py", data=code.encode())
-    version.status = BotVersion.Status.ACTIVE
-    version.validated_at = timezone.now()
-    version.save(update_fields=["status", "validated_at"])
-    return competitor_for_bot_version(version=version)
+    return active_uploaded_version(owner, name, code)
 
 
 def ladder_matches_of(competitor_id: int) -> list[Match]:

@@ -20,19 +20,15 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.utils import timezone
 
 import pytest
 
-from bots.models import BotVersion
-from bots.services import bot_create, bot_version_store
 from league.models import Competitor, Ladder, Match, MatchStatus
-from league.services.competitors import competitor_for_bot_version
 from league.services.ladders import ladder_anchor_add, ladder_matchmake, ladder_open
 from tests.bots.botcode import PLAYER
 from tests.celery_workers import CeleryWorkerProcess, process_stop, worker_start
 from tests.league import worker_runs
-from tests.league.builders import user_create
+from tests.league.builders import active_uploaded_version, user_create
 from tests.network_hosts import WorkerHost, forwarder, worker_hosts
 from tests.servers import database_url_for
 
@@ -66,12 +62,7 @@ that has stored events."""
 
 def uploaded(owner: User, name: str) -> Competitor:
     """An active uploaded kingen version (played in the sandbox on whichever host)."""
-    bot = bot_create(owner=owner, name=name, family="kingen")
-    version = bot_version_store(owner=owner, bot=bot, filename=f"{name}.py", data=GOOD_BOT.encode())
-    version.status = BotVersion.Status.ACTIVE
-    version.validated_at = timezone.now()
-    version.save(update_fields=["status", "validated_at"])
-    return competitor_for_bot_version(version=version)
+    return active_uploaded_version(owner, name, GOOD_BOT)
 
 
 def node_of(host: WorkerHost) -> str:

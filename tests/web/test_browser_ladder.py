@@ -20,18 +20,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
-from django.utils import timezone
 
 import pytest
 
-from bots.models import BotVersion
-from bots.services import bot_create, bot_version_store
 from league.models import Competitor, LadderEntrant, Match, MatchSeat, MatchStatus, RatingChange
-from league.services.competitors import competitor_for_bot_version
 from league.services.ladders import ladder_anchor_add, ladder_matchmake, ladder_open
 from league.services.matches import match_run
 from league.services.ratings import ratings_update
 from tests.bots.botcode import PLAYER
+from tests.league.builders import active_uploaded_version
 from tests.web import test_browser_phone as phone_pages
 from tests.web.browser import chromium_start, screenshot
 from tests.web.test_browser_phone import PHONE
@@ -62,23 +59,13 @@ class PlayedLadder:
     """One of its matches and its seat there."""
 
 
-def uploaded_version(owner: User, name: str) -> Competitor:
-    """An active uploaded Kingen version of ``owner`` (validated is the bots' tests' business)."""
-    bot = bot_create(owner=owner, name=name, family="kingen")
-    version = bot_version_store(owner=owner, bot=bot, filename="main.py", data=PLAYING_BOT.encode())
-    version.status = BotVersion.Status.ACTIVE
-    version.validated_at = timezone.now()
-    version.save(update_fields=["status", "validated_at"])
-    return competitor_for_bot_version(version=version)
-
-
 @pytest.fixture
 def played_ladder() -> PlayedLadder:
     ladder = ladder_open(game="kingen", anchors=("greedy", "random"))
     ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
     ada = User.objects.create_user("ada")
-    mine = uploaded_version(ada, "zotbot")
-    uploaded_version(User.objects.create_user("bea"), "lowcard")
+    mine = active_uploaded_version(ada, "zotbot", PLAYING_BOT)
+    active_uploaded_version(User.objects.create_user("bea"), "lowcard", PLAYING_BOT)
     rated = RatingChange.objects.filter(competitor=mine, tournament=ladder.tournament_id)
     for _ in range(4 * GAMES):  # a bound: each pass plays at least one table of ada's
         if rated.count() >= GAMES:

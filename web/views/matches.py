@@ -49,11 +49,11 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             seat["outcome"] = result.outcomes[seat["seat"]]
     my_seat = match_seat_of_viewer(match=match, user=request.user)
     running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
+    name = game_name(match.game)
     context = {
-        "title": _("Match %(pk)s: %(game_name)s")
-        % {"pk": match.pk, "game_name": game_name(match.game)},
+        "title": _("Match %(pk)s: %(game_name)s") % {"pk": match.pk, "game_name": name},
         "match": match,
-        "game_name": game_name(match.game),
+        "game_name": name,
         "seats": seats,
         "links": competitor_links(competitor_ids=[seat["competitor"] for seat in seats]),
         "my_seat": my_seat,

@@ -73,15 +73,16 @@ def sample_replay(request: HttpRequest) -> HttpResponse:
     if events is not None:
         query["events"] = events
     encoded = urlencode(query)
+    name = game_name(game)
     context = {
         "title": _("Sample replay: %(game_name)s, seed %(seed)s")
-        % {"game_name": game_name(game), "seed": seed}
+        % {"game_name": name, "seed": seed}
         + (_(" (running)") if events else ""),
         "record_url": f"{reverse('web:sample-record')}?{encoded}",
         "timeline_url": f"{reverse('web:sample-timeline')}?{encoded}",
         "socket_url": "",
         "running": events is not None,
-        "game_name": game_name(game),
+        "game_name": name,
     }
     return render(request, "web/replay.html", context)
 

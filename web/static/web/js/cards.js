@@ -112,6 +112,12 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A name as nodes that may wrap after a hyphen, an underscore or a dot ("greedy-" then
+ * "3" in a narrow column header, never "greed" then "y-3"): a <wbr> after each. */
+export function breakableName(name) {
+  return String(name).split(/(?<=[-_.])/).flatMap((part, i) => (i ? [el("wbr"), part] : [part]));
+}
+
 /** An image of a card face (or the back for null), in a span.card. */
 export function cardImage(base, card, { small = false, label = null } = {}) {
   const file = card === null ? "back" : normaliseCard(card);

@@ -14,7 +14,7 @@
 // to its step) and marked in the event log, and a chart shows the points lost per trick.
 
 import {
-  actionWords, boardAreas, cardImage, cardShort, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
+  actionWords, boardAreas, breakableName, cardImage, cardShort, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -440,7 +440,7 @@ function renderScores() {
   });
   const table = el("table", { class: "data" },
     el("caption", { class: "visually-hidden" }, gettext("Scores of each deal and the running totals")),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, gettext("Deal")), ...seatNames.map((n) => el("th", { scope: "col", class: "num" }, n)))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, gettext("Deal")), ...seatNames.map((n) => el("th", { scope: "col", class: "num" }, breakableName(n))))),
     el("tbody", {}, ...rows),
     el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, gettext("Total")), ...totals.map((t) => el("td", { class: "num" }, el("strong", {}, t))))));
   part("scores").replaceChildren(table);

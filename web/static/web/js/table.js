@@ -28,7 +28,7 @@
 // deal is shown.
 
 import {
-  actionWords, boardAreas, cardImage, cardName, csrfToken, el, engineWords, fetchJSON,
+  actionWords, boardAreas, breakableName, cardImage, cardName, csrfToken, el, engineWords, fetchJSON,
   liveSocket, movedWords, seatAreas, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
@@ -437,7 +437,7 @@ function renderFacts(view) {
 
   const n = view.hand_sizes.length;
   const header = el("tr", {}, el("th", { scope: "col" }, gettext("Deal")),
-    ...Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, nameOf(s))));
+    ...Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, breakableName(nameOf(s)))));
   const rowsHtml = view.deal_scores.map((scores, i) => el("tr", {}, el("th", { scope: "row" }, `${i + 1}`),
     ...scores.map((x) => el("td", { class: "num" }, x))));
   part("scores").replaceChildren(el("table", { class: "data" },

@@ -19,10 +19,12 @@ from bots.protocol import TimeControl
 from bots.runner import cgroups
 from bots.runner.process import BotProcess
 from bots.runner.sandbox import (
+    SANDBOX_USER_PREFIX,
     BotFiles,
     Limits,
     launch_spec,
     running_as_root,
+    sandbox_lock_dir,
     sandbox_user_acquire,
     user_processes,
 )
@@ -50,13 +52,30 @@ def _host_processes_with(marker: str) -> list[int]:
 
 
 def _no_sandbox_user_processes_left() -> None:
+    """No process runs as a sandbox user that no runner holds. A runner gives a user back
+    only once none of its processes is left, so a process of a free user escaped. A user
+    some runner holds is passed over: its bot may be playing, for another process of the
+    suite (tests/parallel_processes.py). The user's lock is held while its processes are
+    looked at, so no runner takes it meanwhile."""
     if not running_as_root():
         return
+    import fcntl
     import pwd
 
     for entry in pwd.getpwall():
-        if entry.pw_name.startswith("klbot"):
+        if not entry.pw_name.startswith(SANDBOX_USER_PREFIX):
+            continue
+        lock = sandbox_lock_dir() / f"{entry.pw_name}.lock"
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
             assert user_processes(entry.pw_uid) == [], entry.pw_name
+        finally:
+            os.close(fd)
 
 
 # ---------------------------------------------------------------- network

@@ -10,11 +10,11 @@ PostgreSQL, one Redis and one machine.
   which ``-p`` (pyproject's addopts) does before pytest-django sets Django up; the workers
   and servers the tests start inherit it.
 - **A module's tests in one process**, so a module's fixtures (a live site, a worker) start
-  once: every test carries an ``xdist_group`` of its module, and scripts/test asks for
-  ``--dist loadgroup``. The tests that make network namespaces (``netns``) share one group,
-  as two of them choosing a free address block at once could choose the same.
-- **The slowest modules first** (those with a ``browser`` or ``slow`` test), so that no
-  process starts a long one when the others are nearly done.
+  once: scripts/test asks for ``--dist loadfile``. (pytest-xdist's ``xdist_group`` marks do
+  not group under pytest 9, whose node ids they can no longer change.)
+- **The slowest modules first** (those with a ``browser`` or ``slow`` test), handed out in
+  that order (scripts/test's ``--no-loadscope-reorder``), so that no process starts a long
+  one when the others are nearly done.
 
 Without ``-n`` it changes nothing but the order of the modules.
 """
@@ -52,17 +52,16 @@ LONG_MARKERS = ("browser", "slow")
 
 
 def module_of(item: pytest.Item) -> str:
-    module = getattr(item, "module", None)
-    return module.__name__ if module is not None else item.nodeid.split("::")[0]
+    return item.nodeid.split("::")[0]
 
 
-@pytest.hookimpl(trylast=True)  # after pytest-django's order, which the sort keeps
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which sends the order on
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The long modules first, after every reordering of the collection (pytest-django's);
+    stable, so within each part the order stays."""
     long_modules = {
-        module_of(item) for item in items if any(item.get_closest_marker(m) for m in LONG_MARKERS)
+        module_of(item)
+        for item in session.items
+        if any(item.get_closest_marker(marker) for marker in LONG_MARKERS)
     }
-    for item in items:
-        group = "netns" if item.get_closest_marker("netns") else module_of(item)
-        item.add_marker(pytest.mark.xdist_group(group))
-    # stable: within a module, and among the long and the other modules, the order stays
-    items.sort(key=lambda item: module_of(item) not in long_modules)
+    session.items.sort(key=lambda item: module_of(item) not in long_modules)

@@ -245,6 +245,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="try another push away from opponents met before (the matchmaker's constant)",
     )
     parser.add_argument(
+        "--focus",
+        choices=("doubt", "sigma"),
+        default="doubt" if ladder_matchmaking.FOCUS_ON_PLACE_DOUBT else "sigma",
+        help="the matchmaker's focus once placed: most doubt about its place, or widest sigma",
+    )
+    parser.add_argument(
         "--rating-tau",
         type=float,
         default=TAU,
@@ -264,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     ladder_matchmaking.MEETING_PENALTY = args.meeting_penalty
+    ladder_matchmaking.FOCUS_ON_PLACE_DOUBT = args.focus == "doubt"
     loaded = load_game(args.game)
     duplicate = loaded.deals_fixed_by_seed and not args.no_duplicate
     shape = LadderShape(
@@ -276,7 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out(
         f"# {loaded}: ten bots, {args.games_per_bot} games per bot, {args.runs} runs "
         f"(seeds {args.seed}..{args.seed + args.runs - 1}), {args.workers} workers, "
-        f"meeting penalty {args.meeting_penalty:g}, rating tau {args.rating_tau:.4g}, "
+        f"meeting penalty {args.meeting_penalty:g}, focus {args.focus}, "
+        f"rating tau {args.rating_tau:.4g}, "
         + ("duplicate pairs" if duplicate else "a seed per table")
     )
     began = time.perf_counter()

@@ -5,9 +5,10 @@ Pure: plain data in, plain data out, a seed for the ties; no clock, no database
 *The ladder*, explains the choices:
 
 1. **Who needs a game most** (the *focus*): a version still in its placement games first
-   (rated games plus games in flight below ``placement_games``), then the widest
-   uncertainty (sigma), then the fewest games. Built-in anchors are never a focus: they
-   anchor the scale, they are not what is measured.
+   (rated games plus games in flight below ``placement_games``), then the one whose place
+   on the leaderboard is least sure (:func:`place_doubt`), then the widest uncertainty
+   (sigma), then the fewest games. Built-in anchors are never a focus: they anchor the
+   scale, they are not what is measured.
 2. **Opponents of close rating**: the focus's table is filled with the candidates whose mu
    is nearest its own, a little pushed away from pairs that met often (``meetings``), so a
    version meets the whole neighbourhood rather than the same three.
@@ -25,6 +26,7 @@ Pure: plain data in, plain data out, a seed for the ties; no clock, no database
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,17 +92,46 @@ def needs_placement(candidate: Candidate, shape: LadderShape) -> bool:
     return not candidate.anchor and candidate.games + candidate.in_flight < shape.placement_games
 
 
-def _need(candidate: Candidate, games: int, shape: LadderShape) -> tuple[bool, float, int, int]:
-    """Sort key, smallest first: in placement, widest sigma, fewest games (``games``
-    counts those in flight and those just planned)."""
-    return (games >= shape.placement_games, -round(candidate.sigma, 6), games, candidate.id)
+FOCUS_ON_PLACE_DOUBT = True
+"""Once placed, the focus is the version whose place is least sure (:func:`place_doubt`);
+False: the widest sigma, as before (``bench.ladder_truth --focus sigma`` compares them)."""
+
+
+def place_doubt(candidate: Candidate, field: Sequence[Candidate]) -> float:
+    """How unsure its place on the ladder is: for each other candidate, the chance that
+    the two are in the wrong order (their skills' difference on the other side of zero
+    from their mus', with both ratings' uncertainty), summed. A version far from everyone
+    has a doubt near 0 whatever its sigma; one amid close rivals nears one half a rival."""
+    doubt = 0.0
+    for other in field:
+        if other.id == candidate.id:
+            continue
+        spread = math.sqrt(candidate.sigma**2 + other.sigma**2)
+        doubt += 0.5 * math.erfc(abs(candidate.mu - other.mu) / (spread * math.sqrt(2)))
+    return doubt
+
+
+def _need(
+    candidate: Candidate, games: int, shape: LadderShape, doubt: float
+) -> tuple[bool, float, float, int, int]:
+    """Sort key, smallest first: in placement, most doubt about its place, widest sigma,
+    fewest games (``games`` counts those in flight and those just planned)."""
+    first = -round(doubt, 6) if FOCUS_ON_PLACE_DOUBT else 0.0
+    return (
+        games >= shape.placement_games,
+        first,
+        -round(candidate.sigma, 6),
+        games,
+        candidate.id,
+    )
 
 
 def focus_order(candidates: Sequence[Candidate], shape: LadderShape) -> list[Candidate]:
-    """Who needs a game most, first: placement, then widest sigma, then fewest games."""
+    """Who needs a game most, first: placement, then most doubt about its place, then
+    fewest games."""
     return sorted(
         (c for c in candidates if not c.anchor),
-        key=lambda c: _need(c, c.games + c.in_flight, shape),
+        key=lambda c: _need(c, c.games + c.in_flight, shape, place_doubt(c, candidates)),
     )
 
 
@@ -149,6 +180,7 @@ def plan_tables(
     tables: list[PlannedTable] = []
     group = 0
     meetings = dict(history.meetings)
+    doubt = {c.id: place_doubt(c, candidates) for c in candidates if not c.anchor}
 
     def free(c: Candidate, need: int) -> bool:
         return c.anchor or load[c.id] + need <= shape.concurrent_limit
@@ -157,7 +189,7 @@ def plan_tables(
         # Focus: recomputed after each table (in-flight games count as games).
         order = sorted(
             (c for c in candidates if not c.anchor and free(c, per_table)),
-            key=lambda c: _need(c, planned_games[c.id], shape),
+            key=lambda c: _need(c, planned_games[c.id], shape, doubt[c.id]),
         )
         if not order:
             break

@@ -13,6 +13,7 @@ from league.domain.ladder_matchmaking import (
     LadderShape,
     focus_order,
     pair,
+    place_doubt,
     plan_tables,
     turned,
 )
@@ -75,9 +76,31 @@ def test_opponents_are_those_of_closest_rating() -> None:
     assert sorted(table.seats) == [9, 10, 11, 100]
 
 
-def test_the_widest_uncertainty_goes_first_once_placed() -> None:
+def test_among_equal_doubts_the_widest_uncertainty_goes_first_once_placed() -> None:
     field = [Candidate(id=i, mu=25.0, sigma=float(i), games=40) for i in range(1, 9)]
     assert [c.id for c in focus_order(field, SHAPE)][:3] == [8, 7, 6]
+
+
+def test_a_version_amid_close_rivals_goes_before_a_lone_one_with_a_wider_sigma() -> None:
+    cluster = [Candidate(id=i, mu=30.0 + 0.2 * i, sigma=2.0, games=50) for i in (1, 2, 3)]
+    lone = Candidate(id=9, mu=10.0, sigma=3.0, games=50)
+    order = [c.id for c in focus_order([lone, *cluster], SHAPE)]
+    assert order[-1] == 9
+    assert set(order[:3]) == {1, 2, 3}
+    assert place_doubt(lone, [lone, *cluster]) < 1e-6
+    # two rivals 0.2 points away, all with sigma 2: each order nearly a coin toss
+    assert 0.9 < place_doubt(cluster[1], cluster) < 1.0
+
+
+def test_a_places_doubt_falls_as_ratings_part_and_grows_with_their_sigmas() -> None:
+    def doubt(gap: float, sigma: float) -> float:
+        a = Candidate(id=1, mu=25.0 + gap, sigma=sigma, games=50)
+        b = Candidate(id=2, mu=25.0, sigma=sigma, games=50)
+        return place_doubt(a, [a, b])
+
+    assert doubt(0.0, 2.0) == pytest.approx(0.5)
+    assert doubt(0.0, 2.0) > doubt(1.0, 2.0) > doubt(4.0, 2.0) > doubt(12.0, 2.0)
+    assert doubt(4.0, 2.0) < doubt(4.0, 6.0) < 0.5
 
 
 def test_the_seat_least_held_is_given_and_partners_rotate() -> None:

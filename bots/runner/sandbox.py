@@ -435,18 +435,27 @@ def sandbox_lock_dir() -> Path:
         return fallback
 
 
+def sandbox_user_lock(name: str) -> int | None:
+    """The pool user ``name``'s lock, taken (its file descriptor: closing it gives the user
+    back), or None while a runner, in any process, holds it."""
+    lock = sandbox_lock_dir() / f"{name}.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def sandbox_user_acquire() -> SandboxUser | None:
     """A free pool user, created if need be, or None when not running as root."""
     if not running_as_root():
         return None
-    directory = sandbox_lock_dir()
     for index in range(SANDBOX_USER_POOL):
         name = sandbox_user_name(index)
-        fd = os.open(directory / f"{name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = sandbox_user_lock(name)
+        if fd is None:
             continue
         try:
             entry = sandbox_user_ensure(name)

@@ -24,8 +24,8 @@ from bots.runner.sandbox import (
     Limits,
     launch_spec,
     running_as_root,
-    sandbox_lock_dir,
     sandbox_user_acquire,
+    sandbox_user_lock,
     user_processes,
 )
 from bots.seats import Outcome
@@ -59,18 +59,13 @@ def _no_sandbox_user_processes_left() -> None:
     looked at, so no runner takes it meanwhile."""
     if not running_as_root():
         return
-    import fcntl
     import pwd
 
     for entry in pwd.getpwall():
         if not entry.pw_name.startswith(SANDBOX_USER_PREFIX):
             continue
-        lock = sandbox_lock_dir() / f"{entry.pw_name}.lock"
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = sandbox_user_lock(entry.pw_name)
+        if fd is None:
             continue
         try:
             assert user_processes(entry.pw_uid) == [], entry.pw_name

@@ -128,7 +128,7 @@ def _need(
 
 def focus_order(candidates: Sequence[Candidate], shape: LadderShape) -> list[Candidate]:
     """Who needs a game most, first: placement, then most doubt about its place, then
-    fewest games."""
+    widest sigma, then fewest games."""
     return sorted(
         (c for c in candidates if not c.anchor),
         key=lambda c: _need(c, c.games + c.in_flight, shape, place_doubt(c, candidates)),

@@ -17,8 +17,10 @@ Each match is played in process with the engine directly (no database, no worker
 sandbox), in ``--workers`` processes, and rated with the league's own openskill update
 (league.domain.ratings_book's model: Plackett-Luce, ranked by score). Every ``--every``
 games per bot the leaderboard (ranked by mu - 3 sigma, as the pages rank) is compared with
-the true order by Kendall's tau; the curve is the mean (and the lowest) over ``--runs``
-runs of different seeds. It prints the curve; it asserts nothing
+the true order by Kendall's tau, and so is the order by mu alone (does the leaderboard's
+conservative value cost places?); the curve is the mean (and the lowest) over ``--runs``
+runs of different seeds. It prints each run's final orders with each bot's games, and the
+curves; it asserts nothing
 (docs/benchmarks.md, *The ladder finds the truth*).
 """
 
@@ -150,8 +152,15 @@ class Ladder:
             self.games[bot] += 1
         self.tables.append(dict(enumerate(seats)))
 
-    def tau(self) -> float:
-        board = sorted(range(len(BOTS)), key=lambda i: -conservative(*self.ratings[i]))
+    def board(self, by: str = "shown") -> list[int]:
+        """The bots, first place first: by mu - 3 sigma (``shown``, as the pages rank) or by
+        mu alone (``mu``)."""
+        if by == "mu":
+            return sorted(range(len(BOTS)), key=lambda i: -self.ratings[i][0])
+        return sorted(range(len(BOTS)), key=lambda i: -conservative(*self.ratings[i]))
+
+    def tau(self, by: str = "shown") -> float:
+        board = self.board(by)
         rank_of = {bot: place for place, bot in enumerate(board)}
         statistic = kendalltau(list(range(len(BOTS))), [rank_of[i] for i in range(len(BOTS))])
         return float(statistic.statistic)
@@ -171,16 +180,22 @@ def run(
     games_per_bot: int,
     every: int,
     rating_tau: float = TAU,
-) -> tuple[dict[int, tuple[float, float]], list[Ladder]]:
-    """One run of both ladders on one stream of game seeds: tau per checkpoint."""
+) -> tuple[dict[int, tuple[float, float, float, float]], list[Ladder]]:
+    """One run of both ladders on one stream of game seeds: tau per checkpoint, of the order
+    shown (matchmaker, random tables), then of the order by mu (matchmaker, random)."""
     seeds = random.Random(seed)
     ladders = [Ladder.new(method, seed, rating_tau) for method in ("matchmaker", "random")]
-    curve: dict[int, tuple[float, float]] = {}
+    curve: dict[int, tuple[float, float, float, float]] = {}
     checkpoint = every
     while True:
         done = min(sum(ladder.games) / len(BOTS) for ladder in ladders)
         if done >= checkpoint:
-            curve[checkpoint] = (ladders[0].tau(), ladders[1].tau())
+            curve[checkpoint] = (
+                ladders[0].tau(),
+                ladders[1].tau(),
+                ladders[0].tau("mu"),
+                ladders[1].tau("mu"),
+            )
             checkpoint += every
         if done >= games_per_bot:
             return curve, ladders
@@ -306,17 +321,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             curves.append(curve)
             for ladder in ladders:
-                board = sorted(range(len(BOTS)), key=lambda i: -conservative(*ladder.ratings[i]))
-                out(f"run {r + 1}, {ladder.method}: " + ", ".join(BOTS[i] for i in board))
-    out("\n| games per bot | tau, matchmaker: mean (min) | tau, random tables: mean (min) |")
-    out("|---:|---:|---:|")
+                for by in ("shown", "mu"):
+                    board = ladder.board(by)
+                    out(
+                        f"run {r + 1}, {ladder.method}, by {by}: "
+                        + ", ".join(f"{BOTS[i]} ({ladder.games[i]})" for i in board)
+                    )
+    out(
+        "\n| games per bot | tau, matchmaker: mean (min) | tau, random tables: mean (min) "
+        "| by mu alone: matchmaker | by mu alone: random tables |"
+    )
+    out("|---:|---:|---:|---:|---:|")
     for checkpoint in sorted(curves[0]):
-        ours = [curve[checkpoint][0] for curve in curves]
-        random_ = [curve[checkpoint][1] for curve in curves]
-        out(
-            f"| {checkpoint} | {statistics.fmean(ours):.3f} ({min(ours):.3f}) "
-            f"| {statistics.fmean(random_):.3f} ({min(random_):.3f}) |"
-        )
+        cells = []
+        for column in range(4):
+            taus = [curve[checkpoint][column] for curve in curves]
+            cells.append(f"{statistics.fmean(taus):.3f} ({min(taus):.3f})")
+        out(f"| {checkpoint} | " + " | ".join(cells) + " |")
     out(f"\n{time.perf_counter() - began:.0f} s")
     return 0
 

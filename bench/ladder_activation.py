@@ -51,15 +51,14 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from config.configuration import database_url_for  # noqa: E402
+from bench.scratch_database import scratch_database  # noqa: E402
+from tests.celery_beat import beat_start  # noqa: E402
+from tests.celery_workers import WorkerError, worker_start  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-READY_SECONDS = 90.0
 WAIT_SECONDS = 600.0
 GAMES = 10
 STARTER_BOT = REPOSITORY / "bots" / "examples" / "python" / "main.py"
@@ -83,31 +82,6 @@ class Newcomer:
     tenth_finished: float
     playing_seconds: float
     """Its ten matches' started-to-finished seconds, added up."""
-
-
-def process_start(
-    arguments: Sequence[str], environment: dict[str, str], log_path: Path
-) -> subprocess.Popen[bytes]:
-    with log_path.open("wb") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", *arguments],
-            cwd=REPOSITORY,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-def process_stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def wait_for(
@@ -189,7 +163,7 @@ def newcomer_measure(
     )
 
 
-def run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace, database_url: str) -> None:
     from bots.runner.sandbox import sandbox_unavailable_reason
     from league.models import Match, MatchStatus
     from league.services.ladders import ladder_anchor_add, ladder_matchmake, ladder_open
@@ -208,35 +182,24 @@ def run(args: argparse.Namespace) -> None:
     ladder_anchor_add(ladder=ladder, name="random", bot_name="random-2")
     for number in range(1, args.residents + 1):  # the anchors alone are never a table's focus
         version_activate(f"resident{number}")
-    environment = dict(os.environ) | {"DATABASE_URL": database_url_for(connection.settings_dict)}
+    environment = dict(os.environ) | {"DATABASE_URL": database_url}
     with tempfile.TemporaryDirectory() as folder:
-        worker_log, beat_log = Path(folder) / "worker.log", Path(folder) / "beat.log"
-        node = f"activation-{os.getpid()}@localhost"
-        worker = process_start(
-            [
-                "worker",
-                "--queues",
-                "default,matches,ratings",
-                "--concurrency",
-                str(args.concurrency),
-                "--hostname",
-                node,
-                "--loglevel",
-                "INFO",
-            ],
-            environment,
-            worker_log,
-        )
-        beat = process_start(
-            ["beat", "--loglevel", "INFO", "--schedule", str(Path(folder) / "schedule")],
-            environment,
-            beat_log,
-        )
-        processes = [("worker", worker, worker_log), ("beat", beat, beat_log)]
         try:
-            wait_for(
-                "the worker is ready", lambda: f"{node} ready." in worker_log.read_text(), processes
+            worker = worker_start(
+                environment=environment,
+                log_path=Path(folder) / "worker.log",
+                queues="default,matches,ratings",
+                concurrency=args.concurrency,
+                node_name=f"activation-{os.getpid()}@localhost",
             )
+        except WorkerError as error:
+            raise SystemExit(str(error)) from None
+        beat = beat_start(environment=environment, directory=Path(folder))
+        processes = [
+            ("worker", worker.process, worker.log_path),
+            ("beat", beat.process, beat.log_path),
+        ]
+        try:
             ladder_matchmake(ladder_id=ladder.pk)
             warm = 2 * args.queued_limit
             began = time.perf_counter()
@@ -286,8 +249,8 @@ def run(args: argparse.Namespace) -> None:
             )
             say(f"load average after: {load_average()}")
         finally:
-            process_stop(beat)
-            process_stop(worker)
+            beat.stop()
+            worker.stop()
 
 
 def main() -> int:
@@ -301,17 +264,11 @@ def main() -> int:
     parser.add_argument("--concurrent-limit", type=int, default=2)
     parser.add_argument("--placement-games", type=int, default=10)
     args = parser.parse_args()
-    database = settings.DATABASES["default"]
     if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
         raise SystemExit("set DATABASE_URL=postgres://... and REDIS_URL=redis://...")
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_ladder_activation_bench"
-    setup_test_environment()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the worker and beat too
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        run(args)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    with scratch_database("ladder_activation_bench") as database_url:
+        run(args, database_url)
     return 0
 
 

@@ -42,9 +42,7 @@ if not __package__:
     sys.path.insert(0, os.path.dirname(_here))
 
 import argparse
-import signal
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -57,12 +55,11 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 
-from config.configuration import database_url_for  # noqa: E402
+from bench.scratch_database import scratch_database  # noqa: E402
+from tests.celery_workers import worker_start  # noqa: E402
 
 GAME = "kingen"
 RECOMPUTE_RUNS = 5
@@ -142,62 +139,26 @@ def bench_in_process(count: int) -> list[int]:
     return ids
 
 
-WORKER_READY_SECONDS = 90.0
 """How long the worker may take to start (a few seconds normally)."""
 
 
-def _worker_start(environment: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    """A ``celery -A config worker`` (concurrency 1) with ``environment``, once it is ready;
-    its output goes to ``log_path``."""
-    node = f"bench-{os.getpid()}@localhost"
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1"]
-    command += ["--queues", "default,matches", "--hostname", node, "--loglevel", "INFO"]
-    with log_path.open("wb") as log:
-        worker = subprocess.Popen(
-            command,
-            cwd=Path(__file__).resolve().parent.parent,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + WORKER_READY_SECONDS
-    while f"{node} ready." not in log_path.read_text(errors="replace"):
-        if worker.poll() is not None or time.monotonic() > deadline:
-            _worker_stop(worker)
-            raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
-        time.sleep(0.1)
-    return worker
-
-
-def _worker_stop(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
-def bench_worker(count: int) -> None:
+def bench_worker(count: int, database_url: str) -> None:
     from league.models import Match, MatchStatus
 
-    environment = dict(os.environ) | {"DATABASE_URL": database_url_for(connection.settings_dict)}
+    environment = dict(os.environ) | {"DATABASE_URL": database_url}
     with tempfile.TemporaryDirectory() as folder:
         log_path = Path(folder) / "worker.log"
-        worker = _worker_start(environment, log_path)
+        worker = worker_start(environment=environment, log_path=log_path, queues="default,matches")
         try:
             began = time.perf_counter()
             ids = matches_queue(count, send=True)
             while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
-                if worker.poll() is not None:
-                    raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
+                if worker.process.poll() is not None:
+                    raise SystemExit(f"the worker died:\n{worker.log()[-3000:]}")
                 time.sleep(0.05)
             seconds = time.perf_counter() - began
         finally:
-            _worker_stop(worker)
+            worker.stop()
     broker = "Redis" if os.environ.get("REDIS_URL") else "the embedded broker"
     say(f"one worker (concurrency 1, {broker}): {count} matches in {seconds:.1f} s")
     say(f"  matches per minute                {count / seconds * 60:8.1f}")
@@ -393,19 +354,13 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_league_bench"
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with scratch_database("league_bench") as database_url:
         say(f"database: {connection.vendor}, {connection.settings_dict['NAME']}")
         if not args.only_standings:
             ids = bench_in_process(args.in_process)
             bench_record_load(ids, repeat=min(10, len(ids)))
-            bench_worker(args.matches)
+            bench_worker(args.matches, database_url)
         bench_standings(args.standings, sample=200)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

@@ -68,17 +68,16 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, connections  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
+from bench.scratch_database import scratch_database  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
 from league.models import Match, MatchStatus, SeatInvitation  # noqa: E402
 from league.services.tables import seat_invitation_accept, table_open  # noqa: E402
-from tests.celery_workers import process_stop  # noqa: E402
+from tests.celery_workers import WorkerError, process_stop, worker_start  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
 from tests.web.browser import browser_unavailable_reason, chromium_start  # noqa: E402
 
@@ -201,34 +200,6 @@ def site_start(environment: dict[str, str], folder: Path) -> tuple[subprocess.Po
             time.sleep(0.2)
 
 
-def worker_start(
-    environment: dict[str, str], folder: Path, concurrency: int
-) -> subprocess.Popen[bytes]:
-    """A ``celery -A config worker`` on every queue, once it is ready."""
-    node = f"table-latency-{os.getpid()}@localhost"
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker"]
-    command += ["--concurrency", str(concurrency), "--queues", "default,matches,ratings"]
-    command += ["--hostname", node, "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
-    log_path = folder / "worker.log"
-    with log_path.open("wb") as log:
-        worker = subprocess.Popen(
-            command,
-            cwd=REPOSITORY_ROOT,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + 90
-    while f"{node} ready." not in log_path.read_text(errors="replace"):
-        if worker.poll() is not None or time.monotonic() > deadline:
-            process_stop(worker, timeout=30)
-            raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
-        time.sleep(0.1)
-    return worker
-
-
 @contextmanager
 def servers(concurrency: int) -> Iterator[str]:
     """The site and a worker on the scratch database; yields the site's URL."""
@@ -240,7 +211,16 @@ def servers(concurrency: int) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="table-latency-") as name:
         folder = Path(name)
         environment["STATIC_ROOT"] = str(folder / "static")
-        worker = worker_start(environment, folder, concurrency)
+        try:
+            worker = worker_start(
+                environment=environment,
+                log_path=folder / "worker.log",
+                queues="default,matches,ratings",
+                concurrency=concurrency,
+                node_name=f"table-latency-{os.getpid()}@localhost",
+            )
+        except WorkerError as error:
+            raise SystemExit(str(error)) from None
         try:
             site, url = site_start(environment, folder)
             try:
@@ -248,7 +228,7 @@ def servers(concurrency: int) -> Iterator[str]:
             finally:
                 process_stop(site, timeout=20)
         finally:
-            process_stop(worker, timeout=30)
+            worker.stop()
             logs_complain(folder)
 
 
@@ -608,41 +588,36 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("REDIS_URL is needed: the site and the worker share its channel layer")
 
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_table_latency_bench"
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     pages: list[Page] = []
-    try:
-        say(f"database: {connection.vendor}, {connection.settings_dict['NAME']}")
-        people = [User.objects.create_user(name, password=PASSWORD) for name in PEOPLE]
-        with servers(args.concurrency) as url, tempfile.TemporaryDirectory() as profiles:
-            pages = pages_open(url, people, Path(profiles))
-            say(f"site {url}, a worker of {args.concurrency}, {len(pages)} browsers")
-            quiet = one_run("(a) reference", url, pages, people, args)
-            busy = one_run(
-                f"(b) with rounds of {args.load_tables} bot matches",
-                url,
-                pages,
-                people,
-                args,
-                load=BotRounds(args.load_tables),
-            )
-            for share, label in ((0.5, "p50"), (0.95, "p95")):
-                a = percentile(quiet.everywhere, share)
-                b = percentile(busy.everywhere, share)
-                say(f"ratio (b)/(a), {label}: {b / a:.2f}" if a else f"{label}: no figures")
-            p95 = percentile(busy.everywhere, 0.95)
-            verdict = "met" if p95 < 200 else "missed"
-            say(f"target p95 < 200 ms in (b): {verdict} ({p95:.1f} ms)")
+    with scratch_database("table_latency_bench"):
+        try:
+            say(f"database: {connection.vendor}, {connection.settings_dict['NAME']}")
+            people = [User.objects.create_user(name, password=PASSWORD) for name in PEOPLE]
+            with servers(args.concurrency) as url, tempfile.TemporaryDirectory() as profiles:
+                pages = pages_open(url, people, Path(profiles))
+                say(f"site {url}, a worker of {args.concurrency}, {len(pages)} browsers")
+                quiet = one_run("(a) reference", url, pages, people, args)
+                busy = one_run(
+                    f"(b) with rounds of {args.load_tables} bot matches",
+                    url,
+                    pages,
+                    people,
+                    args,
+                    load=BotRounds(args.load_tables),
+                )
+                for share, label in ((0.5, "p50"), (0.95, "p95")):
+                    a = percentile(quiet.everywhere, share)
+                    b = percentile(busy.everywhere, share)
+                    say(f"ratio (b)/(a), {label}: {b / a:.2f}" if a else f"{label}: no figures")
+                p95 = percentile(busy.everywhere, 0.95)
+                verdict = "met" if p95 < 200 else "missed"
+                say(f"target p95 < 200 ms in (b): {verdict} ({p95:.1f} ms)")
+                for page in pages:
+                    page.driver.quit()
+                pages = []
+        finally:
             for page in pages:
                 page.driver.quit()
-            pages = []
-    finally:
-        for page in pages:
-            page.driver.quit()
-        connections.close_all()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

@@ -56,17 +56,16 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
-from django.db import connection, connections  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.db import connection  # noqa: E402
 
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from bench.league import matches_queue  # noqa: E402
+from bench.scratch_database import scratch_database  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
 from config.web_server import processes_from  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
 from league.reads_generation import GENERATION_KEY, PROGRESS_KEY, reads_generation  # noqa: E402
-from tests.celery_workers import process_stop  # noqa: E402
+from tests.celery_workers import WorkerError, process_stop, worker_start  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
 from web.read_cache import HIT_HEADER  # noqa: E402
 
@@ -197,29 +196,20 @@ def site(command: Sequence[str], environment: dict[str, str], log: Path) -> Iter
 
 @contextmanager
 def worker(environment: dict[str, str], log: Path) -> Iterator[None]:
-    node = f"web-reads-{os.getpid()}@localhost"
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1"]
-    command += ["--queues", "default,matches,ratings", "--hostname", node]
-    command += ["--loglevel", "INFO", "--without-gossip", "--without-mingle"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=REPOSITORY_ROOT,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + 90
+    """A worker of one process on the queues the ladder uses, while the block runs."""
     try:
-        while f"{node} ready." not in log.read_text(errors="replace"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the worker did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.1)
+        process = worker_start(
+            environment=environment,
+            log_path=log,
+            queues="default,matches,ratings",
+            node_name=f"web-reads-{os.getpid()}@localhost",
+        )
+    except WorkerError as error:
+        raise SystemExit(str(error)) from None
+    try:
         yield
     finally:
-        process_stop(process, timeout=30)
+        process.stop()
 
 
 # ---------------------------------------------------------------- load
@@ -403,11 +393,7 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("REDIS_URL is needed: the caches, the broker and the channel layer")
 
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_web_reads_bench"
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with scratch_database("web_reads_bench"):
         say(f"database: {connection.settings_dict['NAME']}; loadavg {loadavg()}")
         tournament_id = league_played()
         ladder = ladder_opened()
@@ -466,9 +452,6 @@ def main() -> int:
             f"target >= {TARGET_RPS} mixed reads/s at p95 < {TARGET_P95_MS:.0f} ms in (b): "
             f"{verdict} ({rps:.0f}/s, {p95:.1f} ms)"
         )
-    finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

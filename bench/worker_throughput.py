@@ -35,7 +35,6 @@ if not __package__:
     sys.path.insert(0, os.path.dirname(_here))
 
 import argparse
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -49,17 +48,16 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bench.bots import TRIVIAL_BOT  # noqa: E402
-from config.configuration import database_url_for  # noqa: E402
+from bench.scratch_database import scratch_database  # noqa: E402
+from tests.celery_workers import process_stop  # noqa: E402
 
 GAME = "kingen"
 WORKER_READY_SECONDS = 90.0
+WORKER_STOP_SECONDS = 60.0
 
 
 def say(text: str) -> None:
@@ -156,33 +154,19 @@ def worker_start(
     deadline = time.monotonic() + WORKER_READY_SECONDS
     while not app.control.ping(destination=[node], timeout=0.5):
         if worker.poll() is not None or time.monotonic() > deadline:
-            worker_stop(worker)
+            process_stop(worker, timeout=WORKER_STOP_SECONDS)
             raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
     time.sleep(1.0)  # its pool processes: started and initialised
     return worker
 
 
-def worker_stop(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
-def run(setup: Setup, processes: int, count: int, seat_ids: list[int]) -> float:
+def run(setup: Setup, processes: int, count: int, seat_ids: list[int], database_url: str) -> float:
     """Matches per minute of ``processes`` worker processes playing ``count`` matches."""
     from config.celery import app
     from league.models import Match, MatchStatus
     from league.task_names import RUN_MATCH
 
-    environment = (
-        dict(os.environ)
-        | {"DATABASE_URL": database_url_for(connection.settings_dict)}
-        | setup.environment
-    )
+    environment = dict(os.environ) | {"DATABASE_URL": database_url} | setup.environment
     warm_up = matches_create(seat_ids, 2 * processes)
     ids = matches_create(seat_ids, count)
     with tempfile.TemporaryDirectory() as folder:
@@ -205,7 +189,7 @@ def run(setup: Setup, processes: int, count: int, seat_ids: list[int]) -> float:
                 time.sleep(0.05)
             seconds = time.perf_counter() - began
         finally:
-            worker_stop(worker)
+            process_stop(worker, timeout=WORKER_STOP_SECONDS)
     return count / seconds * 60
 
 
@@ -216,44 +200,43 @@ def main() -> int:
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
 
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_throughput_bench"
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        say(f"# bench.worker_throughput: {GAME}, {args.matches} matches a measurement")
-        say(f"# {os.cpu_count()} CPUs, load average at the start {loadavg()}")
-        seats = {setup.uploaded: competitors(uploaded=setup.uploaded) for setup in SETUPS}
-        figures: dict[tuple[str, int], list[float]] = {}
-        ratios: dict[tuple[str, int], list[float]] = {}
-        for round_number in range(args.rounds):
-            for processes in args.processes:
-                reference = 0.0
-                for setup in SETUPS:
-                    per_minute = run(setup, processes, args.matches, seats[setup.uploaded])
-                    if not setup.uploaded:
-                        reference = per_minute
-                    figures.setdefault((setup.label, processes), []).append(per_minute)
-                    ratios.setdefault((setup.label, processes), []).append(per_minute / reference)
-                    say(
-                        f"round {round_number + 1}, {processes} process(es), {setup.label:30s}"
-                        f" {per_minute:7.0f} matches/min   {per_minute / reference:5.2f} x in"
-                        f" process   (load {loadavg()})"
-                    )
-        say("medians:")
-        for (label, processes), values in figures.items():
-            ratio = statistics.median(ratios[(label, processes)])
-            line = f"  {processes} process(es), {label:30s} {statistics.median(values):7.0f}/min"
-            line += f"   {ratio:5.2f} x in process"
-            if processes > 1 and (label, 1) in figures:
-                scale = statistics.median(values) / statistics.median(figures[(label, 1)])
-                line += f"   {scale:4.2f} x one process"
-            say(line)
-    finally:
-        from config.celery import app
+    with scratch_database("throughput_bench") as database_url:
+        try:
+            say(f"# bench.worker_throughput: {GAME}, {args.matches} matches a measurement")
+            say(f"# {os.cpu_count()} CPUs, load average at the start {loadavg()}")
+            seats = {setup.uploaded: competitors(uploaded=setup.uploaded) for setup in SETUPS}
+            figures: dict[tuple[str, int], list[float]] = {}
+            ratios: dict[tuple[str, int], list[float]] = {}
+            for round_number in range(args.rounds):
+                for processes in args.processes:
+                    reference = 0.0
+                    for setup in SETUPS:
+                        per_minute = run(
+                            setup, processes, args.matches, seats[setup.uploaded], database_url
+                        )
+                        if not setup.uploaded:
+                            reference = per_minute
+                        key = (setup.label, processes)
+                        figures.setdefault(key, []).append(per_minute)
+                        ratios.setdefault(key, []).append(per_minute / reference)
+                        say(
+                            f"round {round_number + 1}, {processes} process(es), {setup.label:30s}"
+                            f" {per_minute:7.0f} matches/min   {per_minute / reference:5.2f} x in"
+                            f" process   (load {loadavg()})"
+                        )
+            say("medians:")
+            for (label, processes), values in figures.items():
+                ratio = statistics.median(ratios[(label, processes)])
+                line = f"  {processes} process(es), {label:30s}"
+                line += f" {statistics.median(values):7.0f}/min   {ratio:5.2f} x in process"
+                if processes > 1 and (label, 1) in figures:
+                    scale = statistics.median(values) / statistics.median(figures[(label, 1)])
+                    line += f"   {scale:4.2f} x one process"
+                say(line)
+        finally:
+            from config.celery import app
 
-        app.control.purge()  # the ratings and other tasks nobody consumed here
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+            app.control.purge()  # the ratings and other tasks nobody consumed here
     return 0
 
 

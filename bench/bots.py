@@ -15,6 +15,9 @@ play whole ``kingen`` matches through the real runner and sandbox. Printed:
 - **sandbox start-up** per bot: from starting bubblewrap to the bot's ``ready`` line;
 - **deals per second** of a match: deals / wall time of the play (excluding the start and
   the end of the bots), and with them included.
+- **a seat's life in the machine's CPU** (``--seat-lives N``: N tables of four seats
+  started, ``ready``, told the end and closed): the CPU every process and the kernel spent
+  per seat, as a plain process and in the sandbox, with the runner's own share.
 
 Targets (docs/benchmarks.md, on one core): p50 <= 100 us, start-up <= 50 ms,
 >= 300 deals/s. It prints figures; it asserts nothing.
@@ -34,6 +37,7 @@ import argparse
 import platform
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from bots.bundle import BotBundle
@@ -94,6 +98,49 @@ def engine_view_cost(seed: int) -> float:
     return spent / decisions * 1e6
 
 
+def cpu_busy_seconds() -> float:
+    """CPU seconds the machine has spent busy since boot, every CPU and every process,
+    the kernel's own work included (not idle, not waiting for I/O): /proc/stat."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle, iowait = fields[3], fields[4]
+    return (sum(fields[:8]) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+
+
+def seat_lives(count: int, sandbox: bool) -> tuple[float, float]:
+    """A seat's whole life, four at a time as at a table (started, ``ready``, told the
+    end, closed: its process gone and its user released), ``count`` times four: the
+    machine's CPU milliseconds a seat (every process and the kernel, measured a second
+    past the last, so that work the kernel defers is counted) and the runner's own."""
+    game = load_game(GAME)
+
+    def table() -> None:
+        seats = [
+            UploadedSeat(BotBundle("trivial.py", "py", TRIVIAL_BOT), seed=i, sandboxed=sandbox)
+            for i in range(4)
+        ]
+        try:
+            for index, seat in enumerate(seats):
+                seat.start(Hello(game, index, TimeControl()))
+            for seat in seats:
+                seat.wait_ready()
+                assert seat.startup_ms is not None, seat.report().faults
+            for seat in seats:
+                seat.finish([0, 0, 0, 0])
+        finally:
+            for seat in seats:
+                seat.close()
+
+    table()  # warm-up
+    time.sleep(1.0)
+    machine, runner = cpu_busy_seconds(), time.process_time()
+    for _ in range(count):
+        table()
+    runner = time.process_time() - runner
+    time.sleep(1.0)
+    machine = cpu_busy_seconds() - machine
+    return machine / (4 * count) * 1000, runner / (4 * count) * 1000
+
+
 def startup_times(count: int, sandbox: bool) -> list[float]:
     """Milliseconds from start to ready, one bot at a time."""
     game = load_game(GAME)
@@ -145,6 +192,13 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=True)
+    parser.add_argument(
+        "--seat-lives",
+        type=int,
+        default=25,
+        metavar="TABLES",
+        help="tables of four seats whose whole lives are measured in the machine's CPU (0: none)",
+    )
     args = parser.parse_args()
     if args.sandbox and (reason := sandbox_unavailable_reason()) is not None:
         say(f"the sandbox is missing here: {reason}")
@@ -171,6 +225,19 @@ def main() -> int:
         f"{figures['deals_s_all']:.0f} with the bots' start and end "
         f"(median of {args.matches} matches; target >= 300)"
     )
+    if args.seat_lives:
+        plain = seat_lives(args.seat_lives, sandbox=False)
+        say(
+            f"a seat's life (start, ready, end, exit; four at a time, {4 * args.seat_lives} "
+            f"seats), the machine's CPU: plain process {plain[0]:.1f} ms (the runner's own "
+            f"{plain[1]:.1f} ms)"
+        )
+        if args.sandbox:
+            boxed = seat_lives(args.seat_lives, sandbox=True)
+            say(
+                f"  in the sandbox {boxed[0]:.1f} ms (the runner's own {boxed[1]:.1f} ms): "
+                f"{boxed[0] / plain[0]:.2f} x the plain process"
+            )
     return 0
 
 

@@ -19,7 +19,11 @@ task sent to the last result stored:
 
 Each configuration runs ``--rounds`` times, interleaved (the machine is shared: the load
 changes), and the ratio to the in-process figure of the same round is printed beside the
-figure, with the load average. Targets (issue 18): 900 sandboxed matches per minute for
+figure, with the load average, and so is the CPU the whole machine spent a match while
+they played (every process and the kernel, from /proc/stat: the worker, its bots, their
+sandboxes' starts and exits, PostgreSQL, Redis and this process's polling) with the most
+matches a minute that cost allows on this machine's CPUs, however well the work overlaps.
+Targets (issue 18): 900 sandboxed matches per minute for
 one worker process, two processes at least 1.8 times one. It prints figures; it asserts
 nothing.
 """
@@ -51,7 +55,7 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from bench.bots import TRIVIAL_BOT  # noqa: E402
+from bench.bots import TRIVIAL_BOT, cpu_busy_seconds  # noqa: E402
 from bench.scratch_database import scratch_database  # noqa: E402
 from tests.celery_workers import process_stop  # noqa: E402
 
@@ -70,6 +74,12 @@ def loadavg() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "?"
+
+
+@dataclass(frozen=True)
+class Measured:
+    per_minute: float
+    cpu_ms_per_match: float
 
 
 @dataclass(frozen=True)
@@ -160,8 +170,11 @@ def worker_start(
     return worker
 
 
-def run(setup: Setup, processes: int, count: int, seat_ids: list[int], database_url: str) -> float:
-    """Matches per minute of ``processes`` worker processes playing ``count`` matches."""
+def run(
+    setup: Setup, processes: int, count: int, seat_ids: list[int], database_url: str
+) -> Measured:
+    """Matches per minute of ``processes`` worker processes playing ``count`` matches, and
+    the machine's CPU a match meanwhile."""
     from config.celery import app
     from league.models import Match, MatchStatus
     from league.task_names import RUN_MATCH
@@ -181,6 +194,7 @@ def run(setup: Setup, processes: int, count: int, seat_ids: list[int], database_
             ):
                 time.sleep(0.05)
             began = time.perf_counter()
+            busy_before = cpu_busy_seconds()
             for match_id in ids:
                 app.send_task(RUN_MATCH, args=[match_id])
             while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
@@ -188,9 +202,10 @@ def run(setup: Setup, processes: int, count: int, seat_ids: list[int], database_
                     raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
                 time.sleep(0.05)
             seconds = time.perf_counter() - began
+            busy = cpu_busy_seconds() - busy_before
         finally:
             process_stop(worker, timeout=WORKER_STOP_SECONDS)
-    return count / seconds * 60
+    return Measured(per_minute=count / seconds * 60, cpu_ms_per_match=busy / count * 1000)
 
 
 def main() -> int:
@@ -207,22 +222,28 @@ def main() -> int:
             seats = {setup.uploaded: competitors(uploaded=setup.uploaded) for setup in SETUPS}
             figures: dict[tuple[str, int], list[float]] = {}
             ratios: dict[tuple[str, int], list[float]] = {}
+            cpu_ms: dict[tuple[str, int], list[float]] = {}
+            cpus = os.cpu_count() or 1
             for round_number in range(args.rounds):
                 for processes in args.processes:
                     reference = 0.0
                     for setup in SETUPS:
-                        per_minute = run(
+                        measured = run(
                             setup, processes, args.matches, seats[setup.uploaded], database_url
                         )
+                        per_minute = measured.per_minute
                         if not setup.uploaded:
                             reference = per_minute
                         key = (setup.label, processes)
                         figures.setdefault(key, []).append(per_minute)
                         ratios.setdefault(key, []).append(per_minute / reference)
+                        cpu_ms.setdefault(key, []).append(measured.cpu_ms_per_match)
                         say(
                             f"round {round_number + 1}, {processes} process(es), {setup.label:30s}"
                             f" {per_minute:7.0f} matches/min   {per_minute / reference:5.2f} x in"
-                            f" process   (load {loadavg()})"
+                            f" process   CPU {measured.cpu_ms_per_match:5.1f} ms a match"
+                            f" (at most {cpus * 60_000 / measured.cpu_ms_per_match:5.0f}/min)"
+                            f"   (load {loadavg()})"
                         )
             say("medians:")
             for (label, processes), values in figures.items():
@@ -232,6 +253,8 @@ def main() -> int:
                 if processes > 1 and (label, 1) in figures:
                     scale = statistics.median(values) / statistics.median(figures[(label, 1)])
                     line += f"   {scale:4.2f} x one process"
+                ms = statistics.median(cpu_ms[(label, processes)])
+                line += f"   CPU {ms:5.1f} ms a match (at most {cpus * 60_000 / ms:5.0f}/min)"
                 say(line)
         finally:
             from config.celery import app

@@ -43,7 +43,7 @@ from typing import Any
 from bots.bundle import BotBundle
 from bots.match import BotSpec, match_play
 from bots.protocol import TimeControl
-from bots.runner.sandbox import sandbox_unavailable_reason
+from bots.runner.sandbox import sandbox_unavailable_reason, sandbox_users_released_together
 from bots.runner.seat import UploadedSeat
 from bots.seats import Hello
 from engine import load_game
@@ -127,8 +127,9 @@ def seat_lives(count: int, sandbox: bool) -> tuple[float, float]:
             for seat in seats:
                 seat.finish([0, 0, 0, 0])
         finally:
-            for seat in seats:
-                seat.close()
+            with sandbox_users_released_together():  # one look at /proc, as a match does
+                for seat in seats:
+                    seat.close()
 
     table()  # warm-up
     time.sleep(1.0)

@@ -35,6 +35,7 @@ if not __package__:
     sys.path.insert(0, os.path.dirname(_here))
 
 import argparse
+import contextlib
 import signal
 import statistics
 import subprocess
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     for number in range(1, args.residents + 1):  # the anchors alone are never a table's focus
         version_activate(f"resident{number}")
     environment = dict(os.environ) | {"DATABASE_URL": database_url}
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as running:
         try:
             worker = worker_start(
                 environment=environment,
@@ -194,63 +195,61 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             )
         except WorkerError as error:
             raise SystemExit(str(error)) from None
+        running.callback(worker.stop)
         beat = beat_start(environment=environment, directory=Path(folder))
+        running.callback(beat.stop)  # stopped first
         processes = [
             ("worker", worker.process, worker.log_path),
             ("beat", beat.process, beat.log_path),
         ]
-        try:
-            ladder_matchmake(ladder_id=ladder.pk)
-            warm = 2 * args.queued_limit
-            began = time.perf_counter()
-            wait_for(
-                f"the ladder plays {warm} matches",
-                lambda: (
-                    Match.objects.filter(
-                        tournament=ladder.tournament, status=MatchStatus.FINISHED
-                    ).count()
-                    >= warm
-                ),
-                processes,
-            )
-            warm_seconds = time.perf_counter() - began
-            say(f"load average before: {load_average()}")
+        ladder_matchmake(ladder_id=ladder.pk)
+        warm = 2 * args.queued_limit
+        began = time.perf_counter()
+        wait_for(
+            f"the ladder plays {warm} matches",
+            lambda: (
+                Match.objects.filter(
+                    tournament=ladder.tournament, status=MatchStatus.FINISHED
+                ).count()
+                >= warm
+            ),
+            processes,
+        )
+        warm_seconds = time.perf_counter() - began
+        say(f"load average before: {load_average()}")
+        say(
+            f"ladder kingen: 4 anchors and {args.residents} uploaded versions, queued "
+            f"limit {args.queued_limit}, concurrent limit {args.concurrent_limit}, "
+            f"placement games {args.placement_games}; one worker, "
+            f"concurrency {args.concurrency}; beat's pass every 10 s"
+        )
+        say(
+            f"warm-up: {warm} matches in {warm_seconds:.1f} s "
+            f"({warm / warm_seconds * 60:.0f} per minute)"
+        )
+        at_once = min(args.concurrency, args.concurrent_limit)
+        say(
+            f"{'version':>8} {'queued':>8} {'started':>8} {'10th done':>10} "
+            f"{'ten games':>10} {'ratio':>6}   (seconds after activation)"
+        )
+        results: list[Newcomer] = []
+        for number in range(1, args.versions + 1):
+            version_id, activated = version_activate(f"newcomer{number}")
+            newcomer = newcomer_measure(version_id, activated, ladder.tournament_id, processes)
+            results.append(newcomer)
+            least = newcomer.playing_seconds / at_once
             say(
-                f"ladder kingen: 4 anchors and {args.residents} uploaded versions, queued "
-                f"limit {args.queued_limit}, concurrent limit {args.concurrent_limit}, "
-                f"placement games {args.placement_games}; one worker, "
-                f"concurrency {args.concurrency}; beat's pass every 10 s"
+                f"{number:>8} {newcomer.first_queued:8.1f} {newcomer.first_started:8.1f} "
+                f"{newcomer.tenth_finished:10.1f} {least:10.1f} "
+                f"{newcomer.tenth_finished / least:6.2f}"
             )
-            say(
-                f"warm-up: {warm} matches in {warm_seconds:.1f} s "
-                f"({warm / warm_seconds * 60:.0f} per minute)"
-            )
-            at_once = min(args.concurrency, args.concurrent_limit)
-            say(
-                f"{'version':>8} {'queued':>8} {'started':>8} {'10th done':>10} "
-                f"{'ten games':>10} {'ratio':>6}   (seconds after activation)"
-            )
-            results: list[Newcomer] = []
-            for number in range(1, args.versions + 1):
-                version_id, activated = version_activate(f"newcomer{number}")
-                newcomer = newcomer_measure(version_id, activated, ladder.tournament_id, processes)
-                results.append(newcomer)
-                least = newcomer.playing_seconds / at_once
-                say(
-                    f"{number:>8} {newcomer.first_queued:8.1f} {newcomer.first_started:8.1f} "
-                    f"{newcomer.tenth_finished:10.1f} {least:10.1f} "
-                    f"{newcomer.tenth_finished / least:6.2f}"
-                )
-            tenth = [r.tenth_finished for r in results]
-            ratios = [r.tenth_finished / (r.playing_seconds / at_once) for r in results]
-            say(
-                f"median: tenth game done {statistics.median(tenth):.1f} s after activation, "
-                f"{statistics.median(ratios):.2f} x the least its ten games take on this worker"
-            )
-            say(f"load average after: {load_average()}")
-        finally:
-            beat.stop()
-            worker.stop()
+        tenth = [r.tenth_finished for r in results]
+        ratios = [r.tenth_finished / (r.playing_seconds / at_once) for r in results]
+        say(
+            f"median: tenth game done {statistics.median(tenth):.1f} s after activation, "
+            f"{statistics.median(ratios):.2f} x the least its ten games take on this worker"
+        )
+        say(f"load average after: {load_average()}")
 
 
 def main() -> int:

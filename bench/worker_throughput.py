@@ -23,9 +23,8 @@ figure, with the load average, and so is the CPU the whole machine spent a match
 they played (every process and the kernel, from /proc/stat: the worker, its bots, their
 sandboxes' starts and exits, PostgreSQL, Redis and this process's polling) with the most
 matches a minute that cost allows on this machine's CPUs, however well the work overlaps.
-Targets (issue 18): 900 sandboxed matches per minute for
-one worker process, two processes at least 1.8 times one. It prints figures; it asserts
-nothing.
+Targets (issue 18): 900 sandboxed matches per minute for one worker process, two processes
+at least 1.8 times one. It prints figures; it asserts nothing.
 """
 
 from __future__ import annotations

@@ -269,7 +269,9 @@ def test_with_redis_cut_beat_ticks_a_round_starts_with_201_and_its_matches_run_a
     assert len(matches) == 2
     waiting = list(OutboxTask.objects.filter(task="league.tasks.run_match"))
     assert sorted(row.args[0] for row in waiting) == sorted(matches)  # kept for the relay
-    assert all(row.attempts == 1 and row.last_error for row in waiting)
+    # The commit's own send failed and said why; the worker's sweeper (every 5 s) may
+    # have tried once more since.
+    assert all(row.attempts >= 1 and row.last_error for row in waiting)
     wait_until("beat ticks with Redis cut", lambda: ticked_after(beat, cut_at), beat.log)
     assert beat.alive(), beat.log()
 

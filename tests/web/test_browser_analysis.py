@@ -72,7 +72,9 @@ def test_the_replay_shows_each_cards_cost_and_the_best_card_beside_it(
     )
     marks = driver.find_elements("css selector", "[data-role=analysis-marks] li")
     marked = [c for c in analysis.cards if c["deal"] == card["deal"] and c["mark"]]
-    assert len(marks) == max(1, len(marked))
+    assert len(marks) == len(marked)
+    none = driver.find_element("css selector", "[data-role=analysis-marks-none]")
+    assert none.is_displayed() == (not marked)
     if marked:
         # A marked card is a button to its step, pressed with the keyboard.
         from selenium.webdriver.common.keys import Keys

@@ -169,7 +169,14 @@ function renderAnalysisMarks(deal) {
     const text = tr(gettext("Trick %(number)s, %(name)s: %(card)s, %(mark)s"), { number: verdict.trick, name: seatNames[verdict.player], card: cardNameOf(verdict.card), mark: MARK_WORDS[verdict.mark]() });
     items.push(el("li", { class: `mark-${verdict.mark}` }, el("button", { type: "button", class: "link-button", "aria-current": position.event === i + 1 ? "step" : null, onclick: () => go(position.deal, i + 1) }, text)));
   });
-  list.replaceChildren(...(items.length ? items : [el("li", {}, gettext("No card of this deal is marked."))]));
+  list.replaceChildren(...items);
+  list.hidden = !items.length;
+  // Nothing marked is said in a paragraph: an ordered list would number it "1."
+  const none = part("analysis-marks-none");
+  if (none) {
+    none.textContent = gettext("No card of this deal is marked.");
+    none.hidden = items.length > 0;
+  }
 }
 
 function renderAnalysisChart(deal) {

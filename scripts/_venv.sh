@@ -1,9 +1,12 @@
 # shellcheck shell=bash
-# Sourced by scripts/run, scripts/test and .ci/run: make sure .venv exists and holds this
-# project with its dev extras. Reinstalls only when pyproject.toml changed since the last
-# install (its sha256 is kept in .venv/.pyproject-sha256). Then compiles the translation
-# catalogues (locale/*/LC_MESSAGES/*.po -> .mo, not committed) when a .po is newer than
-# its .mo, installing Debian's gettext first if msgfmt is missing.
+# Sourced by scripts/run, scripts/test and .ci/run: make sure .venv exists and holds exactly
+# the locked versions (requirements/dev.lock, every file checked against its sha256) and this
+# project, editable. Reinstalls only when the lock, pyproject.toml or setup.py changed since
+# the last install (their sha256 is kept in .venv/.install-sha256). pip's wheel cache
+# (~/.cache/pip) persists between runs, so a repeated install unpacks wheels and downloads
+# nothing. Then compiles the translation catalogues (locale/*/LC_MESSAGES/*.po -> .mo, not
+# committed) when a .po is newer than its .mo, installing Debian's gettext first if msgfmt is
+# missing. docs/operations.md ("The locked install") says how to update the lock.
 
 KING_LEAGUE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KING_LEAGUE_VENV="${KING_LEAGUE_ROOT}/.venv"
@@ -24,18 +27,24 @@ venv_python_find() {
 }
 
 venv_ensure() {
-    local python stamp wanted
+    local python stamp wanted pip
     if [ ! -x "${KING_LEAGUE_VENV}/bin/python" ]; then
         python="$(venv_python_find)" || return 1
         echo "king-league: creating ${KING_LEAGUE_VENV}" >&2
         "${python}" -m venv "${KING_LEAGUE_VENV}" || return 1
     fi
-    stamp="${KING_LEAGUE_VENV}/.pyproject-sha256"
-    wanted="$(sha256sum "${KING_LEAGUE_ROOT}/pyproject.toml" | cut -d' ' -f1)"
+    stamp="${KING_LEAGUE_VENV}/.install-sha256"
+    wanted="$(cd "${KING_LEAGUE_ROOT}" && cat requirements/dev.lock pyproject.toml setup.py | sha256sum | cut -d' ' -f1)"
     if [ ! -f "${stamp}" ] || [ "$(cat "${stamp}")" != "${wanted}" ]; then
-        echo "king-league: installing the project into ${KING_LEAGUE_VENV} (first install, or pyproject.toml changed)" >&2
-        "${KING_LEAGUE_VENV}/bin/python" -m pip install --quiet --disable-pip-version-check \
-            -e "${KING_LEAGUE_ROOT}[dev]" || return 1
+        echo "king-league: installing requirements/dev.lock and the project into ${KING_LEAGUE_VENV} (first install, or the lock changed)" >&2
+        pip=("${KING_LEAGUE_VENV}/bin/python" -m pip --disable-pip-version-check)
+        # Exactly the locked files (--require-hashes, --no-deps: the lock is the whole
+        # closure), then the project itself with the locked setuptools (no build isolation,
+        # so nothing is fetched to build it; setup.py compiles the solver where cc exists).
+        "${pip[@]}" install --quiet --require-hashes --no-deps \
+            -r "${KING_LEAGUE_ROOT}/requirements/dev.lock" || return 1
+        "${pip[@]}" install --quiet --no-deps --no-build-isolation \
+            -e "${KING_LEAGUE_ROOT}" || return 1
         echo "${wanted}" >"${stamp}"
     fi
     export PATH="${KING_LEAGUE_VENV}/bin:${PATH}"

@@ -11,20 +11,19 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so that a code change does not reinstall them.
-COPY pyproject.toml README.md ./
-RUN mkdir -p config api engine bots league web \
-    && touch config/__init__.py api/__init__.py engine/__init__.py bots/__init__.py \
-        league/__init__.py web/__init__.py \
-    && pip install -e . \
-    && rm -rf config api engine bots league web
+# Dependencies first, so that a code change does not reinstall them: exactly the locked
+# versions (requirements/app.lock, each file checked against its sha256; scripts/lock-update
+# writes it), then the project itself without its dependencies (and with the locked
+# setuptools, so the build fetches nothing).
+COPY requirements/app.lock requirements/app.lock
+RUN pip install --require-hashes --no-deps -r requirements/app.lock
 
 # gettext's msgfmt compiles the translation catalogues (locale/*/LC_MESSAGES/*.po).
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext \
     && rm -rf /var/lib/apt/lists/*
 
 COPY . .
-RUN pip install --no-deps -e . \
+RUN pip install --no-deps --no-build-isolation -e . \
     && useradd --system --home-dir "${VAR_DIR}" --shell /usr/sbin/nologin league \
     && mkdir -p "${VAR_DIR}" \
     && SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-state \

@@ -10,6 +10,8 @@
 
 KING_LEAGUE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KING_LEAGUE_VENV="${KING_LEAGUE_ROOT}/.venv"
+# shellcheck source=scripts/_apt.sh
+source "${KING_LEAGUE_ROOT}/scripts/_apt.sh"
 
 venv_python_find() {
     # The interpreter that creates the venv: $PYTHON if set, else python3.11, else python3.
@@ -65,7 +67,7 @@ catalogues_compile() {
     [ -n "${stale}" ] || return 0
     if ! command -v msgfmt >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "king-league: installing gettext (msgfmt compiles the translation catalogues)" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null || true
+        apt_install gettext || true
     fi
     if command -v msgfmt >/dev/null 2>&1; then
         (cd "${KING_LEAGUE_ROOT}" && "${KING_LEAGUE_VENV}/bin/python" manage.py compilemessages --verbosity 0 --ignore .venv) || return 1
@@ -84,14 +86,16 @@ PYTHON
     fi
 }
 
-AXE_CORE_VERSION="4.14.1"
+AXE_LOCK_DIR="${KING_LEAGUE_ROOT}/requirements/axe"
 AXE_CORE_DIR="${KING_LEAGUE_ROOT}/.axe"
 
 axe_ensure() {
     # axe-core (the accessibility checker the browser tests inject into the pages, offline)
-    # in a folder of its own, .axe/ (not committed): npm installs it once, when missing,
-    # and Debian's npm is installed first if there is none.
-    if [ -f "${AXE_CORE_DIR}/node_modules/axe-core/axe.min.js" ]; then
+    # in a folder of its own, .axe/ (not committed): `npm ci` installs exactly what
+    # requirements/axe/package-lock.json locks (with its sha512), when it is missing or the
+    # lock changed; Debian's npm is installed first if there is none (as root).
+    if [ -f "${AXE_CORE_DIR}/node_modules/axe-core/axe.min.js" ] \
+        && cmp -s "${AXE_LOCK_DIR}/package-lock.json" "${AXE_CORE_DIR}/package-lock.json"; then
         return 0
     fi
     if ! command -v npm >/dev/null 2>&1; then
@@ -99,10 +103,12 @@ axe_ensure() {
             echo "king-league: no npm here (apt-get install npm): axe-core is not installed, so the accessibility tests skip (under CI=true they fail)" >&2
             return 1
         fi
-        echo "king-league: installing npm (it fetches axe-core for the browser tests)" >&2
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; } || return 1
+        echo "king-league: installing npm (it installs axe-core for the browser tests)" >&2
+        apt_install npm || return 1
     fi
-    echo "king-league: installing axe-core ${AXE_CORE_VERSION} into ${AXE_CORE_DIR}" >&2
+    echo "king-league: installing axe-core into ${AXE_CORE_DIR} (requirements/axe/package-lock.json)" >&2
+    rm -rf "${AXE_CORE_DIR}"
     mkdir -p "${AXE_CORE_DIR}"
-    npm install --silent --no-audit --no-fund --prefix "${AXE_CORE_DIR}" "axe-core@${AXE_CORE_VERSION}" >/dev/null || return 1
+    cp "${AXE_LOCK_DIR}/package.json" "${AXE_LOCK_DIR}/package-lock.json" "${AXE_CORE_DIR}/"
+    (cd "${AXE_CORE_DIR}" && npm ci --silent --no-audit --no-fund >/dev/null) || return 1
 }

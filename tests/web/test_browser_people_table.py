@@ -8,14 +8,22 @@ test database and Redis; four headless Chromium sessions are four people with fo
   from the table's page. The fourth person opens that link signed out, signs up from the
   invitation's page and accepts; one invitee finds the invitation among their notifications,
   the other in "My games"; both accept. The game starts and every page goes to its seat.
-- They play the whole game (every deal of Kingen) by clicking the lowest legal card in the
-  browser of the person whose turn it is. Mid-game, one of them closes their browser, comes
-  back in a new one (logs in, "My games", Play) and finds the same position: the same hand,
-  the same cards on the table, the same seat to act; and plays on.
+- The game starts late: while the pages are away, the engine makes the people's moves of
+  every deal but the last two (what the person's browser would click, through the same
+  service as a click: stored, announced, each seat told its turn). The pages come back to
+  their seats at that position, and the people play the last two deals by clicking the lowest
+  legal card in the browser of the person whose turn it is. Midway, one of them closes their
+  browser, comes back in a new one (logs in, "My games", Play) and finds the same position:
+  the same hand, the same cards on the table, the same seat to act; and plays on.
 - Every page ends with the game over and the same totals; the stored record, from the API
   and from the database, replays through the engine to those scores.
 - Then a Priffe table of one rubber: one seat taken from the lobby, two invitations accepted
-  from the notifications, played to the end the same way (bids and choices are buttons).
+  from the notifications; the engine plays every deal but the last the same way, and the
+  people click the last deal's bids, choices and cards (buttons).
+
+The whole game, every one of Kingen's 520 cards by a click, is a benchmark
+(``bench/people_table.py``, the test marked ``benchmark``): it proves the same over ten deals
+and measures each move's latency in the browser, at about ten times this test's cost.
 
 Every page counts the updates its socket brought (a wrapper of WebSocket installed before
 the page's scripts): a page that only kept up by polling fails the test.
@@ -24,6 +32,7 @@ the page's scripts): a page that only kept up by polling fails the test.
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -33,8 +42,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from engine.game import State
 from engine.record import replay_record
 from league.models import Match, MatchResult, MatchStatus
+from league.replays import match_state_read
+from league.services.matches import match_person_act
 from tests.celery_workers import CeleryWorkerProcess
 from tests.web import test_browser_league as league_in_a_browser
 from tests.web.browser import chromium_start, screenshot
@@ -61,6 +73,10 @@ GAME_SECONDS = 1800.0
 """A bound on one whole game, so a stuck table ends the test rather than the CI job."""
 MOVE_WAIT_SECONDS = 60.0
 """How long a page may take to show a move's consequence (its own or another's)."""
+DEALS_CLICKED = 2
+"""The deals of the Kingen game the people play by clicks; the engine plays the others."""
+KINGEN_MOVES = 520
+"""Kingen for four: ten deals of 13 tricks, every card a move."""
 
 # The site (daphne) and the worker of the league's browser test, as fixtures of this module.
 environment = league_in_a_browser.environment
@@ -121,6 +137,8 @@ class Person:
     profile: Path
     seat: int = -1
     updates_seen: list[int] = field(default_factory=list)
+    move_seconds: list[float] = field(default_factory=list)
+    """Each of their clicks: from the click to their page showing the move made."""
 
 
 def browser_start(profile: Path) -> WebDriver:
@@ -326,6 +344,7 @@ def move_once(person: Person) -> None:
         target = f'.seat.mine button.card-button.legal[data-card="{card}"]'
     else:
         target = f'[data-role=choices] button[data-action="{shown["choices"][0]}"]'
+    clicked = time.perf_counter()
     if not click(css(driver, target)):
         return  # redrawn under the click: the caller asks again
     wait_for(
@@ -333,6 +352,7 @@ def move_once(person: Person) -> None:
         lambda d: seen(person).get("position", -1) > shown["position"] or seen(person)["error"],
         timeout=MOVE_WAIT_SECONDS,
     )
+    person.move_seconds.append(time.perf_counter() - clicked)
     assert not seen(person)["error"], seen(person)["error"]
 
 
@@ -362,6 +382,69 @@ def play_to_the_end(
             by_seat = {p.seat: p for p in people}  # someone may have a new browser
         move_once(by_seat[seat])
         moves += 1
+
+
+def as_the_people_play(state: State[Any]) -> int:
+    """The action a person's browser takes here (``move_once``): the lowest legal card (by
+    rank, then suit), or else the first of the choices offered."""
+    legal = list(state.legal_actions())
+    cards = {a: state.action_to_string(a).removeprefix("play ") for a in legal}
+    if all(state.action_to_string(a).startswith("play ") for a in legal):
+        return min(legal, key=lambda a: (RANKS.index(cards[a][0]), cards[a][1]))
+    return legal[0]
+
+
+def deals_to_the_end(state: State[Any]) -> int:
+    """The deals from this one to the game's end, played as the people play: on a copy of
+    the state (the deals to come follow from the match's seed, so the copy deals the same
+    cards the worker will)."""
+    ahead = state.clone()
+    while not ahead.is_terminal():
+        ahead.apply_action(as_the_people_play(ahead))
+    return len(ahead.deal_scores) - len(state.deal_scores)
+
+
+def engine_plays_for_the_people(match_id: int, *, deals_left: int) -> int:
+    """While the pages are away: the people's moves until ``deals_left`` deals remain,
+    each the action the person's browser would take, made through the service a click
+    reaches, so each is stored, announced and the next seat told. Returns the moves made."""
+    moves = 0
+    deals_done = -1  # the deals done when the deals to the end were last counted
+    began = time.monotonic()
+    while True:
+        assert time.monotonic() - began < GAME_SECONDS, f"{moves} moves in {GAME_SECONDS:g} s"
+        seat = waiting_seat(match_id)
+        match = Match.objects.get(pk=match_id)
+        if seat is None:
+            assert match.status != MatchStatus.FINISHED, "the game ended before the browsers"
+            time.sleep(0.05)  # the worker deals: look at the table's row again
+            continue
+        state = match_state_read(match)
+        if len(state.deal_scores) != deals_done:  # a new deal: count again
+            deals_done = len(state.deal_scores)
+            if deals_to_the_end(state) <= deals_left:
+                return moves
+        action = state.action_to_string(as_the_people_play(state))
+        match_person_act(match=match, seat=seat, action=action)
+        moves += 1
+
+
+def pages_away(people: list[Person]) -> dict[str, str]:
+    """Each page leaves its seat (a blank page): returns the seats' addresses by person."""
+    seats = {}
+    for person in people:
+        seats[person.username] = person.driver.current_url
+        person.driver.get("about:blank")
+    return seats
+
+
+def pages_back(site: Site, people: list[Person], seats: dict[str, str], match_id: int) -> None:
+    """Each person opens their seat's page again, live on its socket."""
+    for person in people:
+        person.driver.get(seats[person.username])
+        wait_for(person.driver, at_seat(site, match_id), timeout=30)
+    for person in people:
+        wait_for(person.driver, lambda d: css(d, "[data-role=connection]").text == "live", 30)
 
 
 def comparable(shown: dict[str, Any]) -> dict[str, Any]:
@@ -438,12 +521,12 @@ def finished_everywhere(people: list[Person], match_id: int, site: Site) -> list
     return totals[0]
 
 
-def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
-    site: Site, worker: CeleryWorkerProcess, people: dict[str, Person], tmp_path: Path
-) -> None:
+def four_people_seated_at_kingen(site: Site, people: dict[str, Person]) -> tuple[int, list[Person]]:
+    """Three sign up, hanna opens a Kingen table (an open seat and two invitations), kai takes
+    the open seat from its link after signing up there, ivo and jules accept from their
+    notices and their games; the game starts and every page goes to its seat."""
     hanna, ivo, jules, kai = people.values()
 
-    # ------------------------------------------------------------ sign up, open a table
     for person in (ivo, jules, hanna):
         sign_up(site, person)
     match_id = open_table(
@@ -473,10 +556,19 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
     everyone_seated(site, table, match_id)
     assert [hanna.seat, kai.seat, ivo.seat, jules.seat] == [0, 1, 2, 3]
 
-    # ------------------------------------------------------------ the whole game
+    return match_id, table
+
+
+def the_last_deals_by_clicks(
+    site: Site, table: list[Person], match_id: int, tmp_path: Path, *, after: int
+) -> int:
+    """The people play from here to the end by clicks; 20 clicks in, jules leaves and comes
+    back. Returns the moves clicked."""
+    hanna, _, jules, _ = table
+
     def come_back_midway(moves: int) -> bool:
-        # Mid-game (the third deal), on jules's move with cards on the table.
-        if moves < 110 or waiting_seat(match_id) != jules.seat:
+        # On jules's move with cards on the table.
+        if moves < 20 or waiting_seat(match_id) != jules.seat:
             return False
         if not seen(jules).get("trick"):
             return False
@@ -486,11 +578,28 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
         return True
 
     moves = play_to_the_end(table, match_id, midway=come_back_midway)
-    assert moves == 520  # Kingen for four: ten deals of 13 tricks, every card by a click
+    assert after + moves == KINGEN_MOVES, (after, moves)
     finished_everywhere(table, match_id, site)
     screenshot(hanna.driver, "people-table-kingen-over")
+    # The socket carried the game to each page: far more updates than its own moves.
     for person in table:
-        assert person.updates_seen[-1] >= 100, (person.username, person.updates_seen)
+        assert person.updates_seen[-1] >= moves // 2, (person.username, person.updates_seen)
+    return moves
+
+
+def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
+    site: Site, worker: CeleryWorkerProcess, people: dict[str, Person], tmp_path: Path
+) -> None:
+    match_id, table = four_people_seated_at_kingen(site, people)
+    hanna, ivo, jules, kai = table
+
+    # ------------------------------------------------------------ Kingen, starting late
+    seats = pages_away(table)
+    engine_moves = engine_plays_for_the_people(match_id, deals_left=DEALS_CLICKED)
+    assert engine_moves == KINGEN_MOVES - DEALS_CLICKED * 52
+    pages_back(site, table, seats, match_id)
+    the_same_table_everywhere(table)
+    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=engine_moves)
 
     # ------------------------------------------------------------ a Priffe rubber
     priffe_id = open_table(
@@ -511,10 +620,28 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
     accept_from_notifications(site, ivo, priffe_id)
     accept_from_notifications(site, jules, priffe_id)
     everyone_seated(site, table, priffe_id)
+    seats = pages_away(table)  # the rubber from its last deal too
+    engine_plays_for_the_people(priffe_id, deals_left=1)
+    pages_back(site, table, seats, priffe_id)
 
     moves = play_to_the_end(table, priffe_id)
-    assert moves >= 52  # at least a deal's cards
+    assert moves >= 52  # at least a deal's cards, and its bids
     finished_everywhere(table, priffe_id, site)
     for person in table:
         assert person.updates_seen[-1] >= 30, (person.username, person.updates_seen)
     screenshot(hanna.driver, "people-table-priffe-over")
+
+
+@pytest.mark.benchmark
+def test_four_people_play_every_card_of_a_kingen_game(
+    site: Site, worker: CeleryWorkerProcess, people: dict[str, Person], tmp_path: Path
+) -> None:
+    """The whole game by clicks (bench/people_table.py): every card of the ten deals, with
+    jules leaving and coming back midway; each click's latency goes to the file
+    KING_LEAGUE_MOVE_SECONDS names, if set."""
+    match_id, table = four_people_seated_at_kingen(site, people)
+    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=0)
+    latency_file = os.environ.get("KING_LEAGUE_MOVE_SECONDS")
+    if latency_file:
+        seconds = [s for person in table for s in person.move_seconds]
+        Path(latency_file).write_text(json.dumps(seconds))

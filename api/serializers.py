@@ -452,7 +452,7 @@ class MovedForYouSerializer(LabelledActionSerializer):
 
 
 class SeatViewSerializer(serializers.Serializer[Any]):
-    """What the person at a seat sees (league.table_views.seat_view; docs/api.md)."""
+    """What the person at a seat sees (league.selectors.tables.seat_view; docs/api.md)."""
 
     match = serializers.IntegerField()
     seat = serializers.IntegerField()

@@ -12,9 +12,9 @@ The layers, from the bottom:
 - ``bots/`` imports ``engine/`` and itself, never ``league/``, ``api/``, ``web/``, ``config/``;
 - ``league/`` never imports ``api/``, ``web/`` or ``config/``; inside it ``league/domain/``
   imports only itself, ``engine/``, the standard library and libraries that are neither
-  Django nor a server's client; the selectors (and the reads they use, league/replays.py
-  and league/standings_store.py) never import the services, and the services
-  never import ``league/tasks.py`` (they send tasks by name, league/task_names.py);
+  Django nor a server's client; the selectors (the package league/selectors/, every read
+  of the league) never import the services, and the services never import
+  ``league/tasks.py`` (they send tasks by name, league/task_names.py);
 - ``api/``, ``web/`` and ``config/`` sit on top.
 
 The rules hold for imports inside functions as well (they point down too).
@@ -59,17 +59,8 @@ FRAMEWORKS = (
     "twisted",
 )
 """What the pure domain may not import (nor any ``django_*`` package)."""
-READS = (
-    "league.selectors",
-    "league.replays",
-    "league.standings_store",
-    "league.my_games",
-    "league.notification_reads",
-    "league.lobby",
-    "league.profiles",
-    "league.table_views",
-)
-"""The league's read side: the selectors and the modules of reads they use."""
+READS = ("league.selectors",)
+"""The league's read side: the package of selectors, one module per area."""
 
 
 @dataclass
@@ -282,7 +273,7 @@ def test_the_rules_refuse_what_they_should() -> None:
     assert rule_broken("league.services.tournaments", "config.settings")
     assert rule_broken("league.domain.rotation", "league.models")
     assert rule_broken("league.selectors", "league.services.matches")
-    assert rule_broken("league.standings_store", "league.services.standings")
+    assert rule_broken("league.selectors.standings", "league.services.standings")
     assert rule_broken("league.services.matches", "league.tasks")
     assert rule_broken("api.urls", "config.settings")
     assert rule_broken("web.views", "league.models") is None

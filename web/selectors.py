@@ -26,8 +26,8 @@ from league.models import (
     RatingChange,
     Tournament,
 )
-from league.replays import MatchLogError, match_replay
 from league.selectors import club_role_of
+from league.selectors.replays import MatchLogError, match_replay
 from league.services.clubs import ORGANISING_ROLES
 from web.timeline import TIMELINE_VERSION, record_timeline
 

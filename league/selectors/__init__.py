@@ -53,8 +53,8 @@ from league.models import (
     RoundSchedule,
     Tournament,
 )
-from league.replays import match_replay
-from league.standings_store import standings_current
+from league.selectors.replays import match_replay
+from league.selectors.standings import standings_current
 
 User = Account | AnonymousUser
 

@@ -23,7 +23,7 @@ from league.errors import InvalidInputError, NotAllowedError
 from league.live_updates import group_send
 from league.models import ChatMessage, Match
 from league.selectors import User
-from league.table_views import CHAT_MAX_CHARS, chat_message_json
+from league.selectors.tables import CHAT_MAX_CHARS, chat_message_json
 
 
 def chat_text_clean(text: str) -> str:

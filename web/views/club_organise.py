@@ -14,10 +14,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.club_night_reads import round_attendance
 from league.errors import LeagueError, NotFoundError
 from league.models import Tournament
 from league.selectors import club_member_list, match_get, tournament_get, user_find
+from league.selectors.club_nights import round_attendance
 from league.services.club_nights import (
     club_attendance_set,
     table_scores_confirm_by_organiser,

@@ -24,7 +24,6 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.profiles import competitor_links
 from league.selectors import (
     club_get,
     club_role_of,
@@ -36,6 +35,7 @@ from league.selectors import (
     tournament_ratings,
     tournament_standings,
 )
+from league.selectors.profiles import competitor_links
 from league.services.competitors import (
     competitor_builtin,
     competitor_create,

@@ -12,10 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from league.club_night_reads import match_club_sheet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
-from league.profiles import competitor_links
 from league.selectors import (
     can_request_analysis,
     match_analysis_for,
@@ -26,7 +24,9 @@ from league.selectors import (
     record_shows_all_hands,
     seat_names,
 )
-from league.table_views import CHAT_MAX_CHARS
+from league.selectors.club_nights import match_club_sheet
+from league.selectors.profiles import competitor_links
+from league.selectors.tables import CHAT_MAX_CHARS
 from web.selectors import can_organise, match_timeline
 from web.templatetags.games import game_name
 

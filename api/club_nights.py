@@ -20,7 +20,6 @@ from api.fields import StrictCharField, StrictIntegerField, id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import TableJoinThrottle
 from league.models import MatchResult, ScoreCorrection
-from league.selectors import match_get, tournament_get
 from league.selectors.club_nights import (
     club_organiser_check,
     club_round,
@@ -30,6 +29,8 @@ from league.selectors.club_nights import (
     table_entry_view,
     table_sheet_for_code,
 )
+from league.selectors.matches import match_get
+from league.selectors.tournaments import tournament_get
 from league.services.club_nights import (
     club_attendance_set,
     table_scores_confirm,

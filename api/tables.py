@@ -30,7 +30,7 @@ from api.throttles import TableJoinThrottle, TableThrottle
 from engine.variants import load_game
 from league.errors import InvalidInputError
 from league.models import Match, MatchStatus, SeatInvitation, TimeControl
-from league.selectors import club_find
+from league.selectors.clubs import club_find
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,

@@ -165,7 +165,7 @@ def bench_worker(count: int, database_url: str) -> None:
 
 
 def bench_record_load(match_ids: list[int], repeat: int) -> None:
-    from league.selectors import match_get, match_record
+    from league.selectors.matches import match_get, match_record
     from league.selectors.replays import match_replay
 
     finished = []

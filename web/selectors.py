@@ -26,7 +26,7 @@ from league.models import (
     RatingChange,
     Tournament,
 )
-from league.selectors import club_role_of
+from league.selectors.clubs import club_role_of
 from league.selectors.replays import MatchLogError, match_replay
 from league.services.clubs import ORGANISING_ROLES
 from web.timeline import TIMELINE_VERSION, record_timeline
@@ -123,8 +123,9 @@ HEAD_TO_HEAD_MAX = 16
 def head_to_head_table(
     *, heads: list[dict[str, Any]], order: list[int], names: dict[int, str]
 ) -> HeadToHeadTable | None:
-    """The square of the league's head-to-head pairs (league.selectors.tournament_standings),
-    rows and columns in the standings' ``order``."""
+    """The square of the league's head-to-head pairs
+    (league.selectors.standings.tournament_standings), rows and columns in the standings'
+    ``order``."""
     players = [p for p in order if any(p in h["players"] for h in heads)]
     if not 2 <= len(players) <= HEAD_TO_HEAD_MAX:
         return None

@@ -315,3 +315,11 @@ def competitor_links(*, competitor_ids: list[int]) -> dict[int, CompetitorLink]:
             "pk", "user__username", "bot_version__bot_id"
         )
     }
+
+
+def user_find(*, user_id: int | None = None, username: str | None = None) -> Account | None:
+    """The account with this id, or else with this username; None if there is none."""
+    users = get_user_model().objects
+    if user_id is not None:
+        return users.filter(pk=user_id).first()
+    return users.filter(username=username).first()

@@ -42,7 +42,7 @@ from league.models import (
     SeatInvitation,
     TournamentFormat,
 )
-from league.selectors import match_error_for
+from league.selectors.matches import match_error_for
 from league.selectors.replays import match_state_read
 
 User = Account | AnonymousUser

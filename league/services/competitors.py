@@ -15,7 +15,7 @@ from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, builtin_version_get_or_create
 from league.errors import InvalidInputError, NotAllowedError
 from league.models import Club, Competitor, Role
-from league.selectors import club_role_of
+from league.selectors.clubs import club_role_of
 
 User = Account | AnonymousUser
 

@@ -31,7 +31,6 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.selectors import tournament_standings
 from league.selectors.replays import match_replay
 from league.selectors.standings import (
     result_rubbers_read,
@@ -39,6 +38,7 @@ from league.selectors.standings import (
     standings_rules_of,
     stored_result_of,
     tournament_entrants,
+    tournament_standings,
 )
 from league.services import standings as standings_service
 from league.services.matches import match_finish, match_run

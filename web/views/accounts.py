@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from api.throttles import RateLimited, SignInThrottle, throttle_check
-from league.selectors import invitation_preview
+from league.selectors.clubs import invitation_preview
 from league.services.sign_in import SignInLock, sign_in_lock_get
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import too_many_requests_page

@@ -1,7 +1,8 @@
 """Bot pages: a person's bots, one bot's versions (upload, validation, sha256, faults), its
 matches and its rating chart. The validation log and the faults' messages and logs are
-shown to the bot's owner and staff only (league.selectors.can_read_bot_private); everyone
-else sees outcomes and fault kinds."""
+shown to the bot's owner and staff only
+(league.selectors.bots.can_read_bot_private); everyone else sees outcomes and fault
+kinds."""
 
 from __future__ import annotations
 
@@ -17,12 +18,9 @@ from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create
 from league.errors import LeagueError
 from league.models import Match
-from league.selectors import (
-    bot_report_public,
-    can_read_bot_private,
-    competitor_ratings,
-    match_list,
-)
+from league.selectors.bots import bot_report_public, can_read_bot_private
+from league.selectors.matches import match_list
+from league.selectors.ratings import competitor_ratings
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from league.upload_words import upload_refusal_in_language

@@ -16,8 +16,11 @@ from django.views.decorators.http import require_POST
 
 from league.errors import LeagueError, NotFoundError
 from league.models import Tournament
-from league.selectors import club_member_list, match_get, tournament_get, user_find
 from league.selectors.club_nights import round_attendance
+from league.selectors.clubs import club_member_list
+from league.selectors.matches import match_get
+from league.selectors.profiles import user_find
+from league.selectors.tournaments import tournament_get
 from league.services.club_nights import (
     club_attendance_set,
     table_scores_confirm_by_organiser,

@@ -14,13 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league.errors import InvalidInputError, LeagueError, NotFoundError
 from league.models import TournamentFormat
-from league.selectors import (
-    club_get,
-    club_list,
-    club_role_of,
-    invitations_pending_for,
-    tournament_list,
-)
+from league.selectors.clubs import club_get, club_list, club_role_of, invitations_pending_for
+from league.selectors.tournaments import tournament_list
 from league.services.clubs import (
     club_create,
     invitation_accept,

@@ -24,18 +24,17 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors import (
-    club_get,
-    club_role_of,
-    match_list,
+from league.selectors.clubs import club_get, club_role_of
+from league.selectors.matches import match_list
+from league.selectors.profiles import competitor_links
+from league.selectors.ratings import tournament_ratings
+from league.selectors.standings import tournament_standings
+from league.selectors.tournaments import (
     round_list,
     tournament_get,
     tournament_list,
     tournament_progress,
-    tournament_ratings,
-    tournament_standings,
 )
-from league.selectors.profiles import competitor_links
 from league.services.competitors import (
     competitor_builtin,
     competitor_create,

@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET
 
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
-from league.selectors import (
+from league.selectors.club_nights import match_club_sheet
+from league.selectors.matches import (
     can_request_analysis,
     match_analysis_for,
     match_error_for,
@@ -24,7 +25,6 @@ from league.selectors import (
     record_shows_all_hands,
     seat_names,
 )
-from league.selectors.club_nights import match_club_sheet
 from league.selectors.profiles import competitor_links
 from league.selectors.tables import CHAT_MAX_CHARS
 from web.selectors import can_organise, match_timeline
@@ -76,7 +76,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> dict[str, Any]:
     """The analysis panel: shown where the record shows every hand (a finished match;
-    league.selectors.match_analysis_for), with its button for those who may ask."""
+    league.selectors.matches.match_analysis_for), with its button for those who may ask."""
     if match.tournament.at_club or not record_shows_all_hands(match=match):
         return {"analysis_url": ""}
     try:

@@ -21,7 +21,8 @@ from api.throttles import TableJoinThrottle, TableThrottle
 from engine.variants import load_game
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Club, Match, MatchStatus
-from league.selectors import bot_version_get, club_find
+from league.selectors.bots import bot_version_get
+from league.selectors.clubs import club_find
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,

@@ -1,11 +1,13 @@
 """Reads that the web pages need beyond the league's own selectors: a match's timeline of
-public facts, rating histories for the charts, and what a person may do on a page.
+public facts, rating histories for the charts, what a person may do on a page, where a
+competitor's name links to, and the pages' own lists (the bots page's, a club's members).
 
 Everything here only reads; writes go through the league's and the bots' services.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +23,7 @@ from league.models import (
     Competitor,
     Match,
     MatchResult,
+    MatchSeat,
     MatchStatus,
     Membership,
     RatingChange,
@@ -145,3 +148,33 @@ def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
 
 def bot_competitors(*, bot: Bot) -> QuerySet[Competitor]:
     return Competitor.objects.filter(bot_version__bot=bot)
+
+
+def seat_names(seats: Iterable[MatchSeat]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.seat,
+            "competitor": s.competitor_id,
+            "name": s.competitor.name,
+            "kind": s.competitor.kind,
+        }
+        for s in seats
+    ]
+
+
+@dataclass(frozen=True)
+class CompetitorLink:
+    """Where a competitor's name leads: a person's profile or a bot's page."""
+
+    username: str | None
+    bot: int | None
+
+
+def competitor_links(*, competitor_ids: list[int]) -> dict[int, CompetitorLink]:
+    """For each competitor, the person's username or the bot's id (pages link names)."""
+    return {
+        pk: CompetitorLink(username=username, bot=bot)
+        for pk, username, bot in Competitor.objects.filter(pk__in=competitor_ids).values_list(
+            "pk", "user__username", "bot_version__bot_id"
+        )
+    }

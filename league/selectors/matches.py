@@ -10,7 +10,6 @@ then.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -100,18 +99,6 @@ def match_seat_get_for_owner(*, match: Match, seat: int, user: User) -> MatchSea
     if found.competitor.user_id != user.pk:
         raise NotAllowedError(_("seat %(seat)s belongs to another player") % {"seat": seat})
     return found
-
-
-def seat_names(seats: Iterable[MatchSeat]) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": s.seat,
-            "competitor": s.competitor_id,
-            "name": s.competitor.name,
-            "kind": s.competitor.kind,
-        }
-        for s in seats
-    ]
 
 
 def match_record(

@@ -26,7 +26,6 @@ from league.models import (
 )
 from league.selectors.clubs import club_get, club_role_of
 from league.selectors.matches import match_list
-from league.selectors.profiles import competitor_links
 from league.selectors.ratings import tournament_ratings
 from league.selectors.standings import tournament_standings
 from league.selectors.tournaments import (
@@ -53,6 +52,7 @@ from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
 from web.selectors import (
     can_organise,
     can_organise_club,
+    competitor_links,
     head_to_head_table,
     tournament_rating_series,
 )

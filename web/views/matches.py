@@ -23,11 +23,9 @@ from league.selectors.matches import (
     match_seat_get_for_owner,
     match_seat_of_viewer,
     record_shows_all_hands,
-    seat_names,
 )
-from league.selectors.profiles import competitor_links
 from league.selectors.tables import CHAT_MAX_CHARS
-from web.selectors import can_organise, match_timeline
+from web.selectors import can_organise, competitor_links, match_timeline, seat_names
 from web.templatetags.games import game_name
 
 

@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from engine.variants import FAMILIES
-from league.selectors.profiles import competitor_links
 from league.selectors.ratings import ratings_leaderboard
+from web.selectors import competitor_links
 
 
 @require_GET

@@ -19,6 +19,10 @@ The layers, from the bottom:
 
 The rules hold for imports inside functions as well (they point down too).
 
+The pages' views are thin, as the API's are (tests/api/test_thin_views.py): no module of
+web/views/ reaches a model's manager or calls a method that builds, runs or writes a query;
+they call the selectors (league/selectors/, web/selectors.py) and the services.
+
 An import inside a function that imports a module of ours must say why on its line or
 the line above (a comment): such imports were the way around cycles, and what stays has
 a reason of its own (the app registry not ready yet, an optional heavy module).
@@ -38,6 +42,7 @@ from celery import current_app
 import bots.tasks
 import league.tasks
 from league import task_names
+from tests.api.test_thin_views import orm_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("config", "api", "web", "league", "bots", "engine")
@@ -328,4 +333,20 @@ def test_a_long_module_says_why_it_is_long() -> None:
     assert unexplained == [], (
         f"over {LONG_MODULE_LINES} lines without {LONG_MODULE_MARKER!r} in the module's "
         "docstring (split it, or say why it stays whole):\n" + "\n".join(unexplained)
+    )
+
+
+WEB_VIEWS = sorted((ROOT / "web" / "views").glob("*.py"))
+
+
+def test_the_pages_have_their_view_modules() -> None:
+    assert {"accounts", "bots", "clubs", "leagues", "matches"} <= {m.stem for m in WEB_VIEWS}
+
+
+@pytest.mark.parametrize("module", WEB_VIEWS, ids=lambda m: m.name)
+def test_no_view_of_the_pages_queries_the_database(module: Path) -> None:
+    uses = orm_uses(module.read_text(encoding="utf-8"), filename=str(module))
+    assert uses == [], (
+        f"web/views/{module.name} queries the database itself ({', '.join(uses)}): "
+        "read through league.selectors (or web.selectors), write through the services"
     )

@@ -88,5 +88,7 @@ def club_find(*, club_id: int) -> Club | None:
     return Club.objects.filter(pk=club_id).first()
 
 
-def club_member_list(*, club: Club) -> QuerySet[Membership]:
-    return Membership.objects.filter(club=club).select_related("user").order_by("id")
+def club_member_list(*, club: Club, by_role: bool = False) -> QuerySet[Membership]:
+    """A club's members with their accounts, as they joined (or by role, then username)."""
+    order = ("role", "user__username") if by_role else ("id",)
+    return Membership.objects.filter(club=club).select_related("user").order_by(*order)

@@ -26,7 +26,6 @@ from django.contrib.auth.models import User as Account
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from bots.models import BotVersion
 from engine.variants import load_game
 from league.domain.table_phase import TablePhase, action_labels, moves_played_for, seat_turn
 from league.domain.wording import time_control_words
@@ -341,36 +340,6 @@ def clubs_with_lobby(*, user: User) -> list[Club]:
     if not user.is_authenticated:
         return []
     return list(Club.objects.filter(memberships__user_id=user.pk).order_by("name"))
-
-
-def table_form_choices(*, user: User) -> dict[str, Any]:
-    """What the new-table form offers ``user``: their clubs (``(id, name)``), their active
-    uploaded bots (``("version:ID", label)``) and the usernames of their clubs' members
-    (to keep a seat for, picked from a list)."""
-    if not user.is_authenticated:
-        return {"clubs": [], "bots": [], "people": []}
-    clubs = [(c.pk, c.name) for c in clubs_with_lobby(user=user)]
-    versions = (
-        BotVersion.objects.filter(
-            bot__owner_id=user.pk,
-            status=BotVersion.Status.ACTIVE,
-            kind=BotVersion.Kind.UPLOADED,
-        )
-        .select_related("bot")
-        .order_by("bot__name", "-number")
-    )
-    people = (
-        Membership.objects.filter(club_id__in=[pk for pk, _name in clubs])
-        .exclude(user_id=user.pk)
-        .values_list("user__username", flat=True)
-        .distinct()
-        .order_by("user__username")
-    )
-    return {
-        "clubs": clubs,
-        "bots": [(f"version:{v.pk}", f"{v.bot.name} v{v.number}") for v in versions],
-        "people": list(people),
-    }
 
 
 # ---------------------------------------------------------------- a seat's view and the chat

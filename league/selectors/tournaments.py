@@ -6,7 +6,7 @@ league.selectors.ratings'.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -41,13 +41,22 @@ def tournament_get(*, tournament_id: int) -> Tournament:
     return tournament
 
 
-def tournament_list(*, club_id: int | None = None) -> QuerySet[Tournament]:
+def tournament_list(
+    *, club_id: int | None = None, formats_left_out: Iterable[str] = ()
+) -> QuerySet[Tournament]:
+    """Tournaments, newest first (of a club; without the ``formats_left_out``)."""
     tournaments = Tournament.objects.select_related("club").annotate(
         entrant_count=Count("entries", distinct=True)
     )
     if club_id is not None:
         tournaments = tournaments.filter(club_id=club_id)
-    return tournaments.order_by("-created_at", "-id")
+    return tournaments.exclude(format__in=list(formats_left_out)).order_by("-created_at", "-id")
+
+
+def entry_list(*, tournament: Tournament, by_name: bool = False) -> QuerySet[Entry]:
+    """A tournament's entries with their competitors, as entered (or by name)."""
+    order = ("competitor__name", "id") if by_name else ("id",)
+    return Entry.objects.filter(tournament=tournament).select_related("competitor").order_by(*order)
 
 
 def round_list(*, tournament_id: int | None = None) -> QuerySet[Round]:
@@ -121,12 +130,9 @@ def tournament_list_with_rounds(*, club_id: int | None = None) -> QuerySet[Tourn
 def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
     """What the API adds to a tournament's fields: its entrants, how many rounds started
     and its matches' progress (``tournament_progress``)."""
-    entries = (
-        Entry.objects.filter(tournament=tournament).select_related("competitor").order_by("id")
-    )
     entrants = [
         {"competitor": e.competitor_id, "name": e.competitor.name, "kind": e.competitor.kind}
-        for e in entries
+        for e in entry_list(tournament=tournament)
     ]
     return {
         "entrant_count": len(entrants),
@@ -134,6 +140,11 @@ def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
         "entrants": entrants,
         **tournament_progress(tournament_id=tournament.pk),
     }
+
+
+def round_find(*, tournament_id: int, number: int) -> Round | None:
+    """A tournament's round by its number, with its match counts (``round_list``)."""
+    return round_list(tournament_id=tournament_id).filter(number=number).first()
 
 
 def round_get(*, round_id: int) -> Round:

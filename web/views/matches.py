@@ -39,7 +39,7 @@ def _match(match_id: int) -> Match:
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
-    seats = seat_names(match.seats.order_by("seat"))
+    seats = seat_names(match.seats.all())  # by seat (match_get)
     result = getattr(match, "result", None)
     if result is not None:
         for seat in seats:

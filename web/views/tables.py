@@ -28,7 +28,6 @@ from league.selectors.tables import (
     seat_invitation_get,
     seat_invitations_pending_for,
     table_detail,
-    table_form_choices,
     table_get,
 )
 from league.services.competitors import competitor_for_bot_version
@@ -43,6 +42,7 @@ from league.services.tables import (
 )
 from league.words_in_language import game_name_words
 from web.forms import TableForm
+from web.selectors import table_form_choices
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
 from web.throttling import rate_limited
 

@@ -22,7 +22,7 @@ from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
 from bots.services import bot_create
 from league.errors import NotAllowedError
-from league.selectors import (
+from league.selectors.bots import (
     bot_get,
     bot_list,
     bot_version_faults_for,

@@ -19,7 +19,8 @@ from drf_spectacular.utils import extend_schema
 from api.fields import StrictCharField, StrictIntegerField, id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import TableJoinThrottle
-from league.club_night_reads import (
+from league.models import MatchResult, ScoreCorrection
+from league.selectors.club_nights import (
     club_organiser_check,
     club_round,
     match_corrections,
@@ -28,8 +29,8 @@ from league.club_night_reads import (
     table_entry_view,
     table_sheet_for_code,
 )
-from league.models import MatchResult, ScoreCorrection
-from league.selectors import match_get, tournament_get
+from league.selectors.matches import match_get
+from league.selectors.tournaments import tournament_get
 from league.services.club_nights import (
     club_attendance_set,
     table_scores_confirm,

@@ -20,13 +20,8 @@ from api.operations import ERRORS, nested_serializers_named, responses, validate
 from api.serializers import ClubSerializer, MemberSerializer
 from league.errors import InvalidInputError
 from league.models import Invitation, Membership, Role
-from league.selectors import (
-    club_get,
-    club_list,
-    club_member_list,
-    invitations_pending_for,
-    user_find,
-)
+from league.selectors.clubs import club_get, club_list, club_member_list, invitations_pending_for
+from league.selectors.profiles import user_find
 from league.services.clubs import (
     club_create,
     club_person_role_set,

@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryChoiceField, id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import CompetitorSerializer
-from league.selectors import competitor_list
+from league.selectors.competitors import competitor_list
 from league.services.competitors import competitor_create
 
 

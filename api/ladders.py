@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import StrictBooleanField, id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import SettingsThrottle
-from league.ladder_reads import (
+from league.selectors.ladders import (
     challenges_of,
     ladder_board,
     ladder_get,

@@ -28,20 +28,20 @@ from api.serializers import (
 from api.throttles import ActionThrottle, ChatThrottle
 from engine.view import spectator_view
 from league.models import MatchStatus
-from league.replays import match_replay
-from league.selectors import (
+from league.selectors.matches import (
     match_analysis_for,
     match_get,
     match_list,
     match_record,
     match_seat_get_for_owner,
     match_seat_of_viewer,
-    round_list,
 )
+from league.selectors.replays import match_replay
+from league.selectors.tables import CHAT_MAX_CHARS, chat_message_json, chat_messages, seat_view
+from league.selectors.tournaments import round_list
 from league.services.analysis import analysis_request
 from league.services.matches import match_person_act
 from league.services.table_chat import chat_message_post
-from league.table_views import CHAT_MAX_CHARS, chat_message_json, chat_messages, seat_view
 
 
 class RoundListApi(APIView):

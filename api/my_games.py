@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema
 
 from api.fields import QueryIntegerField, query_id_field
 from api.operations import nested_serializers_named, responses, validated
-from league.my_games import FINISHED_SHOWN, my_games, next_game_for
+from league.selectors.my_games import FINISHED_SHOWN, my_games, next_game_for
 
 
 class MyGameSerializer(serializers.Serializer[Any]):

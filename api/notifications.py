@@ -19,8 +19,8 @@ from api.fields import QueryIntegerField, StrictBooleanField
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import SettingsThrottle
 from league.models import Notification, NotificationKind
-from league.my_games import person_counts
-from league.notification_reads import (
+from league.selectors.my_games import person_counts
+from league.selectors.notifications import (
     NOTICES_SHOWN,
     notification_preferences_of,
     notifications_of,

@@ -1,6 +1,7 @@
 """The API's people: a person's public profile (docs/api.md, "People"): their games, their
 ratings per game family with history, how they fare with and against the players they meet
-most, and their bots. The same reads as the profile page (league.profiles); nothing private."""
+most, and their bots. The same reads as the profile page (league.selectors.profiles);
+nothing private."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryIntegerField
 from api.operations import nested_serializers_named, responses, validated
 from league.domain.tablemates import Tablemate
-from league.profiles import (
+from league.selectors.profiles import (
     person_bots,
     person_competitor,
     person_games,

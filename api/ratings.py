@@ -19,12 +19,8 @@ from api.serializers import (
     RatingRowSerializer,
     TournamentRatingsSerializer,
 )
-from league.selectors import (
-    competitor_ratings,
-    ratings_leaderboard,
-    tournament_get,
-    tournament_ratings,
-)
+from league.selectors.ratings import competitor_ratings, ratings_leaderboard, tournament_ratings
+from league.selectors.tournaments import tournament_get
 
 
 class TournamentRatingsApi(APIView):

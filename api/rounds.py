@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import RoundSerializer
 from api.throttles import SettingsThrottle
-from league.selectors import round_get
+from league.selectors.tournaments import round_get
 from league.services.rounds import round_play_by_set
 
 

@@ -24,12 +24,13 @@ from league.models import (
     RoundSchedule,
     Tournament,
 )
-from league.selectors import bot_version_report_for, match_error_for
+from league.selectors.bots import bot_version_report_for
+from league.selectors.matches import match_error_for
 
 
 def viewer_of(serializer: serializers.Serializer[Any]) -> Any:
     """The user a serializer renders for (its context's request), anonymous without one:
-    private fields are then left out (league.selectors.can_read_bot_private)."""
+    private fields are then left out (league.selectors.bots.can_read_bot_private)."""
     request = serializer.context.get("request")
     return getattr(request, "user", None) or AnonymousUser()
 
@@ -258,7 +259,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
         return list(match.result.outcomes) if self._finished(match) else None
 
     def get_error(self, match: Match) -> str:
-        """A worker's traceback is for staff only (league.selectors.match_error_for)."""
+        """A worker's traceback is for staff only (league.selectors.matches.match_error_for)."""
         return match_error_for(match=match, user=viewer_of(self))
 
     def get_seed(self, match: Match) -> int | None:
@@ -452,7 +453,7 @@ class MovedForYouSerializer(LabelledActionSerializer):
 
 
 class SeatViewSerializer(serializers.Serializer[Any]):
-    """What the person at a seat sees (league.table_views.seat_view; docs/api.md)."""
+    """What the person at a seat sees (league.selectors.tables.seat_view; docs/api.md)."""
 
     match = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -528,7 +529,7 @@ class AnalysisDealSerializer(serializers.Serializer[Any]):
 
 
 class AnalysisSerializer(serializers.Serializer[Any]):
-    """A match's analysis (league.selectors.match_analysis_for; docs/api.md)."""
+    """A match's analysis (league.selectors.matches.match_analysis_for; docs/api.md)."""
 
     match = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])

@@ -29,15 +29,15 @@ from api.serializers import MatchSerializer
 from api.throttles import TableJoinThrottle, TableThrottle
 from engine.variants import load_game
 from league.errors import InvalidInputError
-from league.lobby import (
+from league.models import Match, MatchStatus, SeatInvitation, TimeControl
+from league.selectors.clubs import club_find
+from league.selectors.tables import (
     lobby,
     seat_invitation_get,
     seat_invitations_pending_for,
     table_detail,
     table_get,
 )
-from league.models import Match, MatchStatus, SeatInvitation, TimeControl
-from league.selectors import club_find
 from league.services.tables import (
     invitation_url,
     seat_invitation_accept,
@@ -53,7 +53,7 @@ SEAT_STATES = ["taken", "open", "reserved", "empty", "dummy"]
 
 
 class TableSeatingSerializer(serializers.Serializer[Any]):
-    """One seat of a table and its state (league.lobby.table_seats)."""
+    """One seat of a table and its state (league.selectors.tables.table_seats)."""
 
     seat = serializers.IntegerField()
     state = serializers.ChoiceField(choices=SEAT_STATES)
@@ -70,7 +70,7 @@ class TableSerializer(MatchSerializer):
     """A table: its match (as ``GET /api/matches/{id}/``: ``seats`` are the seats taken)
     and what the table adds: host, club, time control, every seat with its state
     (``table_seats``) and the caller's place at it. The view puts the table's reads
-    (league.lobby.table_detail) on the match as ``table_info``."""
+    (league.selectors.tables.table_detail) on the match as ``table_info``."""
 
     game_name = serializers.CharField(source="table_info.game_name", read_only=True)
     host = serializers.IntegerField(source="table_info.host", allow_null=True, read_only=True)

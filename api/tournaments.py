@@ -45,17 +45,16 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.selectors import (
-    club_find,
-    competitor_find,
-    competitors_find,
+from league.selectors.clubs import club_find
+from league.selectors.competitors import competitor_find, competitors_find
+from league.selectors.standings import tournament_standings
+from league.selectors.tournaments import (
     round_get,
     tournament_detail,
     tournament_get,
     tournament_list_with_rounds,
     tournament_records,
     tournament_schedule_get,
-    tournament_standings,
 )
 from league.services.schedules import tournament_schedule_delete, tournament_schedule_set
 from league.services.tournaments import (

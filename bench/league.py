@@ -165,8 +165,8 @@ def bench_worker(count: int, database_url: str) -> None:
 
 
 def bench_record_load(match_ids: list[int], repeat: int) -> None:
-    from league.replays import match_replay
-    from league.selectors import match_get, match_record
+    from league.selectors.matches import match_get, match_record
+    from league.selectors.replays import match_replay
 
     finished = []
     rebuilt = []
@@ -256,12 +256,12 @@ def bench_standings(count: int, sample: int) -> None:
     per stored result in a fresh league and in one of ``count`` results, the ratings
     queue's work per result, and the full recomputations of ``count`` results."""
     from bench.synthetic import synthetic_results
+    from league.selectors.standings import standings_current
     from league.services.clubs import club_create
     from league.services.competitors import competitor_builtin
     from league.services.ratings import ratings_recompute, ratings_update
     from league.services.standings import standings_recompute
     from league.services.tournaments import tournament_create
-    from league.standings_store import standings_current
 
     for game, priffe in (("kingen", False), ("priffe(rubbers_per_game=2)", True)):
         organiser = User.objects.create_user(username=f"bench-{priffe}", password=None)

@@ -11,8 +11,8 @@ from typing import Any
 from django.utils import timezone
 
 from league.models import Match, MatchResult, Round, Tournament
+from league.selectors.standings import tournament_entrants
 from league.services.ratings import ratings_enqueue
-from league.standings_store import tournament_entrants
 
 
 def synthetic_results(

@@ -2,7 +2,7 @@
 
 The admin is for staff only (Django's admin lets in active staff accounts and nobody
 else), so it shows the faults' messages and logs, which the site shows to a bot's owner
-and staff only (league.selectors.can_read_bot_private)."""
+and staff only (league.selectors.bots.can_read_bot_private)."""
 
 from __future__ import annotations
 

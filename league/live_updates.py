@@ -30,7 +30,7 @@ from django.db import transaction
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from league.selectors import tournament_progress
+from league.selectors.tournaments import tournament_progress
 
 logger = logging.getLogger(__name__)
 _person_pending = threading.local()

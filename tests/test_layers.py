@@ -12,12 +12,16 @@ The layers, from the bottom:
 - ``bots/`` imports ``engine/`` and itself, never ``league/``, ``api/``, ``web/``, ``config/``;
 - ``league/`` never imports ``api/``, ``web/`` or ``config/``; inside it ``league/domain/``
   imports only itself, ``engine/``, the standard library and libraries that are neither
-  Django nor a server's client; the selectors (and the reads they use, league/replays.py
-  and league/standings_store.py) never import the services, and the services
-  never import ``league/tasks.py`` (they send tasks by name, league/task_names.py);
+  Django nor a server's client; the selectors (the package league/selectors/, every read
+  of the league) never import the services, and the services never import
+  ``league/tasks.py`` (they send tasks by name, league/task_names.py);
 - ``api/``, ``web/`` and ``config/`` sit on top.
 
 The rules hold for imports inside functions as well (they point down too).
+
+The pages' views are thin, as the API's are (tests/api/test_thin_views.py): no module of
+web/views/ reaches a model's manager or calls a method that builds, runs or writes a query;
+they call the selectors (league/selectors/, web/selectors.py) and the services.
 
 An import inside a function that imports a module of ours must say why on its line or
 the line above (a comment): such imports were the way around cycles, and what stays has
@@ -38,6 +42,7 @@ from celery import current_app
 import bots.tasks
 import league.tasks
 from league import task_names
+from tests.api.test_thin_views import orm_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("config", "api", "web", "league", "bots", "engine")
@@ -59,17 +64,8 @@ FRAMEWORKS = (
     "twisted",
 )
 """What the pure domain may not import (nor any ``django_*`` package)."""
-READS = (
-    "league.selectors",
-    "league.replays",
-    "league.standings_store",
-    "league.my_games",
-    "league.notification_reads",
-    "league.lobby",
-    "league.profiles",
-    "league.table_views",
-)
-"""The league's read side: the selectors and the modules of reads they use."""
+READS = ("league.selectors",)
+"""The league's read side: the package of selectors, one module per area."""
 
 
 @dataclass
@@ -238,7 +234,7 @@ def test_the_graph_is_read_whole(graph: Graph) -> None:
     assert ("league.tasks", "league.services.matches") in arrows
     assert ("league.services.matches", "league.task_names") in arrows
     assert ("bots.match", "engine.game") in arrows
-    assert ("league.selectors", "league.models") in arrows
+    assert ("league.selectors.matches", "league.models") in arrows
     type_only = graph.modules["engine.view"]
     assert "engine.game" not in type_only.imports  # under TYPE_CHECKING
 
@@ -282,7 +278,7 @@ def test_the_rules_refuse_what_they_should() -> None:
     assert rule_broken("league.services.tournaments", "config.settings")
     assert rule_broken("league.domain.rotation", "league.models")
     assert rule_broken("league.selectors", "league.services.matches")
-    assert rule_broken("league.standings_store", "league.services.standings")
+    assert rule_broken("league.selectors.standings", "league.services.standings")
     assert rule_broken("league.services.matches", "league.tasks")
     assert rule_broken("api.urls", "config.settings")
     assert rule_broken("web.views", "league.models") is None
@@ -337,4 +333,20 @@ def test_a_long_module_says_why_it_is_long() -> None:
     assert unexplained == [], (
         f"over {LONG_MODULE_LINES} lines without {LONG_MODULE_MARKER!r} in the module's "
         "docstring (split it, or say why it stays whole):\n" + "\n".join(unexplained)
+    )
+
+
+WEB_VIEWS = sorted((ROOT / "web" / "views").glob("*.py"))
+
+
+def test_the_pages_have_their_view_modules() -> None:
+    assert {"accounts", "bots", "clubs", "leagues", "matches"} <= {m.stem for m in WEB_VIEWS}
+
+
+@pytest.mark.parametrize("module", WEB_VIEWS, ids=lambda m: m.name)
+def test_no_view_of_the_pages_queries_the_database(module: Path) -> None:
+    uses = orm_uses(module.read_text(encoding="utf-8"), filename=str(module))
+    assert uses == [], (
+        f"web/views/{module.name} queries the database itself ({', '.join(uses)}): "
+        "read through league.selectors (or web.selectors), write through the services"
     )

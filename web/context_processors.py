@@ -1,12 +1,12 @@
 """Template context for every page: the navigation bar's counts of the signed-in person
-(unread notices, games awaiting their move), read through league.my_games; the page's
+(unread notices, games awaiting their move), read through league.selectors.my_games; the page's
 script (web/static/web/js/person.js) keeps them current over the person's WebSocket."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from league.my_games import person_counts as person_counts_read
+from league.selectors.my_games import person_counts as person_counts_read
 from web.person_display import request_display
 
 

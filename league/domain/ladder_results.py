@@ -1,7 +1,7 @@
 """What a ladder's played games say, computed: the history the matchmaker seats by, the
 leaderboard with the confidence of each position, a version's results against each
 opponent, its crashes in a row, and who sits where at a table. Pure: plain data in and out
-(league.services.ladders and league.ladder_reads read and store)."""
+(league.services.ladders and league.selectors.ladders read and store)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ plus any misère points). So a player's total is his individual points summed ov
 the partner-pair table has every pair that played a unit together, and the ridge margin
 rating (league.domain.ratings_maths) is kept alongside. ``match_finish`` stores the units
 in ``standings_input["rubbers"]`` (:data:`UNITS_KEY`, from ``Game.partnership_units``); a
-result stored before that has them read from its game record once (league.standings_store,
+result stored before that has them read from its game record once (league.selectors.standings,
 which passes that reading in as ``rubbers_of``). A dummy seat (``Game.dummy_seat``:
 Priffe's träkarl) is ``TRAKARL``.
 
@@ -92,7 +92,7 @@ def partnership_units(state: State[Any]) -> list[dict[str, Any]]:
 @dataclass
 class StoredResult:
     """What standings and ratings read of a stored match result (not its record:
-    league.standings_store.stored_result_of)."""
+    league.selectors.standings.stored_result_of)."""
 
     pk: int
     match_id: int
@@ -102,7 +102,7 @@ class StoredResult:
 
 
 RubbersOf = Callable[[StoredResult], list[dict[str, Any]]]
-"""How a Priffe result stored without its rubbers gets them: league.standings_store's
+"""How a Priffe result stored without its rubbers gets them: league.selectors.standings's
 ``result_rubbers_read`` (reads them from its record), or
 league.services.standings.result_rubbers (also stores them)."""
 

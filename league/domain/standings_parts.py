@@ -1,7 +1,7 @@
 """The stored standings' parts: a tournament's standings accumulator (and, for partnership
 play, the margin rating's) as small JSON parts keyed by what they hold, and back.
 
-league.standings_store reads the parts and league.services.standings writes them (one
+league.selectors.standings reads the parts and league.services.standings writes them (one
 ``StandingsPart`` row each); this module says what they are: which accumulators there are
 for a tournament's rules, which parts a result touches, and the format's version.
 """

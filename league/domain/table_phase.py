@@ -1,6 +1,6 @@
 """What the table says to the person at a seat, from plain facts: the table's phase and
 whose turn it is, the actions with the game's plain labels, and the moves played for the
-person when a deadline passed. league.table_views reads the match and its seats and asks
+person when a deadline passed. league.selectors.tables reads the match and its seats and asks
 this module what to say; the sample table of the pages (web.samples) says it the same way.
 """
 

@@ -7,7 +7,7 @@ counts once for the partner and once for each opponent, with the person's points
 unit (and each opponent's own). In individual play every other seat is a tablemate: the
 person's score and theirs per game, and whether the person finished above them.
 
-league.profiles reads the games from the database and asks the games what they are; this
+league.selectors.profiles reads the games from the database and asks the games what they are; this
 module only counts.
 """
 

@@ -5,7 +5,7 @@
 queued ``MatchAnalysis`` and send ``league.tasks.match_analyse`` through the task outbox;
 ``match_analyse`` (the task) computes it and stores it. Who may ask: staff, a person who
 sat at the match, the owner of a bot that did, and the tournament's organisers. Who may
-read it: ``league.selectors.match_analysis_for``.
+read it: ``league.selectors.matches.match_analysis_for``.
 
 Nothing asked for is lost. A worker claims an analysis (RUNNING, ``started_at``, one more
 of its ``attempts``) and stores it only while the claim is still its own. An analysis
@@ -33,7 +33,7 @@ from engine.analysis import AnalysisSettings, analyse_record
 from engine.errors import EngineError
 from league.errors import ConflictError, NotAllowedError
 from league.models import AnalysisStatus, Match, MatchAnalysis, MatchResult, MatchStatus
-from league.selectors import User, can_request_analysis
+from league.selectors.matches import User, can_request_analysis
 from league.services.task_outbox import task_enqueue
 from league.task_names import MATCH_ANALYSE
 

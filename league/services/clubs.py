@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import Club, Invitation, Membership, Role
-from league.selectors import club_role_of
+from league.selectors.clubs import club_role_of
 
 INVITATION_DAYS = 14
 ORGANISING_ROLES = (Role.OWNER, Role.ORGANISER)

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, builtin_version_get_or_create
 from league.errors import InvalidInputError, NotAllowedError
-from league.models import Club, Competitor, Role
-from league.selectors import club_role_of
+from league.models import Club, Competitor
+from league.selectors.competitors import bot_entry_allowed
 
 User = Account | AnonymousUser
 
@@ -68,10 +68,10 @@ def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | N
     that makes an entry or a seat (tournament_create, tournament_enter, league.services.tables):
 
     - a person enters (or sits down) themselves: nobody else may enter or seat them;
-    - a built-in bot belongs to nobody and needs no consent;
-    - an uploaded bot is entered by its owner, or in a club's tournament by an organiser
-      of that club when the owner is a member of the club and has given standing consent
-      (``Bot.club_organisers_may_enter``; off by default).
+    - a bot as league.selectors.competitors.bot_entry_allowed says (which the pages ask
+      too, to offer only what may be entered): a built-in bot needs no consent, an uploaded
+      one is entered by its owner, or in a club's tournament by an organiser of that club
+      when the owner is a member and has given standing consent.
 
     Whether ``actor`` may enter anyone in that tournament at all (a member or an organiser
     of the club) is the tournament's own check.
@@ -88,17 +88,7 @@ def entry_consent_require(*, actor: User, competitor: Competitor, club: Club | N
     version = competitor.bot_version
     assert version is not None  # a competitor is a person or a bot version
     bot = version.bot
-    if bot.kind == Bot.Kind.BUILTIN or bot.owner_id is None:
-        return
-    if actor.is_authenticated and bot.owner_id == actor.pk:
-        return
-    if (
-        club is not None
-        and bot.club_organisers_may_enter
-        and club_role_of(user=actor, club=club) in (Role.OWNER, Role.ORGANISER)
-        and bot.owner is not None
-        and club_role_of(user=bot.owner, club=club) is not None
-    ):
+    if bot_entry_allowed(actor=actor, bot=bot, club=club):
         return
     owner = bot.owner.get_username() if bot.owner is not None else "its owner"
     where = "at a table" if club is None else "in this tournament"

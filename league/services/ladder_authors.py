@@ -27,7 +27,7 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors import can_read_bot_private
+from league.selectors.bots import can_read_bot_private
 from league.services.ladders import match_queue, round_next
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw

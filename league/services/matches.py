@@ -92,8 +92,8 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.rule_words import refusal_in_language
+from league.selectors.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.services.analysis import analyses_sweep, analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_notices import (

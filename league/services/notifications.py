@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.live_updates import person_updated
 from league.models import Match, Notification, NotificationKind, NotificationPreference
-from league.notification_reads import EMAIL_BY_DEFAULT
+from league.selectors.notifications import EMAIL_BY_DEFAULT
 from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
 

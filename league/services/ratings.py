@@ -67,8 +67,8 @@ from league.models import (
     RatingQueueEntry,
     Tournament,
 )
+from league.selectors.standings import stored_result_of, tournament_entrants
 from league.services.standings import result_rubbers
-from league.standings_store import stored_result_of, tournament_entrants
 
 logger = logging.getLogger(__name__)
 

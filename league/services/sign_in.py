@@ -206,3 +206,9 @@ def api_token_get_or_create(*, user: User) -> str:
     """The key of ``user``'s API token (``Authorization: Token <key>``), made on first use."""
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+def account_create(*, username: str, password: str) -> User:
+    """A person's new account (the sign-up page's form has checked that the username is free
+    and that the password passes the settings' validators)."""
+    return get_user_model().objects.create_user(username=username, password=password)

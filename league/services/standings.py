@@ -1,7 +1,7 @@
 """Standings written: each result added as it is stored, and rebuilds.
 
 The stored standings (their parts, how they are read, the results they sum) are described
-in league/standings_store.py, which reads them; this module writes them.
+in league/selectors/standings.py, which reads them; this module writes them.
 ``match_finish`` calls :func:`standings_apply_result` in the transaction that stores the
 ``MatchResult``: the tournament's ``StandingsSnapshot`` row is locked (one writer per
 tournament) by the very statement that counts the result, the few parts the result touches
@@ -51,8 +51,7 @@ from league.models import (
     StandingsSnapshot,
     Tournament,
 )
-from league.services.task_outbox import task_enqueue
-from league.standings_store import (
+from league.selectors.standings import (
     parts_load,
     result_rubbers_read,
     snapshot_is_current,
@@ -61,6 +60,7 @@ from league.standings_store import (
     standings_rules_of,
     stored_result_of,
 )
+from league.services.task_outbox import task_enqueue
 from league.task_names import STANDINGS_REBUILD
 
 logger = logging.getLogger(__name__)

@@ -22,8 +22,7 @@ from django.utils.translation import gettext as _
 from league.errors import InvalidInputError, NotAllowedError
 from league.live_updates import group_send
 from league.models import ChatMessage, Match
-from league.selectors import User
-from league.table_views import CHAT_MAX_CHARS, chat_message_json
+from league.selectors.tables import CHAT_MAX_CHARS, User, chat_message_json
 
 
 def chat_text_clean(text: str) -> str:

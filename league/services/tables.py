@@ -46,7 +46,8 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors import club_role_of, user_find
+from league.selectors.clubs import club_role_of
+from league.selectors.profiles import user_find
 from league.services.competitors import (
     competitor_builtin,
     competitor_for_user,

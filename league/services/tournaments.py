@@ -47,7 +47,8 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors import club_role_of, tournament_standings
+from league.selectors.clubs import club_role_of
+from league.selectors.standings import tournament_standings
 from league.services.club_nights import (
     club_round_players,
     club_round_require_finished,

@@ -30,10 +30,10 @@ from league.models import (
     MatchStatus,
     SeatInvitation,
 )
-from league.replays import match_replay
+from league.selectors.replays import match_replay
+from league.selectors.tables import CHAT_MAX_CHARS
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_deadline_expire, match_run
-from league.table_views import CHAT_MAX_CHARS
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
 

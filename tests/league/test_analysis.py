@@ -20,12 +20,12 @@ from rest_framework.test import APIClient
 import pytest
 
 from league.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
+from league.selectors.tables import seat_view
 from league.services.analysis import analysis_lost_after, match_analyse
 from league.services.matches import match_person_act, match_run, matches_sweep
 from league.services.tables import table_open
 from league.services.task_outbox import outbox_relay
 from league.services.tournaments import tournament_create, tournament_round_start
-from league.table_views import seat_view
 from tests.api_answers import ok, refused
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league import worker_runs

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 
 from engine.record import dumps_record, verify_record
 from league.models import Match, MatchEvent, MatchResult, MatchStatus
-from league.replays import match_replay
+from league.selectors.replays import match_replay
 from league.services.matches import (
     match_claim,
     match_finish,

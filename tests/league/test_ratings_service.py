@@ -28,15 +28,15 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.services.competitors import competitor_builtin, competitor_for_bot_version
-from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
-from league.services.tournaments import tournament_create
-from league.standings_store import (
+from league.selectors.standings import (
     result_rubbers_read,
     standings_rules_of,
     stored_result_of,
     tournament_entrants,
 )
+from league.services.competitors import competitor_builtin, competitor_for_bot_version
+from league.services.ratings import ratings_enqueue, ratings_recompute, ratings_update
+from league.services.tournaments import tournament_create
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league.builders import bot_tournament, club_with_organiser
 from tests.league.test_standings_service import rounds_played

@@ -1,4 +1,4 @@
-"""league.replays.match_state_read: the pages' reads of a running match share one replay
+"""league.selectors.replays.match_state_read: the pages' reads of a running match share one replay
 of each position, and a position stored later is replayed afresh."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from pytest_django import DjangoAssertNumQueries
 
 from league.models import Match
-from league.replays import match_replay, match_state_read
+from league.selectors.replays import match_replay, match_state_read
 from league.services.matches import match_person_act
 from tests.api.test_table import bots_play, table_open
 from tests.league.builders import user_create

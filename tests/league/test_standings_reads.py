@@ -25,9 +25,9 @@ from league.models import (
     StandingsSnapshot,
     Tournament,
 )
+from league.selectors.standings import standings_current
 from league.services.standings import standings_rebuild, standings_rebuild_stale
 from league.services.tournaments import tournament_create
-from league.standings_store import standings_current
 from league.tasks import standings_rebuild as standings_rebuild_task
 from tests.league.builders import bot_tournament
 from tests.league.test_standings_service import recomputed_table, rounds_played, stored_parts

@@ -31,20 +31,20 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.replays import match_replay
-from league.selectors import tournament_standings
-from league.services import standings as standings_service
-from league.services.matches import match_finish, match_run
-from league.services.ratings import ratings_enqueue
-from league.services.standings import standings_apply_result, standings_recompute
-from league.services.tournaments import tournament_create, tournament_round_start
-from league.standings_store import (
+from league.selectors.replays import match_replay
+from league.selectors.standings import (
     result_rubbers_read,
     standings_current,
     standings_rules_of,
     stored_result_of,
     tournament_entrants,
+    tournament_standings,
 )
+from league.services import standings as standings_service
+from league.services.matches import match_finish, match_run
+from league.services.ratings import ratings_enqueue
+from league.services.standings import standings_apply_result, standings_recompute
+from league.services.tournaments import tournament_create, tournament_round_start
 from tests.league.builders import bot_tournament, builtin_competitors, club_with_organiser
 
 

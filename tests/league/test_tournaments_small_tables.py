@@ -9,9 +9,9 @@ from itertools import combinations
 import pytest
 
 from league.models import MatchSeat, Tournament
+from league.selectors.standings import standings_current, tournament_entrants
 from league.services.matches import match_run
 from league.services.tournaments import tournament_round_start
-from league.standings_store import standings_current, tournament_entrants
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import bot_tournament, builtin_competitors, user_create
 

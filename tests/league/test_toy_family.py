@@ -17,7 +17,7 @@ from engine import load_game
 from engine.record import replay_record
 from league.errors import InvalidInputError
 from league.models import Match, MatchResult, MatchStatus
-from league.selectors import tournament_standings
+from league.selectors.standings import tournament_standings
 from league.services.matches import match_run
 from league.services.ratings import ratings_update
 from league.services.tournaments import tournament_create

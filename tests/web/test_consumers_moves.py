@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from engine.chance import Chance
 from league.models import Match, MatchStatus, SeatInvitation
-from league.replays import match_replay
+from league.selectors.replays import match_replay
 from league.services.matches import match_person_act, match_run
 from league.services.tables import seat_invitation_accept, table_open
 from tests.league.builders import user_create

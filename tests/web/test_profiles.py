@@ -30,7 +30,7 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.profiles import GAMES_PER_PAGE
+from league.selectors.profiles import GAMES_PER_PAGE
 from web.samples import sample_record
 
 pytestmark = pytest.mark.django_db
@@ -157,7 +157,7 @@ def test_the_profile_shows_games_ratings_tablemates_and_bots(
 
 
 def test_partners_and_opponents_follow_the_rubbers_seating(played: dict[str, Any]) -> None:
-    from league.profiles import person_tablemates
+    from league.selectors.profiles import person_tablemates
 
     ann = played["people"]["ann"]
     mates = person_tablemates(competitor=ann)

@@ -45,7 +45,7 @@ def rules_url(game: object) -> str:
 
 @register.filter
 def time_control_in_words(table: dict[str, object]) -> str:
-    """A table's time control (league.lobby's ``time_control``, ``move_seconds``,
+    """A table's time control (league.selectors.tables's ``time_control``, ``move_seconds``,
     ``time_bank_seconds``) in the page's language."""
     return time_control_words(
         time_control=str(table.get("time_control", "")),

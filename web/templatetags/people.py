@@ -1,5 +1,5 @@
 """``{% include "web/_competitor_name.html" with name=... link=links|link_of:competitor_id %}``:
-the link of a competitor's name (league.profiles.competitor_links) looked up in a page."""
+the link of a competitor's name (web.selectors.competitor_links) looked up in a page."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from api.throttles import RateLimited, SignInThrottle, throttle_check
-from league.selectors import invitation_preview
-from league.services.sign_in import SignInLock, sign_in_lock_get
+from league.selectors.clubs import invitation_preview
+from league.services.sign_in import SignInLock, account_create, sign_in_lock_get
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import too_many_requests_page
 
@@ -93,7 +93,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(_safe_next(request) or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = account_create(
+            username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+        )
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(
             request,

@@ -1,7 +1,8 @@
 """Bot pages: a person's bots, one bot's versions (upload, validation, sha256, faults), its
 matches and its rating chart. The validation log and the faults' messages and logs are
-shown to the bot's owner and staff only (league.selectors.can_read_bot_private); everyone
-else sees outcomes and fault kinds."""
+shown to the bot's owner and staff only
+(league.selectors.bots.can_read_bot_private); everyone else sees outcomes and fault
+kinds."""
 
 from __future__ import annotations
 
@@ -15,30 +16,25 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from api.throttles import UploadThrottle
 from bots.models import Bot, BotVersion
 from bots.services import BotServiceError, bot_create
-from league.errors import LeagueError
-from league.models import Match
-from league.selectors import (
-    bot_report_public,
-    can_read_bot_private,
-    competitor_ratings,
-    match_list,
-)
+from league.errors import LeagueError, NotFoundError
+from league.selectors.bots import bot_get, bot_report_public, can_read_bot_private
+from league.selectors.ratings import competitor_ratings
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from league.upload_words import upload_refusal_in_language
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotForm, BotUploadForm
-from web.selectors import bot_competitors, bot_versions
+from web.selectors import bot_competitors, bot_versions, bots_by_whose, matches_of_competitors
 from web.throttling import rate_limited
 
 MATCHES_SHOWN = 50
 
 
 def _bot(bot_id: int) -> Bot:
-    bot = Bot.objects.select_related("owner").filter(pk=bot_id).first()
-    if bot is None:
-        raise Http404(_("No such bot."))
-    return bot
+    try:
+        return bot_get(bot_id=bot_id)
+    except NotFoundError:
+        raise Http404(_("No such bot.")) from None
 
 
 @require_http_methods(["GET", "POST"])
@@ -62,14 +58,7 @@ def bot_index(request: HttpRequest) -> HttpResponse:
                     _("%(name)s is created: upload its first version.") % {"name": bot.name},
                 )
                 return redirect("web:bot", bot_id=bot.pk)
-    mine = (
-        Bot.objects.filter(owner_id=request.user.pk).order_by("name")
-        if request.user.is_authenticated
-        else Bot.objects.none()
-    )
-    builtin = Bot.objects.filter(kind=Bot.Kind.BUILTIN).order_by("name")
-    others = Bot.objects.filter(kind=Bot.Kind.UPLOADED).exclude(owner_id=request.user.pk)
-    context = {"mine": mine, "builtin": builtin, "others": others.order_by("name"), "form": form}
+    context = {**bots_by_whose(user=request.user), "form": form}
     return render(request, "web/bots.html", context)
 
 
@@ -91,10 +80,7 @@ def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     competitors = list(bot_competitors(bot=bot))
-    matches: list[Match] = []
-    for competitor in competitors:
-        matches.extend(match_list(competitor_id=competitor.pk).order_by("-id")[:MATCHES_SHOWN])
-    matches.sort(key=lambda m: -m.pk)
+    matches = matches_of_competitors(competitors=competitors, limit=MATCHES_SHOWN)
     series: list[tuple[str, list[tuple[float, float]]]] = []
     leaderboard: list[dict[str, object]] = []
     for competitor in competitors:

@@ -12,15 +12,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league.club_night_reads import (
+from league.errors import LeagueError, NotAllowedError, NotFoundError
+from league.selectors.club_nights import (
     club_organiser_check,
     club_round,
     round_cards,
     table_entry_view,
     table_sheet_for_code,
 )
-from league.errors import LeagueError, NotAllowedError, NotFoundError
-from league.selectors import tournament_get
+from league.selectors.tournaments import tournament_get
 from league.services.club_nights import table_scores_confirm, table_scores_enter
 from league.sheet_words import cards_in_language, seats_in_language, sheet_in_language
 from league.words_in_language import game_name_words

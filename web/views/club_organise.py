@@ -14,10 +14,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.club_night_reads import round_attendance
 from league.errors import LeagueError, NotFoundError
 from league.models import Tournament
-from league.selectors import club_member_list, match_get, tournament_get, user_find
+from league.selectors.club_nights import round_attendance
+from league.selectors.clubs import club_member_list
+from league.selectors.matches import match_get
+from league.selectors.profiles import user_find
+from league.selectors.tournaments import entry_list, tournament_get
 from league.services.club_nights import (
     club_attendance_set,
     table_scores_confirm_by_organiser,
@@ -30,7 +33,7 @@ def club_attendance_form(tournament: Tournament) -> dict[str, Any]:
     """The entrants ticked present (as said last, everyone before anything was said) and
     the club's other members, who may be reserves."""
     said = round_attendance(tournament=tournament)
-    entries = tournament.entries.select_related("competitor").order_by("competitor__name")
+    entries = entry_list(tournament=tournament, by_name=True)
     present = set(said["present"]) if said["round"] is not None else None
     entrant_users = {e.competitor.user_id for e in entries if e.competitor.user_id is not None}
     members = [] if tournament.club is None else club_member_list(club=tournament.club)

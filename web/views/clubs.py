@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,13 +13,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league.errors import InvalidInputError, LeagueError, NotFoundError
 from league.models import TournamentFormat
-from league.selectors import (
+from league.selectors.clubs import (
     club_get,
     club_list,
+    club_member_list,
     club_role_of,
     invitations_pending_for,
-    tournament_list,
 )
+from league.selectors.profiles import user_find
+from league.selectors.tournaments import tournament_list
 from league.services.clubs import (
     club_create,
     invitation_accept,
@@ -65,12 +66,12 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
         club = club_get(club_id=club_id)
     except NotFoundError:
         raise Http404(_("No such club.")) from None
-    leagues = tournament_list(club_id=club.pk).exclude(format=TournamentFormat.TABLE)
+    leagues = tournament_list(club_id=club.pk, formats_left_out=[TournamentFormat.TABLE])
     context = {
         "club": club,
         "role": club_role_of(user=request.user, club=club),
         "organiser": can_organise_club(user=request.user, club=club),
-        "members": club.memberships.select_related("user").order_by("role", "user__username"),
+        "members": club_member_list(club=club, by_role=True),
         "leagues": leagues,
         "invitation_form": InvitationCreateForm(),
     }
@@ -87,7 +88,7 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
     form = InvitationCreateForm(request.POST)
     if form.is_valid():
         username = form.cleaned_data["username"].strip()
-        invitee = User.objects.filter(username=username).first() if username else None
+        invitee = user_find(username=username) if username else None
         try:
             if username and invitee is None:
                 raise InvalidInputError(f"there is no person named {username!r}")

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from league.my_games import my_games
+from league.selectors.my_games import my_games
 
 
 @login_required

@@ -15,7 +15,8 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from league.errors import LeagueError, NotAllowedError, NotFoundError
-from league.ladder_reads import (
+from league.models import Ladder, LadderEntrantStatus, MatchStatus
+from league.selectors.ladders import (
     challenges_of,
     ladder_board,
     ladder_get,
@@ -23,7 +24,6 @@ from league.ladder_reads import (
     ladders_list,
     seat_log_read,
 )
-from league.models import Ladder, LadderEntrantStatus, MatchStatus
 from league.services.ladder_authors import (
     challenge_create,
     challenges_left,

@@ -7,34 +7,31 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots.models import BotVersion
 from league.errors import LeagueError, NotFoundError
 from league.models import (
     CLUBLESS_FORMATS,
     Club,
-    Membership,
     Tournament,
     TournamentFormat,
     TournamentStatus,
 )
-from league.profiles import competitor_links
-from league.selectors import (
-    club_get,
-    club_role_of,
-    match_list,
+from league.selectors.clubs import club_get, club_role_of
+from league.selectors.matches import match_list
+from league.selectors.ratings import tournament_ratings
+from league.selectors.standings import tournament_standings
+from league.selectors.tournaments import (
+    entry_list,
+    round_find,
     round_list,
     tournament_get,
     tournament_list,
     tournament_progress,
-    tournament_ratings,
-    tournament_standings,
 )
 from league.services.competitors import (
     competitor_builtin,
@@ -52,8 +49,11 @@ from league.services.tournaments import (
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
 from web.selectors import (
+    CompetitorLink,
     can_organise,
     can_organise_club,
+    competitor_links,
+    entry_candidates,
     head_to_head_table,
     tournament_rating_series,
 )
@@ -116,7 +116,7 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @require_GET
 def league_index(request: HttpRequest) -> HttpResponse:
-    leagues = tournament_list().exclude(format__in=CLUBLESS_FORMATS)[:100]  # tables, ladders
+    leagues = tournament_list(formats_left_out=CLUBLESS_FORMATS)[:100]  # tables, ladders
     return render(request, "web/leagues.html", {"leagues": leagues})
 
 
@@ -192,66 +192,9 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     standings = tournament_standings(tournament=tournament)
     rows: list[dict[str, Any]] = list(standings.get("rows", []))
     names = {int(row["competitor"]): str(row["name"]) for row in rows}
-    known = {key for key, _label in STANDINGS_COLUMNS} | HIDDEN_FIELDS
-    extra = sorted(
-        {
-            key
-            for row in rows
-            for key, value in row.items()
-            if key not in known and isinstance(value, int | float | str | bool | None)
-        }
-    )
-    columns = [
-        (key, str(label))
-        for key, label in STANDINGS_COLUMNS
-        if any(row.get(key) is not None for row in rows) or key in ("rank", "name")
-    ]
-    columns += [(key, key.replace("_", " ").capitalize()) for key in extra]
-    links = competitor_links(competitor_ids=list(names))
+    columns = _standings_columns(rows)
     rounds = sorted({r["round"] for row in rows for r in row.get("per_round") or []})
-    table_rows = [
-        {
-            "cells": [(key, row.get(key)) for key, _label in columns],
-            "rounds": [
-                next((r["points"] for r in row.get("per_round") or [] if r["round"] == n), None)
-                for n in rounds
-            ],
-            "gap": _gap(row),
-            "link": links.get(int(row["competitor"])),
-        }
-        for row in rows
-    ]
-    # Parts the league may add later show up as plain tables.
-    tables = [
-        (key.replace("_", " ").capitalize(), _generic_table(value))
-        for key, value in standings.items()
-        if key not in KNOWN_PARTS
-        and isinstance(value, list)
-        and value
-        and isinstance(value[0], dict)
-    ]
-    pairs = [
-        {
-            "names": " & ".join(pair.get("names") or []),
-            "games": pair.get("games"),
-            "points": pair.get("points"),
-            "average": pair.get("average"),
-            "wins": pair.get("wins"),
-        }
-        for pair in standings.get("partner_pairs") or []
-    ]
-    ratings = tournament_ratings(tournament=tournament)
-    rating_rows = list(ratings.get("ratings", []))
-    rated_links = competitor_links(competitor_ids=[int(r["competitor"]) for r in rating_rows])
-    rating_rows = [{**r, "link": rated_links.get(int(r["competitor"]))} for r in rating_rows]
-    series = tournament_rating_series(tournament=tournament)
-    chart = line_chart_svg(
-        [(line.name, line.points) for line in series],
-        title=_("Ratings in %(name)s") % {"name": tournament.name},
-        x_label=_("round"),
-        y_label=_("rating's low end"),
-        chart_id=f"ratings-{tournament.pk}",
-    )
+    table_rows = _table_rows(rows, columns, rounds, competitor_links(competitor_ids=list(names)))
     progress = tournament_progress(tournament_id=tournament.pk)
     return {
         "tournament": tournament,
@@ -261,20 +204,107 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         "round_numbers": rounds,
         "rows": table_rows,
         "has_gaps": any(row["gap"] for row in table_rows),
-        "partner_pairs": pairs,
+        "partner_pairs": _partner_pairs(standings),
         "head_to_head": head_to_head_table(
             heads=standings.get("head_to_head") or [],
             order=[int(row["competitor"]) for row in rows],
             names=names,
         ),
-        "other_tables": tables,
-        "ratings": rating_rows,
-        "ratings_pending": ratings.get("pending", 0),
-        "margin": ratings.get("margin"),
-        "chart": chart,
+        "other_tables": _other_tables(standings),
+        **_ratings_context(tournament),
         "progress": progress,
         "rounds": round_list(tournament_id=tournament.pk),
         "percent": round(100 * progress["finished"] / max(1, progress["total"])),
+    }
+
+
+def _standings_columns(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The known columns some row has a value in (rank and name always), then the other
+    scalar fields the rows carry."""
+    columns = [
+        (key, str(label))
+        for key, label in STANDINGS_COLUMNS
+        if key in ("rank", "name") or any(row.get(key) is not None for row in rows)
+    ]
+    return columns + [(key, key.replace("_", " ").capitalize()) for key in _extra_fields(rows)]
+
+
+def _extra_fields(rows: list[dict[str, Any]]) -> list[str]:
+    """The scalar fields of the rows that no known column shows, by name."""
+    known = {key for key, _label in STANDINGS_COLUMNS} | HIDDEN_FIELDS
+    return sorted(
+        {
+            key
+            for row in rows
+            for key, value in row.items()
+            if key not in known and isinstance(value, int | float | str | bool | None)
+        }
+    )
+
+
+def _round_points(row: dict[str, Any], number: int) -> Any:
+    """A row's points in round ``number``, or None."""
+    return next((r["points"] for r in row.get("per_round") or [] if r["round"] == number), None)
+
+
+def _table_rows(
+    rows: list[dict[str, Any]],
+    columns: list[tuple[str, str]],
+    rounds: list[int],
+    links: dict[int, CompetitorLink],
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "cells": [(key, row.get(key)) for key, _label in columns],
+            "rounds": [_round_points(row, number) for number in rounds],
+            "gap": _gap(row),
+            "link": links.get(int(row["competitor"])),
+        }
+        for row in rows
+    ]
+
+
+def _other_tables(standings: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Parts the league may add later, shown as plain tables."""
+    return [
+        (key.replace("_", " ").capitalize(), _generic_table(value))
+        for key, value in standings.items()
+        if key not in KNOWN_PARTS
+        and isinstance(value, list)
+        and value
+        and isinstance(value[0], dict)
+    ]
+
+
+def _partner_pairs(standings: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "names": " & ".join(pair.get("names") or []),
+            **{key: pair.get(key) for key in ("games", "points", "average", "wins")},
+        }
+        for pair in standings.get("partner_pairs") or []
+    ]
+
+
+def _ratings_context(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's ratings with links to the rated, the queue's backlog, the margin
+    rating and the chart of the ratings round by round."""
+    ratings = tournament_ratings(tournament=tournament)
+    rows = list(ratings.get("ratings", []))
+    links = competitor_links(competitor_ids=[int(r["competitor"]) for r in rows])
+    series = tournament_rating_series(tournament=tournament)
+    chart = line_chart_svg(
+        [(line.name, line.points) for line in series],
+        title=_("Ratings in %(name)s") % {"name": tournament.name},
+        x_label=_("round"),
+        y_label=_("rating's low end"),
+        chart_id=f"ratings-{tournament.pk}",
+    )
+    return {
+        "ratings": [{**r, "link": links.get(int(r["competitor"]))} for r in rows],
+        "ratings_pending": ratings.get("pending", 0),
+        "margin": ratings.get("margin"),
+        "chart": chart,
     }
 
 
@@ -287,40 +317,13 @@ def _generic_table(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _entry_choices(request: HttpRequest, tournament: Tournament) -> list[tuple[str, str]]:
-    """Competitors a person may enter here: themself, their own active bot versions, and
-    for an organiser the versions of members' bots whose owners let organisers of their
-    clubs enter them (league.services.competitors.entry_consent_require decides for real;
-    nobody enters another person)."""
-    if not request.user.is_authenticated:
-        return []
-    entered_users = set(
-        tournament.entries.filter(competitor__user__isnull=False).values_list(
-            "competitor__user_id", flat=True
-        )
-    )
-    entered_versions = set(
-        tournament.entries.filter(competitor__bot_version__isnull=False).values_list(
-            "competitor__bot_version_id", flat=True
-        )
-    )
-    organiser = can_organise(user=request.user, tournament=tournament)
-    choices: list[tuple[str, str]] = []
-    if request.user.pk not in entered_users:
-        choices.append(("me", _("Me (%(name)s)") % {"name": request.user.get_username()}))
-    consenting = Q(bot__owner_id=request.user.pk)
-    if organiser and tournament.club is not None:
-        members = Membership.objects.filter(club=tournament.club).values("user_id")
-        consenting |= Q(bot__club_organisers_may_enter=True, bot__owner_id__in=members)
-    versions = (
-        BotVersion.objects.filter(status=BotVersion.Status.ACTIVE, kind=BotVersion.Kind.UPLOADED)
-        .filter(consenting)
-        .exclude(pk__in=entered_versions)
-    )
-    choices += [
-        (f"version:{v.pk}", f"{v.bot.name} v{v.number} (bot)")
-        for v in versions.select_related("bot").order_by("bot__name", "number")
+    """Competitors a person may enter here (web.selectors.entry_candidates,
+    by the consent rule that league.services.competitors enforces)."""
+    candidates = entry_candidates(user=request.user, tournament=tournament)
+    me = [("me", _("Me (%(name)s)") % {"name": request.user.get_username()})]
+    return (me if candidates.themself else []) + [
+        (f"version:{v.pk}", f"{v.bot.name} v{v.number} (bot)") for v in candidates.versions
     ]
-    return choices
 
 
 @require_GET
@@ -338,7 +341,7 @@ def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context.update(
         organiser=organiser,
         member=club is None or club_role_of(user=request.user, club=club) is not None,
-        entries=tournament.entries.select_related("competitor").order_by("id"),
+        entries=entry_list(tournament=tournament),
         builtin_form=BuiltinEntryForm(),
         entry_form=CompetitorEntryForm(choices=_entry_choices(request, tournament)),
         running=tournament.status == TournamentStatus.RUNNING,
@@ -390,7 +393,7 @@ def _builtin_names_for(tournament: Tournament, kind: str, count: int) -> list[st
     """Bot names for ``count`` built-in competitors of ``kind`` not yet entered here:
     "greedy 1", "greedy 2", ... (the same names are the same competitors in every league,
     so their ratings carry over)."""
-    entered = set(tournament.entries.values_list("competitor__name", flat=True))
+    entered = {entry.competitor.name for entry in entry_list(tournament=tournament)}
     names: list[str] = []
     number = 1
     while len(names) < count:
@@ -437,7 +440,7 @@ def league_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    round_ = round_list(tournament_id=tournament.pk).filter(number=number).first()
+    round_ = round_find(tournament_id=tournament.pk, number=number)
     if round_ is None:
         raise Http404(_("No such round."))
     matches = match_list(tournament_id=tournament.pk, round_number=number)

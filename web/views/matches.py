@@ -12,11 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from league.club_night_reads import match_club_sheet
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
-from league.profiles import competitor_links
-from league.selectors import (
+from league.selectors.club_nights import match_club_sheet
+from league.selectors.matches import (
     can_request_analysis,
     match_analysis_for,
     match_error_for,
@@ -24,10 +23,9 @@ from league.selectors import (
     match_seat_get_for_owner,
     match_seat_of_viewer,
     record_shows_all_hands,
-    seat_names,
 )
-from league.table_views import CHAT_MAX_CHARS
-from web.selectors import can_organise, match_timeline
+from league.selectors.tables import CHAT_MAX_CHARS
+from web.selectors import can_organise, competitor_links, match_timeline, seat_names
 from web.templatetags.games import game_name
 
 
@@ -41,7 +39,7 @@ def _match(match_id: int) -> Match:
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
-    seats = seat_names(match.seats.order_by("seat"))
+    seats = seat_names(match.seats.all())  # by seat (match_get)
     result = getattr(match, "result", None)
     if result is not None:
         for seat in seats:
@@ -76,7 +74,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> dict[str, Any]:
     """The analysis panel: shown where the record shows every hand (a finished match;
-    league.selectors.match_analysis_for), with its button for those who may ask."""
+    league.selectors.matches.match_analysis_for), with its button for those who may ask."""
     if match.tournament.at_club or not record_shows_all_hands(match=match):
         return {"analysis_url": ""}
     try:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from api.throttles import SettingsThrottle
 from league.errors import NotFoundError
-from league.notification_reads import notification_preferences_of, notifications_of
+from league.selectors.notifications import notification_preferences_of, notifications_of
 from league.services.notifications import (
     notification_preferences_set,
     notification_read,

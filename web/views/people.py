@@ -1,5 +1,5 @@
 """A person's profile: their games, ratings, partners and opponents, and bots
-(league.profiles; only what anyone may see)."""
+(league.selectors.profiles; only what anyone may see)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from league.errors import NotFoundError
-from league.profiles import (
+from league.selectors.profiles import (
     person_bots,
     person_competitor,
     person_games,

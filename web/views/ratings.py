@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from engine.variants import FAMILIES
-from league.profiles import competitor_links
-from league.selectors import ratings_leaderboard
+from league.selectors.ratings import ratings_leaderboard
+from web.selectors import competitor_links
 
 
 @require_GET

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from api.throttles import SettingsThrottle
 from league.errors import LeagueError, NotFoundError
-from league.selectors import round_list, tournament_get
+from league.selectors.tournaments import round_list, tournament_get
 from league.services.rounds import round_play_by_set
 from league.words_in_language import moment_words
 from web.forms import PlayByForm

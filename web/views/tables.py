@@ -2,7 +2,7 @@
 table's page while it waits for its players (seats, invitation links, the host's
 controls), the page an invitation link opens (accept or decline), and the lobby.
 
-The writes are league.services.tables'; the reads league.lobby's.
+The writes are league.services.tables'; the reads league.selectors.tables's.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from api.throttles import TableJoinThrottle, TableThrottle
 from engine.variants import load_game
 from league.errors import LeagueError, NotAllowedError, NotFoundError
-from league.lobby import (
+from league.models import Club, Match, MatchStatus
+from league.selectors.bots import bot_version_get
+from league.selectors.clubs import club_find
+from league.selectors.tables import (
     lobby,
     seat_invitation_get,
     seat_invitations_pending_for,
     table_detail,
-    table_form_choices,
     table_get,
 )
-from league.models import Club, Match, MatchStatus
-from league.selectors import bot_version_get, club_find
 from league.services.competitors import competitor_for_bot_version
 from league.services.tables import (
     seat_invitation_accept,
@@ -42,6 +42,7 @@ from league.services.tables import (
 )
 from league.words_in_language import game_name_words
 from web.forms import TableForm
+from web.selectors import table_form_choices
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
 from web.throttling import rate_limited
 

@@ -32,7 +32,7 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.selectors import club_role_of
+from league.selectors.clubs import club_role_of
 
 User = Account | AnonymousUser
 

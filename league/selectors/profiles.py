@@ -296,22 +296,9 @@ def person_bots(*, person: Account) -> list[OwnedBot]:
     ]
 
 
-# ---------------------------------------------------------------- links to profiles
-
-
-@dataclass(frozen=True)
-class CompetitorLink:
-    """Where a competitor's name leads: a person's profile or a bot's page."""
-
-    username: str | None
-    bot: int | None
-
-
-def competitor_links(*, competitor_ids: list[int]) -> dict[int, CompetitorLink]:
-    """For each competitor, the person's username or the bot's id (pages link names)."""
-    return {
-        pk: CompetitorLink(username=username, bot=bot)
-        for pk, username, bot in Competitor.objects.filter(pk__in=competitor_ids).values_list(
-            "pk", "user__username", "bot_version__bot_id"
-        )
-    }
+def user_find(*, user_id: int | None = None, username: str | None = None) -> Account | None:
+    """The account with this id, or else with this username; None if there is none."""
+    users = get_user_model().objects
+    if user_id is not None:
+        return users.filter(pk=user_id).first()
+    return users.filter(username=username).first()

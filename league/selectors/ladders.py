@@ -1,5 +1,6 @@
 """What the ladders' pages and API read (docs/api.md, *Ladders*); an author's seat logs
-are private (league.selectors.can_read_bot_private). The arithmetic: domain.ladder_results."""
+are private (league.selectors.bots.can_read_bot_private). The arithmetic:
+domain.ladder_results."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from league.models import (
     SeatLog,
     TournamentFormat,
 )
-from league.selectors import can_read_bot_private
+from league.selectors.bots import can_read_bot_private
 
 User = Account | AnonymousUser
 

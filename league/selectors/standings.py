@@ -1,4 +1,5 @@
-"""The stored standings of a tournament, read: their parts, the results they sum, the table.
+"""The stored standings of a tournament, read: their parts, the results they sum, the table
+(``tournament_standings``, as the API and the pages show it).
 
 league/domain/standings_maths.py does the sums; league/services/standings.py writes the
 parts (this module never writes).
@@ -49,11 +50,13 @@ from league.domain.scored_results import (
     RubbersOf,
     StoredResult,
     game_partnership_play,
+    game_scoring_unit,
     partnership_units,
     result_fields,
 )
 from league.domain.standings_maths import RankBy, Standings, StandingsRules
 from league.domain.standings_parts import STATE_VERSION, Accumulators, rules_json
+from league.domain.standings_table import standings_json
 from league.garbage_collector import collector_paused
 from league.models import (
     Entry,
@@ -64,6 +67,7 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
+from league.selectors.tournaments import tournament_progress
 
 logger = logging.getLogger(__name__)
 
@@ -200,3 +204,36 @@ def standings_current(*, tournament: Tournament) -> CurrentStandings:
         results = len(read)
     margin = accumulators.margin.solve() if accumulators.margin is not None else None
     return CurrentStandings(rules, accumulators.standings.table(), margin, results)
+
+
+def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
+    """The standings of a tournament from its stored standings (league.services.standings,
+    kept up to date as each result is stored; docs/api.md has the shape).
+
+    Rows: games, total, average, wins, per-round points, strength of opposition, duplicate
+    matchpoints and percentage, and for each ranked row whether its lead over the next is
+    statistically meaningful (``next_gap``, the confidence marker). Entrants without a game
+    are listed last, unranked; filler bots are not entrants and are not listed.
+
+    A game of partnership play is ranked per unit (``unit``: what the game calls it,
+    Priffe's "rubber"; "game" otherwise): a player's total is his individual points
+    summed over units, and ``partner_pairs`` has every pair that played a unit
+    together. ``head_to_head`` has every pair that met at a table.
+    """
+    names = dict(
+        Entry.objects.filter(tournament=tournament).values_list("competitor_id", "competitor__name")
+    )
+    current = standings_current(tournament=tournament)
+    partnership = current.rules.mode.value == "partnership"
+    progress = tournament_progress(tournament_id=tournament.pk)
+    return {
+        "tournament": tournament.pk,
+        **progress,
+        "mode": "partnership" if partnership else "individual",
+        "unit": game_scoring_unit(tournament.game) if partnership else "game",
+        "rank_by": current.rules.rank_by.value,
+        "min_games": current.rules.min_games,
+        "confidence": current.rules.confidence,
+        "results": current.results,
+        **standings_json(current.standings, names),
+    }

@@ -1,7 +1,7 @@
 """A match's engine state rebuilt from its seed and its stored events (a read).
 
 The match runner continues a game from it (league/services/matches.py) and the pages and
-the API show an unfinished game from it (league/selectors.py, web/selectors.py).
+the API show an unfinished game from it (league/selectors/matches.py, web/selectors.py).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from league.models import (
 from league.services.notifications import email_wanted, notify
 from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
-from league.words_in_language import moment_words, move_time_words, person_zone
+from league.words.games_and_times import moment_words, move_time_words, person_zone
 
 DEADLINE_NEAR_FRACTION = 0.2
 """A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""

@@ -7,7 +7,7 @@ importing nothing but the standard library. The league says them to people, so t
 translated here: the sheet's fixed words through the catalogue (web/engine_words.py gathers
 them from every game, ``SHEET_WORDS`` in web/engine_messages.py), the words with a number
 in them and the refusals of engine/table_sheet.py's checks by their pattern, like the
-rules of card play in league/rule_words.py. A refusal not known here is told as the
+rules of card play in league/words/engine_refusals.py. A refusal not known here is told as the
 engine said it.
 """
 

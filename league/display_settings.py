@@ -1,12 +1,8 @@
-"""A person's display settings (docs/web.md, *Languages and display*): their language,
-time zone and card display as plain values, what may be chosen, the read and the write.
-The one home of the subject: the pages apply the settings to a request
-(web.person_display) and offer them on /settings/display/ (web.views.display); the
-notices are written in them (league.services.match_notices, notification_emails).
-
-The languages are the site's (settings.LANGUAGES); the time zones are the IANA names the
-standard library's zoneinfo knows. A person without a row has every default: the
-browser's language, the site's time zone (UTC), the two-colour deck at its usual size.
+"""A person's display settings (docs/web.md, *Languages and display*), in one place: the
+plain values, what may be chosen (the site's languages, the IANA time zones zoneinfo
+knows), the read and the write. A person without a row has every default: the browser's
+language, the site's time zone (UTC), the two-colour deck at its usual size. The pages
+apply them to a request (web.person_display) and offer them (web.views.display).
 """
 
 from __future__ import annotations
@@ -72,24 +68,14 @@ def display_settings_checked(
         raise InvalidInputError(
             gettext("time_zone: %(zone)s is not a known time zone") % {"zone": repr(time_zone)}
         )
-    return DisplaySettings(
-        language=language,
-        time_zone=time_zone,
-        four_colour_deck=four_colour_deck,
-        large_cards=large_cards,
-    )
+    return DisplaySettings(language, time_zone, four_colour_deck, large_cards)
 
 
 def display_settings_of(*, user_id: int) -> DisplaySettings:
     row = PersonDisplaySettings.objects.filter(user_id=user_id).first()
     if row is None:
         return DEFAULTS
-    return DisplaySettings(
-        language=row.language,
-        time_zone=row.time_zone,
-        four_colour_deck=row.four_colour_deck,
-        large_cards=row.large_cards,
-    )
+    return DisplaySettings(row.language, row.time_zone, row.four_colour_deck, row.large_cards)
 
 
 def _chosen(user_id: int, field: str) -> str:

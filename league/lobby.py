@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 
 from bots.models import BotVersion
 from engine.variants import load_game
-from league.domain.wording import time_control_words
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -31,6 +30,7 @@ from league.models import (
     SeatInvitation,
     TournamentFormat,
 )
+from league.words.games_and_times import time_control_in_english as time_control_words
 
 User = Account | AnonymousUser
 

@@ -1,5 +1,6 @@
-"""The engine's words that people read, gathered so that they can be translated at the
-web's boundary (the engine imports only the standard library and speaks English).
+"""The engine's fixed words that people read, gathered for the translation catalogues (the
+engine imports only the standard library and speaks English): not imported by any page,
+only read by makemessages; the pages, the API and league/words/ ask the catalogue.
 
 Action labels (``choose a contract``), explanations of every action, the verbs and the
 objects of action strings (``contract kings_jacks`` -> ``contract`` and ``kings jacks``),

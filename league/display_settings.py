@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import zoneinfo
 from dataclasses import asdict, dataclass
+from datetime import tzinfo
 from typing import Any
 
 from django.conf import settings
@@ -42,6 +43,14 @@ DEFAULTS = DisplaySettings()
 def time_zone_names() -> list[str]:
     """Every IANA time zone the standard library knows, sorted."""
     return sorted(zoneinfo.available_timezones())
+
+
+def person_zone(time_zone: str) -> tzinfo:
+    """A person's time zone from their settings (blank or unknown: UTC, the site's)."""
+    try:
+        return zoneinfo.ZoneInfo(time_zone) if time_zone else zoneinfo.ZoneInfo("UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
 
 
 def language_codes() -> list[str]:

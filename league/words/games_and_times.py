@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-import zoneinfo
 from datetime import datetime, tzinfo
 
 from django.utils import dateformat, timezone, translation
@@ -121,11 +120,3 @@ def moment_words(moment: datetime, zone: tzinfo | None = None) -> str:
     active language, in ``zone`` (else the active time zone)."""
     local = timezone.localtime(moment, zone or timezone.get_current_timezone())
     return str(dateformat.format(local, "D j M Y, H:i T"))
-
-
-def person_zone(time_zone: str) -> tzinfo:
-    """A person's time zone from their settings (blank or unknown: UTC, the site's)."""
-    try:
-        return zoneinfo.ZoneInfo(time_zone) if time_zone else zoneinfo.ZoneInfo("UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

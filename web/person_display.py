@@ -22,7 +22,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from league.display_settings import DEFAULTS, DisplaySettings, display_settings_of
+from league.display_settings import DEFAULTS, DisplaySettings, display_settings_of, time_zone_names
 
 SESSION_KEY = "person_display"
 TIME_ZONE_COOKIE = "time_zone"
@@ -31,7 +31,7 @@ TIME_ZONE_COOKIE = "time_zone"
 
 @functools.cache
 def _time_zone_name_set() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    return frozenset(time_zone_names())
 
 
 def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:

@@ -35,8 +35,8 @@ from bots.bundle import MIB
 from bots.services import BotServiceError
 from engine.errors import EngineError, IllegalActionError
 from league.errors import LeagueError
-from league.rule_words import refusal_in_language
-from league.upload_words import upload_refusal_in_language
+from league.words.engine_refusals import refusal_in_language
+from league.words.upload_refusals import upload_refusal_in_language
 
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 """The database is down or the connection was lost: "try again shortly", not a bug."""

@@ -21,7 +21,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import APIException, Throttled
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -33,9 +33,9 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
 from api.serializers import ErrorSerializer
-from league.domain.wording import wait_in_words
 from league.errors import InvalidInputError
 from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_get
+from league.words.games_and_times import wait_in_words
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class ScopedThrottle(SimpleRateThrottle):
             "what": self.what,
             "count": count,
             "period": PERIOD_WORDS[period[0]],
-            "wait": wait_in_words(wait, ngettext),
+            "wait": wait_in_words(wait),
         }
 
 

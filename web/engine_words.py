@@ -1,5 +1,6 @@
-"""The engine's words that people read, gathered so that they can be translated at the
-web's boundary (the engine imports only the standard library and speaks English).
+"""The engine's fixed words that people read, gathered for the translation catalogues (the
+engine imports only the standard library and speaks English): not imported by any page,
+only read by makemessages; the pages, the API and league/words/ ask the catalogue.
 
 Action labels (``choose a contract``), explanations of every action, the verbs and the
 objects of action strings (``contract kings_jacks`` -> ``contract`` and ``kings jacks``),
@@ -67,13 +68,13 @@ def engine_words() -> tuple[list[str], list[str]]:
 
 
 _NUMBERED_SHEET_WORD = re.compile(r"^(deal \d+|rubber \d+, deal \d+|took trick \d+|seat \d+)$")
-"""Words of a score sheet with a number in them: league/sheet_words.py says them by pattern."""
+"""Words of a score sheet with a number in them (league/words/score_sheet.py says them)."""
 
 
 def sheet_words() -> list[str]:
     """Every fixed word of the families' score sheets for a club night (engine/table_sheet.py:
     the lines' titles, the fields' labels and choices, the notes, who deals, the dummy's
-    name), sorted; the numbered ones are left to league/sheet_words.py's patterns."""
+    name), sorted; the numbered ones are left to league/words/score_sheet.py's patterns."""
     words: set[str] = set()
     for family in FAMILIES.values():
         for example in family.example_games():

@@ -11,8 +11,9 @@ the translation. A match is then said again: the translated sentence (``translat
 catalogue's gettext) with each blank filled by its ``fill`` (a suit's name, a card in
 short, in the active language; the text as it stands where no fill is given).
 
-Pure: the caller gives the translation and the fills (league.rule_words,
-league.sheet_words, league.upload_words), nothing here reads a catalogue.
+Pure: the caller gives the translation and the fills (league.words.engine_refusals,
+league.words.score_sheet, league.words.upload_refusals), nothing here reads a catalogue,
+and no sentence is written here: the words people read are league/words/'s.
 """
 
 from __future__ import annotations

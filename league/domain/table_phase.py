@@ -12,7 +12,10 @@ from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.game import Game
-from league.domain.wording import duration_abbreviated
+
+MINUTE = 60
+HOUR = 3600
+DAY = 86400
 
 
 class TablePhase:
@@ -47,6 +50,19 @@ def action_labels(game: Game[Any], actions: Iterable[str]) -> list[dict[str, str
             }
         )
     return labelled
+
+
+def duration_abbreviated(seconds: float) -> str:
+    """A move time in the table's short notices, rounded to its unit: ``30 s``, ``5 min``,
+    ``12 h``, ``3 days`` (seconds below two minutes, minutes below two hours, hours below
+    two days)."""
+    if seconds < 2 * MINUTE:
+        return f"{seconds:g} s"
+    if seconds < 2 * HOUR:
+        return f"{round(seconds / MINUTE)} min"
+    if seconds < 2 * DAY:
+        return f"{round(seconds / HOUR)} h"
+    return f"{round(seconds / DAY)} days"
 
 
 def moves_played_for(

@@ -28,7 +28,6 @@ from django.utils.translation import gettext as _
 
 from engine.variants import load_game
 from league.domain.table_phase import TablePhase, action_labels, moves_played_for, seat_turn
-from league.domain.wording import time_control_words
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     PERSON_MAX_STRIKES,
@@ -43,6 +42,7 @@ from league.models import (
 )
 from league.selectors.matches import match_error_for
 from league.selectors.replays import match_state_read
+from league.words.games_and_times import time_control_in_english as time_control_words
 
 User = Account | AnonymousUser
 

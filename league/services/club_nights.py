@@ -60,8 +60,8 @@ from league.services.clubs import club_organiser_require
 from league.services.ratings import ratings_enqueue, ratings_recompute
 from league.services.standings import standings_apply_result, standings_recompute
 from league.services.task_outbox import task_enqueue
-from league.sheet_words import score_refusal_in_language
 from league.task_names import RATINGS_UPDATE
+from league.words.score_sheet import score_refusal_in_language
 
 User = Account | AnonymousUser
 

@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from engine.variants import load_game
-from league.display_settings import language_of, time_zone_of
+from league.display_settings import language_of, person_zone, time_zone_of
 from league.live_updates import person_updated
 from league.models import (
     Match,
@@ -35,7 +35,7 @@ from league.models import (
 from league.services.notifications import email_wanted, notify
 from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
-from league.words_in_language import moment_words, move_time_words, person_zone
+from league.words.games_and_times import moment_words, move_time_words
 
 DEADLINE_NEAR_FRACTION = 0.2
 """A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""

@@ -92,7 +92,6 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.rule_words import refusal_in_language
 from league.selectors.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.services.analysis import analyses_sweep, analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
@@ -108,6 +107,7 @@ from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
 from league.task_names import RATINGS_UPDATE, RUN_LADDER_MATCH, RUN_MATCH
+from league.words.engine_refusals import refusal_in_language
 
 logger = logging.getLogger(__name__)
 

@@ -36,13 +36,13 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 import redis
 from asgiref.sync import sync_to_async
 
-from league.domain.wording import wait_in_words
+from league.words.games_and_times import wait_in_words
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class SignInLock:
         ) % {
             "username": repr(self.username),
             "ends": f"{ends:%H:%M:%S} {ends.tzname()}",
-            "wait": wait_in_words(self.seconds_left(now), ngettext),
+            "wait": wait_in_words(self.seconds_left(now)),
         }
 
 

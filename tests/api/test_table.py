@@ -21,7 +21,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from engine import load_game
-from league.domain.wording import duration_abbreviated
+from league.domain.table_phase import duration_abbreviated
 from league.models import (
     PERSON_MAX_STRIKES,
     ChatMessage,

@@ -443,10 +443,10 @@ def test_a_native_bot_linked_against_the_c_library_runs_on_the_sandboxs() -> Non
 )
 def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, words: str) -> None:
     """The runtimes speak English (bots is pure); the league translates their refusals by
-    their pattern (league.upload_words), file names and the machine kept as they were."""
+    their pattern (league.words.upload_refusals), file names and the machine kept as they were."""
     from django.utils import translation
 
-    from league.upload_words import upload_refusal_in_language
+    from league.words.upload_refusals import upload_refusal_in_language
 
     refusals = []
     for name, data, runtime in (

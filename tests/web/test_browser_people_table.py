@@ -45,7 +45,7 @@ import pytest
 from engine.game import State
 from engine.record import replay_record
 from league.models import Match, MatchResult, MatchStatus
-from league.replays import match_state_read
+from league.selectors.replays import match_state_read
 from league.services.matches import match_person_act
 from tests.celery_workers import CeleryWorkerProcess
 from tests.web import test_browser_league as league_in_a_browser

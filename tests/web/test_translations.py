@@ -199,7 +199,7 @@ def test_the_club_night_pages_in_dutch_and_swedish_show_no_english_message(
 def test_a_score_sheet_refusal_is_said_in_the_requests_language(language: str, words: str) -> None:
     from engine.errors import ScoreEntryError
     from engine.variants import load_game
-    from league.sheet_words import score_refusal_in_language
+    from league.words.score_sheet import score_refusal_in_language
 
     entry = [{"taken": [4, 3, 3, 3]}, {"taken": [4, 3, 3, 2]}, *[{}] * 8]
     with pytest.raises(ScoreEntryError) as refused:
@@ -251,7 +251,7 @@ def family_score_refusals() -> list[str]:
 @pytest.mark.parametrize("language", ["nl", "sv"])
 def test_a_familys_own_score_refusal_is_said_in_the_requests_language(language: str) -> None:
     """Not only the place of a family's own refusal (``deal 3 (Harten):``) but its rule."""
-    from league.sheet_words import score_refusal_in_language
+    from league.words.score_sheet import score_refusal_in_language
 
     left = []
     for message in family_score_refusals():
@@ -649,7 +649,7 @@ def test_the_catalogues_compile(language: str, domain: str, tmp_path: object) ->
 def test_an_illegal_move_is_refused_in_the_requests_language(language: str, words: str) -> None:
     from engine.errors import IllegalActionError
     from engine.variants import load_game
-    from league.rule_words import action_in_language, refusal_in_language
+    from league.words.engine_refusals import action_in_language, refusal_in_language
 
     state = load_game("kingen").new_initial_state(seed=7)  # the seed deals the cards
     assert not state.is_chance()
@@ -736,8 +736,8 @@ def engine_refusals() -> dict[str, str]:
 def test_every_refusal_the_engine_gives_is_said_in_the_requests_language(language: str) -> None:
     """A bid, a contract, an offer, a trump choice, a card passed in tribute, a card played:
     whatever the engine refuses and why, the rule comes in the page's language, not in the
-    engine's English (league/rule_words.py knows each rule's pattern)."""
-    from league.rule_words import rule_in_language
+    engine's English (league/words/engine_refusals.py knows each rule's pattern)."""
+    from league.words.engine_refusals import rule_in_language
 
     rules = engine_refusals()
     assert len(rules) > 40  # the bidding of every family is among them, not just card play

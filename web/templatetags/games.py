@@ -10,7 +10,7 @@ from django import template
 from engine.errors import EngineError
 from engine.variants import load_game
 from league.models import Tournament
-from league.words_in_language import game_name_words, move_time_words, time_control_words
+from league.words.games_and_times import game_name_words, move_time_words, time_control_words
 from web.rules_pages import rules_url_for_game
 
 register = template.Library()

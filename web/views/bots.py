@@ -21,7 +21,7 @@ from league.selectors.bots import bot_get, bot_report_public, can_read_bot_priva
 from league.selectors.ratings import competitor_ratings
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
-from league.upload_words import upload_refusal_in_language
+from league.words.upload_refusals import upload_refusal_in_language
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotForm, BotUploadForm
 from web.selectors import bot_competitors, bot_versions, bots_by_whose, matches_of_competitors

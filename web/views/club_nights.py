@@ -22,8 +22,8 @@ from league.selectors.club_nights import (
 )
 from league.selectors.tournaments import tournament_get
 from league.services.club_nights import table_scores_confirm, table_scores_enter
-from league.sheet_words import cards_in_language, seats_in_language, sheet_in_language
-from league.words_in_language import game_name_words
+from league.words.games_and_times import game_name_words
+from league.words.score_sheet import cards_in_language, seats_in_language, sheet_in_language
 from web.club_forms import FormEntryError, entry_from_form, sheet_rows, totals_from_form
 from web.table_cards import PAPER_SIZES, cards_pdf, grid_rows, qr_svg
 from web.views.leagues import standings_context

@@ -14,10 +14,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from api.throttles import SettingsThrottle
-from league.display_settings import display_settings_checked, display_settings_of
-from league.domain.display import time_zone_names
+from league.display_settings import (
+    display_settings_checked,
+    display_settings_of,
+    display_settings_set,
+    language_set,
+    time_zone_names,
+)
 from league.errors import InvalidInputError
-from league.services.display_settings import display_settings_set, language_set
 from web.person_display import session_display_keep
 from web.throttling import rate_limited
 

@@ -17,7 +17,7 @@ from api.throttles import SettingsThrottle
 from league.errors import LeagueError, NotFoundError
 from league.selectors.tournaments import round_list, tournament_get
 from league.services.rounds import round_play_by_set
-from league.words_in_language import moment_words
+from league.words.games_and_times import moment_words
 from web.forms import PlayByForm
 from web.throttling import rate_limited
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.errors import EngineError, IllegalActionError
-from league.rule_words import refusal_in_language
+from league.words.engine_refusals import refusal_in_language
 from web.samples import (
     SampleTable,
     record_cut,

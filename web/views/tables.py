@@ -40,7 +40,7 @@ from league.services.tables import (
     table_seat_bot,
     table_seat_invite,
 )
-from league.words_in_language import game_name_words
+from league.words.games_and_times import game_name_words
 from web.forms import TableForm
 from web.selectors import table_form_choices
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm

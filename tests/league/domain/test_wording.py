@@ -1,20 +1,31 @@
-"""league.domain.wording: what people read of times, durations and places."""
+"""What people read of times and durations, said here in English: league.words.games_and_times
+(the words of the pages, the API and the notices) and the table's short move time
+(league.domain.table_phase)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+
+from django.utils import translation
 
 import pytest
 
-from league.domain.wording import (
-    duration_abbreviated,
-    duration_in_words,
-    moment_in_words,
-    move_time_in_words,
-    ordinal,
+from league.domain.table_phase import duration_abbreviated
+from league.words.games_and_times import (
+    duration_words,
+    moment_words,
+    move_time_words,
+    time_control_in_english,
     time_control_words,
     wait_in_words,
 )
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    with translation.override("en"):
+        yield
 
 
 @pytest.mark.parametrize(
@@ -34,7 +45,7 @@ from league.domain.wording import (
     ],
 )
 def test_a_duration_is_said_in_its_largest_whole_unit(seconds: float, words: str) -> None:
-    assert duration_in_words(seconds) == words
+    assert duration_words(seconds) == words
 
 
 @pytest.mark.parametrize(
@@ -72,8 +83,8 @@ def test_a_wait_is_rounded_up_to_the_minute(seconds: int, words: str) -> None:
 
 
 def test_a_time_per_move_and_a_time_control() -> None:
-    assert move_time_in_words(86400) == "1 day per move"
-    assert move_time_in_words(30) == "30 seconds per move"
+    assert move_time_words(86400) == "1 day per move"
+    assert move_time_words(30) == "30 seconds per move"
     assert (
         time_control_words(time_control="live", move_seconds=120, time_bank_seconds=60)
         == "live, 2 minutes a move + 1 minute bank"
@@ -84,32 +95,18 @@ def test_a_time_per_move_and_a_time_control() -> None:
     )
 
 
-def test_a_moment_is_said_in_utc_whatever_its_zone() -> None:
+def test_the_lobbys_time_control_is_english_whatever_the_language() -> None:
+    with translation.override("sv"):
+        assert time_control_in_english(
+            time_control="live", move_seconds=120, time_bank_seconds=60
+        ) == ("live, 2 minutes a move + 1 minute bank")
+
+
+def test_a_moment_is_said_in_the_zone_asked_for_whatever_its_own() -> None:
     stockholm = timezone(timedelta(hours=1))
-    assert moment_in_words(datetime(2026, 11, 25, 21, 0, tzinfo=stockholm)) == (
+    assert moment_words(datetime(2026, 11, 25, 21, 0, tzinfo=stockholm), UTC) == (
         "Wed 25 Nov 2026, 20:00 UTC"
     )
-    assert moment_in_words(datetime(2026, 11, 26, 0, 30, tzinfo=stockholm)) == (
+    assert moment_words(datetime(2026, 11, 26, 0, 30, tzinfo=stockholm), UTC) == (
         "Wed 25 Nov 2026, 23:30 UTC"
     )
-
-
-@pytest.mark.parametrize(
-    ("number", "words"),
-    [
-        (1, "1st"),
-        (2, "2nd"),
-        (3, "3rd"),
-        (4, "4th"),
-        (11, "11th"),
-        (12, "12th"),
-        (13, "13th"),
-        (21, "21st"),
-        (22, "22nd"),
-        (101, "101st"),
-        (111, "111th"),
-        (112, "112th"),
-    ],
-)
-def test_places_are_ordinals(number: int, words: str) -> None:
-    assert ordinal(number) == words

@@ -1,18 +1,17 @@
 """The league's and the engine's words that are made of parts, said in the page's language:
-a game's name with its length (``Priffe, 2 rubbers``), a time per move and a time control.
-
-league.domain.wording says them in English for the league's own use (its records, its
-logs); the pages and the notices say them here with gettext, from the same plain values,
-and a moment (a deadline) in a person's own time zone and language.
+a game's name with its length (``Priffe, 2 rubbers``), a duration, a time per move and a
+time control, a moment (a deadline) in a person's own time zone, and how long someone
+must wait (the rate limits, a locked sign-in). One module, so that a time per move reads
+the same in the lobby, on a league's page, in the API and in a notice.
 """
 
 from __future__ import annotations
 
+import math
 import re
-import zoneinfo
 from datetime import datetime, tzinfo
 
-from django.utils import dateformat, timezone
+from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext, ngettext
 
 MINUTE = 60
@@ -23,8 +22,9 @@ _COUNTED = re.compile(r"^(\d+) (\w+)$")
 
 
 def duration_words(seconds: float) -> str:
-    """``1 dag``, ``12 timmar``, ``90 seconden``: as league.domain.wording.duration_in_words,
-    in the page's language."""
+    """A duration in its largest whole unit, in the page's language: ``1 day`` (``1 dag``),
+    ``12 hours`` (``12 timmar``), and in seconds when it is no whole number of minutes:
+    ``90 seconds`` (``90 seconden``), ``1.5 seconds``."""
     for size in (DAY, HOUR, MINUTE):
         if seconds >= size and seconds % size == 0:
             count = int(seconds // size)
@@ -54,6 +54,29 @@ def time_control_words(*, time_control: str, move_seconds: float, time_bank_seco
             "duration": duration_words(time_bank_seconds)
         }
     return words
+
+
+def time_control_in_english(
+    *, time_control: str, move_seconds: float, time_bank_seconds: float
+) -> str:
+    """``time_control_words`` in English whatever the request's language (the API's lobby
+    rows, league.selectors.tables' ``time_words``)."""
+    with translation.override("en"):
+        return time_control_words(
+            time_control=time_control,
+            move_seconds=move_seconds,
+            time_bank_seconds=time_bank_seconds,
+        )
+
+
+def wait_in_words(seconds: int) -> str:
+    """How long someone must wait, never less than it is: ``45 seconds``, ``1 minute``,
+    and in whole minutes rounded up from a minute on (290 s: ``5 minutes``; an hour:
+    ``60 minutes``)."""
+    if seconds < MINUTE:
+        return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}
+    minutes = math.ceil(seconds / MINUTE)
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
 
 
 def _counted(count: int, unit: str) -> str:
@@ -97,11 +120,3 @@ def moment_words(moment: datetime, zone: tzinfo | None = None) -> str:
     active language, in ``zone`` (else the active time zone)."""
     local = timezone.localtime(moment, zone or timezone.get_current_timezone())
     return str(dateformat.format(local, "D j M Y, H:i T"))
-
-
-def person_zone(time_zone: str) -> tzinfo:
-    """A person's time zone from their settings (blank or unknown: UTC, the site's)."""
-    try:
-        return zoneinfo.ZoneInfo(time_zone) if time_zone else zoneinfo.ZoneInfo("UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

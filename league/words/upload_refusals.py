@@ -4,7 +4,7 @@ bots.runtimes and bots.bundle are pure (the standard library alone: the runner a
 command line read them too), so they say what is wrong with an upload's entry file in
 English (``main: is a 32-bit ELF file; build for x86-64 (64-bit)``); the league says it to
 people, so it translates the runtimes' refusals it knows here, by their pattern, as
-league.rule_words does the engine's rules. A refusal not known here is told as said.
+league.words.engine_refusals does the engine's rules. A refusal not known here is told as said.
 """
 
 from __future__ import annotations

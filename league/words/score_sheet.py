@@ -7,7 +7,7 @@ importing nothing but the standard library. The league says them to people, so t
 translated here: the sheet's fixed words through the catalogue (web/engine_words.py gathers
 them from every game, ``SHEET_WORDS`` in web/engine_messages.py), the words with a number
 in them and the refusals of engine/table_sheet.py's checks by their pattern, like the
-rules of card play in league/rule_words.py. A refusal not known here is told as the
+rules of card play in league/words/engine_refusals.py. A refusal not known here is told as the
 engine said it.
 """
 
@@ -109,7 +109,7 @@ def seats_in_language(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
 
 
 def cards_in_language(cards: Mapping[str, Any]) -> dict[str, Any]:
-    """A round's table cards (league.club_night_reads.round_cards) for people."""
+    """A round's table cards (league.selectors.club_nights.round_cards) for people."""
     tables = []
     for card in cards["tables"]:
         first = card["first_dealer"]

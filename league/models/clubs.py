@@ -106,7 +106,3 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         to = f" for {self.invitee}" if self.invitee_id is not None else ""
         return f"invitation to {self.club} as {self.role}{to}"
-
-    @property
-    def personal(self) -> bool:
-        return self.invitee_id is not None

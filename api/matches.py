@@ -26,7 +26,7 @@ from api.serializers import (
     SpectatorViewSerializer,
 )
 from api.throttles import ActionThrottle, ChatThrottle
-from engine.view import spectator_view
+from engine.game import spectator_view
 from league.models import MatchStatus
 from league.selectors.matches import (
     match_analysis_for,

@@ -190,11 +190,6 @@ class MatchSeatSerializer(serializers.Serializer[Any]):
     outcome = serializers.CharField(allow_null=True)
 
 
-class ProgressSerializer(serializers.Serializer[Any]):
-    deals_done = serializers.IntegerField()
-    events = serializers.IntegerField()
-
-
 class MatchSerializer(serializers.ModelSerializer[Match]):
     round = serializers.IntegerField(source="round.number", read_only=True)
     seats = serializers.SerializerMethodField()

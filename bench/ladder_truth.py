@@ -40,8 +40,8 @@ from scipy.stats import kendalltau
 
 from bots.builtin.strong import StrongPlayer
 from engine import load_game
+from engine.game import PlayerView
 from engine.players import GreedyPlayer, Player, RandomPlayer
-from engine.view import PlayerView
 from league.domain import ladder_matchmaking
 from league.domain.ladder_matchmaking import (
     Candidate,

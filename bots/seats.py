@@ -37,9 +37,8 @@ from bots.builtin import BUILTIN_PLAYERS
 from bots.protocol import TimeControl
 from bots.untrusted_text import storable_text
 from engine.errors import EngineError, IllegalActionError
-from engine.game import Game
+from engine.game import Game, PlayerView
 from engine.players import GREEDY_POLICIES, GreedyPlayer, Player, RandomPlayer
-from engine.view import PlayerView
 
 MAX_STRIKES = 3
 FAULT_LOG_BYTES = 64 * 1024

@@ -296,14 +296,6 @@ class MessagingSettings:
     channel_layer: dict[str, Any]
     embedded: bool
 
-    def as_celery_settings(self) -> dict[str, Any]:
-        """The CELERY_* Django settings for this broker."""
-        return {
-            "CELERY_BROKER_URL": self.broker_url,
-            "CELERY_BROKER_TRANSPORT_OPTIONS": self.broker_transport_options,
-            "CELERY_RESULT_BACKEND": self.result_backend,
-        }
-
 
 def messaging_from_env(
     environ: Mapping[str, str], *, var_dir: Path, visibility_timeout: int

@@ -30,9 +30,8 @@ from engine.errors import (
     RecordError,
     ScoreEntryError,
 )
-from engine.game import CHANCE, TERMINAL, Game, ScoringUnit, SeatRole, State
+from engine.game import CHANCE, TERMINAL, Game, PlayerView, ScoringUnit, SeatRole, State, TrickView
 from engine.variants import FAMILIES, load_game, register_family, unregister_family
-from engine.view import PlayerView, TrickView
 
 __version__ = "1.0.0"
 """The distribution's version; its major number is the bot protocol's version

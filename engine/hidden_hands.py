@@ -1,6 +1,6 @@
 """What a seat can infer about the other hands from its view, and deals drawn from it.
 
-A search bot sees only a :class:`~engine.view.PlayerView`. ``hand_constraints(view)``
+A search bot sees only a :class:`~engine.game.PlayerView`. ``hand_constraints(view)``
 turns it into :class:`HandConstraints`: for every seat, how many cards it holds, the
 cards it is known to hold, and the cards it cannot hold; ``sample_hands`` then deals the
 unseen cards at random to fit them. What is inferred:
@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import BIT, FULL_DECK, SUIT_MASKS, SUIT_OF, cards_of
-from engine.game import Game, State
-from engine.view import PlayerView
+from engine.game import Game, PlayerView, State
 
 
 class InconsistentViewError(ValueError):

@@ -17,19 +17,36 @@ Inference is by rules, so it is exact: the real hands always satisfy what it say
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from engine.cards import BIT, parse_card
 
-if TYPE_CHECKING:
-    from engine.view import PlayerView
+
+class SeatKnowledge(Protocol):
+    """What inference reads of a seat's view (``engine.game.PlayerView`` is one): named
+    here so that this module needs nothing of the game's."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def trump(self) -> int: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def played(self) -> int: ...
+    @property
+    def public(self) -> dict[str, Any]: ...
+    @property
+    def private(self) -> dict[str, Any]: ...
 
 
 class CardInference:
     """A family's card-play obligations read backwards, and its facts about hands. The
     base infers nothing beyond following suit (which the caller handles)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: SeatKnowledge) -> None:
         self.view = view
         self.trump = view.trump
 

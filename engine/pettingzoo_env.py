@@ -20,7 +20,7 @@ This is the one module of ``engine`` that needs libraries beyond the standard li
 - **Actions**: ``Discrete(n)`` over the family's action codes (cards 0-51, then contracts,
   trumps, bids, ...: ``env.action_to_string(code)``), with the legal ones in the
   observation's ``action_mask``.
-- **Observations**: the seat's own view only (engine.view.PlayerView), as 0/1 int8
+- **Observations**: the seat's own view only (engine.game.PlayerView), as 0/1 int8
   features: its hand, the current trick, the cards played in the deal, the trump suit
   (or none), its seat, the phase. Nothing of another seat's hidden cards.
 - **Rewards**: each seat's points as they are scored, deal by deal (the running totals'
@@ -37,9 +37,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from engine.cards import SUIT_LETTERS
-from engine.game import State
+from engine.game import PlayerView, State
 from engine.variants import load_game
-from engine.view import PlayerView
 
 PHASES = (
     "play",

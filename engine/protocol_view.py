@@ -1,14 +1,14 @@
 """A bot's view rebuilt from the bot protocol's JSON (``PlayerView.to_json``), for bots
-written in Python that search with the engine. Apart from engine.view because it loads the
-game by its string (engine.variants), which engine.view's own importers must not need."""
+written in Python that search with the engine. Apart from engine.game because it loads the
+game by its string (engine.variants), which engine.game's own importers must not need."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.cards import SUIT_LETTERS, parse_card
+from engine.game import PlayerView, TrickView
 from engine.variants import load_game
-from engine.view import PlayerView, TrickView
 
 
 def view_from_json(data: dict[str, Any]) -> PlayerView:

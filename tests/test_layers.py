@@ -235,8 +235,12 @@ def test_the_graph_is_read_whole(graph: Graph) -> None:
     assert ("league.services.matches", "league.task_names") in arrows
     assert ("bots.match", "engine.game") in arrows
     assert ("league.selectors.matches", "league.models") in arrows
-    type_only = graph.modules["engine.view"]
-    assert "engine.game" not in type_only.imports  # under TYPE_CHECKING
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.game import Game\n"
+    )
+    type_only = Module("example", ROOT / "example.py", ast.parse(source))
+    graph._read(type_only.tree.body, type_only, in_function=False)
+    assert type_only.imports == set()  # under TYPE_CHECKING: no arrow
 
 
 def test_no_import_cycle(graph: Graph) -> None:

@@ -3,7 +3,7 @@
 A game record (docs/record-format.md) lists the cards dealt and every action, but not what
 the rules make of them: the contract of a Kingen deal, the trump suit, who won a trick.
 ``record_timeline`` replays a record through the engine and writes down, after each event,
-what a spectator may know (``engine.view.spectator_view``): the phase, the seat to act,
+what a spectator may know (``engine.game.spectator_view``): the phase, the seat to act,
 the contract and trumps, the dealer, tricks won, running scores, the winner of a trick the
 event completed, and for a card that moved between hands without being played (Kung och
 Adel's tribute) the two seats. Nothing in it is private, so it may be served for a running
@@ -23,10 +23,9 @@ from typing import Any
 from engine.cards import cards_of
 from engine.chance import Chance
 from engine.errors import EngineError
-from engine.game import CHANCE, State
+from engine.game import CHANCE, State, spectator_view
 from engine.record import parse_record
 from engine.variants import load_game
-from engine.view import spectator_view
 
 TIMELINE_VERSION = 2
 

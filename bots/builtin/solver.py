@@ -36,8 +36,7 @@ from dataclasses import replace
 from bots.builtin.hidden_hands import HandSampler, InconsistentViewError
 from bots.builtin.strong import DEFAULT_TIME_BUDGET_MS, StrongPlayer, greedy_policy
 from engine.double_dummy import NotSolvableError, SearchLimitError, last_nodes, solve
-from engine.game import CARD_ACTIONS
-from engine.view import PlayerView
+from engine.game import CARD_ACTIONS, PlayerView
 
 DEFAULT_SAMPLES = 24
 DEFAULT_NODE_LIMIT = 400_000

@@ -33,9 +33,8 @@ import time
 from typing import Any, cast
 
 from bots.builtin.hidden_hands import HandSampler, InconsistentViewError
-from engine.game import CARD_ACTIONS
+from engine.game import CARD_ACTIONS, PlayerView, TrickView
 from engine.players import GreedyPolicy, greedy_policy_of
-from engine.view import PlayerView, TrickView
 
 DEFAULT_SAMPLES = 40
 DEFAULT_TIME_BUDGET_MS = 1000.0

@@ -396,17 +396,6 @@ class SeatCgroup:
             return _read_counter(directory / "memory.events", "oom_kill")
         return _read_counter(directory / "memory.oom_control", "oom_kill")
 
-    def memory_peak(self) -> int | None:
-        """The most memory the seat has held, in bytes (None if the kernel does not say)."""
-        if not self.directories:
-            return None
-        directory = self.directories[0]
-        name = "memory.peak" if self.host.version == 2 else "memory.max_usage_in_bytes"
-        try:
-            return int((directory / name).read_text())
-        except (OSError, ValueError):
-            return None
-
     def exit_explanation(self) -> str | None:
         """Why the bot's processes ended, if the group knows: its memory limit."""
         if self.oom_kills() > 0:

@@ -42,7 +42,7 @@ from bots.runner.sandbox import BotFiles, Limits, SandboxUser
 from bots.runner.warm import bot_start, warm_pool
 from bots.runtimes import runtime_get
 from bots.seats import GuardedSeat, Hello, Outcome
-from engine.view import PlayerView
+from engine.game import PlayerView
 
 STOP_GRACE_SECONDS = 0.5
 """How long a bot may take to exit after ``end`` before it is killed."""

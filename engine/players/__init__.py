@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Protocol
 
 from engine.errors import EngineError
+from engine.game import PlayerView
 from engine.players.greedy_king import greedy_king
 from engine.players.greedy_kingen import greedy_kingen
 from engine.players.greedy_kung_och_adel import greedy_kung_och_adel
 from engine.players.greedy_priffe import greedy_priffe
-from engine.view import PlayerView
 
 
 class Player(Protocol):

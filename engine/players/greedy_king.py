@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
-from engine.game import ACCEPT, NO_TRUMP_ACTION, PASS, TRUMP_ACTIONS
+from engine.game import ACCEPT, NO_TRUMP_ACTION, PASS, TRUMP_ACTIONS, PlayerView
 from engine.players.tactics import beats, is_last_to_play, play_to_win, suit_length, winning_card
 from engine.variants.king import (
     AUCTION,
@@ -36,7 +36,6 @@ from engine.variants.king import (
     bid_value,
     is_bid,
 )
-from engine.view import PlayerView
 
 FAIR_SHARE = 3.25
 """Tricks of an average player in a positive hand (325 points shared by four)."""

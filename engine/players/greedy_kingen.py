@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_OF, SUIT_MASKS, SUIT_OF, cards_of
-from engine.game import ACCEPT, PASS, REJECT, TRUMP_ACTIONS
+from engine.game import ACCEPT, PASS, REJECT, TRUMP_ACTIONS, PlayerView
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -20,7 +20,6 @@ from engine.variants.kingen import (
     OFFER_ACTIONS,
     PENALTY_MASK,
 )
-from engine.view import PlayerView
 
 
 def greedy_kingen(view: PlayerView, rng: random.Random) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_ACE, RANK_KING, RANK_OF, SUIT_MASKS, SUIT_OF
-from engine.game import TRUMP_ACTIONS
+from engine.game import TRUMP_ACTIONS, PlayerView
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -30,7 +30,6 @@ from engine.variants.kung_och_adel import (
     RETURN_ACTIONS,
     TRIBUTE_ACTIONS,
 )
-from engine.view import PlayerView
 
 
 def greedy_kung_och_adel(view: PlayerView, rng: random.Random) -> int:

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from engine.cards import RANK_OF, SUIT_OF, cards_of, mask_of, parse_card
-from engine.game import PASS
+from engine.game import PASS, PlayerView
 from engine.players.tactics import (
     beats,
     high_card_points,
@@ -30,7 +30,6 @@ from engine.variants.priffe import (
     SPADES_BID,
     SPEL,
 )
-from engine.view import PlayerView
 
 RANK_TEN = 8
 

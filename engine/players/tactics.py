@@ -13,7 +13,7 @@ __all__ = [
     "suit_length",
     "winning_card",
 ]
-from engine.view import PlayerView
+from engine.game import PlayerView
 
 
 def beats(card: int, best: int, trump: int) -> bool:

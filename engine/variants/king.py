@@ -115,6 +115,7 @@ from engine.game import (
     PASS,
     TRUMP_ACTIONS,
     Game,
+    PlayerView,
     TrickTakingState,
 )
 from engine.inference import CardInference
@@ -131,7 +132,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.view import PlayerView
 
 SEATS = 4
 HAND_SIZE = 13

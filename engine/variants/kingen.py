@@ -92,6 +92,7 @@ from engine.game import (
     REJECT,
     TRUMP_ACTIONS,
     Game,
+    PlayerView,
     TrickTakingState,
 )
 from engine.inference import CardInference
@@ -110,7 +111,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.view import PlayerView
 
 TRICKS, HEARTS_CONTRACT, KINGS_JACKS, QUEENS, KING_OF_HEARTS, SEVENTH_LAST, TRUMPS = range(7)
 NEGATIVE_CONTRACTS = (

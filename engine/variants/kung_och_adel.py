@@ -98,7 +98,7 @@ from engine.errors import (
     InvalidGameError,
     ScoreEntryError,
 )
-from engine.game import CHANCE, FAMILY_ACTIONS, TRUMP_ACTIONS, Game, TrickTakingState
+from engine.game import CHANCE, FAMILY_ACTIONS, TRUMP_ACTIONS, Game, PlayerView, TrickTakingState
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
 from engine.solving import DealScoring
@@ -113,7 +113,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.view import PlayerView
 
 MONARCH, NOBLE, PEASANT, FOOL = range(4)
 RANK_NAMES = ("monarch", "noble", "peasant", "fool")

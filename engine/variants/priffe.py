@@ -120,10 +120,12 @@ from engine.game import (
     TERMINAL,
     Game,
     PartnershipUnit,
+    PlayerView,
     ScoringUnit,
     SeatRole,
     State,
     TrickTakingState,
+    spectator_view,
 )
 from engine.inference import CardInference, names_mask
 from engine.options import Rules, option
@@ -140,7 +142,6 @@ from engine.table_sheet import (
     seat_numbers,
     unknown_keys,
 )
-from engine.view import PlayerView, spectator_view
 
 CLUBS_BID, SPADES_BID, DIAMONDS_BID, HEARTS_BID, NOLL, SPEL, MISERE = range(1, 8)
 BID_NAMES = ("pass", "clubs", "spades", "diamonds", "hearts", "noll", "spel", "misere")

@@ -88,10 +88,6 @@ def pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-def needs_placement(candidate: Candidate, shape: LadderShape) -> bool:
-    return not candidate.anchor and candidate.games + candidate.in_flight < shape.placement_games
-
-
 FOCUS_ON_PLACE_DOUBT = True
 """Once placed, the focus is the version whose place is least sure (:func:`place_doubt`);
 False: the widest sigma, as before (``bench.ladder_truth --focus sigma`` compares them)."""

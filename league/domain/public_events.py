@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.chance import Chance
-from engine.game import State
-from engine.view import spectator_view
+from engine.game import State, spectator_view
 
 EVENTS_MAX = 12
 """The most events one message carries: a trick of four with the next deal and its bids."""

@@ -23,7 +23,6 @@ from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Match,
     MatchResult,
-    MatchStatus,
     Round,
     RoundAttendance,
     ScoreCorrection,
@@ -218,7 +217,3 @@ def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
         "entry_json": json.dumps(sheet.entry) if sheet.entry is not None else "",
         "corrections": _corrections(match=match),
     }
-
-
-def club_tables_waiting(*, tournament: Tournament) -> int:
-    return Match.objects.filter(tournament=tournament, status=MatchStatus.WAITING).count()

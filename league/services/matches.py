@@ -67,8 +67,7 @@ from bots.seats import (
 from bots.services import bot_version_bundle
 from engine.chance import Chance
 from engine.errors import IllegalActionError
-from engine.game import State
-from engine.view import PlayerView
+from engine.game import PlayerView, State
 from league.domain.ladder_results import MACHINE_FAULT
 from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError

@@ -166,8 +166,3 @@ def outbox_relay(
     else:
         broker_presumed_up()
     return report
-
-
-def outbox_waiting() -> int:
-    """How many tasks wait in the outbox."""
-    return OutboxTask.objects.count()

@@ -60,7 +60,7 @@ def test_the_distribution_installs_with_pip_and_imports_without_django(tmp_path:
         timeout=300,
     )
     probe = (
-        "import sys, engine, engine.hidden_hands, engine.view, engine.players; "
+        "import sys, engine, engine.hidden_hands, engine.game, engine.players; "
         "print(engine.__version__, 'django' in sys.modules, engine.__file__)"
     )
     result = subprocess.run(

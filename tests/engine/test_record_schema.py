@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import FAMILIES, RecordError, load_game
+from engine.game import spectator_view
 from engine.record import record_from_state, redact_record, verify_record
-from engine.view import spectator_view
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text()

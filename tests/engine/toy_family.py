@@ -20,10 +20,9 @@ from typing import Any
 from engine.cards import BIT, RANK_ACE, RANK_KING, RANK_QUEEN, SUIT_LETTERS, SUIT_MASKS
 from engine.chance import DEAL, Chance
 from engine.errors import InvalidChanceError
-from engine.game import NO_TRUMP_ACTION, TRUMP_ACTIONS, Game, TrickTakingState
+from engine.game import NO_TRUMP_ACTION, TRUMP_ACTIONS, Game, PlayerView, TrickTakingState
 from engine.options import Rules, option
 from engine.variants import register_family, unregister_family
-from engine.view import PlayerView
 
 FAMILY = "toy_tricks"
 SEATS = 4

@@ -108,11 +108,6 @@ def pair_range(counter: Mapping[Pair, int], players: Sequence[PlayerId]) -> tupl
     return (min(values), max(values)) if values else (0, 0)
 
 
-def pairs_with_count(counter: Mapping[Pair, int], players: Sequence[PlayerId], count: int) -> int:
-    """Number of pairs of ``players`` whose count equals ``count``."""
-    return sum(1 for a, b in combinations(players, 2) if counter.get(pair(a, b), 0) == count)
-
-
 def seat_spread(balance: Balance, players: Sequence[PlayerId]) -> int:
     """The largest (max - min) of any player's games per seat."""
     spreads = [

@@ -88,11 +88,6 @@ class Table:
         """The partner of ``seat`` in a partnership game (the seat opposite)."""
         return self.seats[(seat + 2) % SEATS]
 
-    def rotated(self, steps: int) -> Table:
-        """The same table with seat ``steps`` as the new seat 0 (the order round the table kept)."""
-        k = steps % SEATS
-        return Table(self.seats[k:] + self.seats[:k])
-
 
 @dataclass(frozen=True, slots=True)
 class Round:

@@ -17,9 +17,9 @@ import pytest
 from engine import CHANCE, TERMINAL, IllegalActionError, InvalidChanceError, load_game
 from engine.cards import HEARTS, SUIT_MASKS, card_name, cards_of, parse_card
 from engine.chance import DEAL, DRAW, Chance
+from engine.game import PlayerView
 from engine.players.greedy_king import greedy_king
 from engine.variants.king import KingState
-from engine.view import PlayerView
 from tests.engine.scripting import cards, complete_deal, deal, legal_strings, play
 
 FULL = (1 << 52) - 1

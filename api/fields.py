@@ -9,7 +9,7 @@ fields here refuse what the schema forbids and carry every rule they enforce as 
 validator (``minLength``, ``maxLength``, ``pattern``, ``minimum``, ``maximum``), which is
 what the schema is generated from: one declaration, so the schema and the validation
 cannot drift apart. Patterns are Python regular expressions, checked with ``re`` here and
-by schemathesis in tests/league/test_api_schemathesis.py.
+by schemathesis in tests/api/test_schemathesis.py.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # A page answers what the view would answer now, in the project's processes the tests start
 # as in this one (read_cache_without_lag): a test that reads after a write sees the write.
-# tests/league/test_read_cache.py sets a lag where it tests one.
+# tests/web/test_read_cache.py sets a lag where it tests one.
 os.environ["READ_CACHE_LAG_SECONDS"] = "0"
 
 

@@ -1,5 +1,5 @@
 """league.domain.standings_table: the standings and the margin rating as rows of plain values
-(what the API and the pages read; tests/league/test_api_ratings.py reads them over HTTP)."""
+(what the API and the pages read; tests/api/test_ratings.py reads them over HTTP)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ The schema is read as its readers read it: OpenAPI 3.0, JSON Schema draft 4 with
 ECMA-262 regular expressions, checked by the validator schemathesis uses (jsonschema-rs).
 Values are drawn by hypothesis, with extra weight on what DRF's own fields take and the
 schema does not (numbers for text, text for numbers, blanks, NUL, white space of every
-kind, integers at and past the bounds); tests/league/test_api_schemathesis.py does the
+kind, integers at and past the bounds); tests/api/test_schemathesis.py does the
 same through the live server.
 """
 
@@ -42,7 +42,7 @@ def _input_fields() -> list[FieldKey]:
         component = f"{view.__name__.removesuffix('Api')}Input"
         for name, field in nested().fields.items():
             if isinstance(field, serializers.FileField):
-                continue  # multipart, not JSON: tests/league/test_api_uploads.py
+                continue  # multipart, not JSON: tests/api/test_uploads.py
             found.append((component, name, view.__name__))
     return sorted(found)
 

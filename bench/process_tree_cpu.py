@@ -26,6 +26,11 @@ match side by side. What is counted here instead, from /proc/PID/stat:
   the last reading of each kept. A backend that lives less than an interval may be
   missed, and the last interval of each one that exits is: an undercount.
 
+The times are in clock ticks (``SC_CLK_TCK``, 10 ms here) per process: read over a
+second or more of the tree's work. The measuring itself (a sampler thread: about 2 % of
+a CPU) runs in the benchmark's process; when that process is the tree's root, its CPU is
+taken out (``CpuSpent.measuring``).
+
 Not counted: the kernel's own threads (work deferred out of the processes, such as a
 namespace's removal after a sandbox exits), Redis, and every other process.
 """
@@ -35,6 +40,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +141,11 @@ class CpuSpent:
     """Distinct processes of the tree seen alive at the readings and samples, and the
     orphans reaped here (those that lived between two samples, most of a sandbox's, are
     counted in ``tree`` but not here)."""
+    measuring: float
+    """Seconds of this process's own measuring (the sampler thread, the readings),
+    taken out of ``tree`` when ``root`` is this process (0 otherwise: not in the tree)."""
+    sampling: float
+    """Seconds of the sampler thread alone (part of ``measuring`` when that is not 0)."""
     orphans: int
     """Orphans of the tree adopted and reaped by this process (``root`` not this one)."""
     backends: float
@@ -181,6 +192,9 @@ class ProcessTreeCpu:
         """This process's children at the start: never reaped here."""
         self._orphans = 0.0
         self._orphans_reaped = 0
+        self._measuring = 0.0
+        self._sampling = 0.0
+        """CPU of this process's threads spent measuring (between the root's readings)."""
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
@@ -214,6 +228,7 @@ class ProcessTreeCpu:
                 self._orphans_reaped += 1
 
     def _sample(self) -> None:
+        began = time.thread_time()
         try:
             turn = 0
             while not self._stopping.wait(self.interval):
@@ -234,6 +249,8 @@ class ProcessTreeCpu:
         finally:
             if self.backends_close is not None:
                 self.backends_close()
+            self._sampling = time.thread_time() - began
+            self._measuring += self._sampling
 
     def start(self) -> None:
         child_subreaper(True)
@@ -241,24 +258,32 @@ class ProcessTreeCpu:
         if self.backends is not None:
             self._backends_sample(first=True)
         self._start, seen = tree_cpu(self.root)
+        began = time.thread_time()  # from the root's reading on: counted in its tree
         self._tree_seen |= seen
         self._thread = threading.Thread(target=self._sample, name="cpu-sampler", daemon=True)
         self._thread.start()
+        self._measuring += time.thread_time() - began
 
     def stop(self) -> CpuSpent:
         assert self._thread is not None, "not started"
+        began = time.thread_time()
         self._stopping.set()
         self._thread.join()
         self._orphans_reap(children_map())
         end, seen = tree_cpu(self.root)
+        self._measuring += time.thread_time() - began  # up to the root's reading, last
         # orphans adopted and not ended yet: read as they are
         alive, adopted = processes_cpu(self._adopted(children_map()))
         child_subreaper(False)
         if self._failure is not None:
             raise self._failure
         self._tree_seen |= seen | adopted
+        # the measuring itself runs in this process: in the tree when it is the root
+        measuring = self._measuring if self.root == os.getpid() else 0.0
         return CpuSpent(
-            tree=end - self._start + self._orphans + alive,
+            tree=end - self._start + self._orphans + alive - measuring,
+            measuring=measuring,
+            sampling=self._sampling,
             tree_processes_seen=len(self._tree_seen) + self._orphans_reaped,
             orphans=self._orphans_reaped,
             backends=sum(self._last[key] - self._first[key] for key in self._last),

@@ -22,9 +22,10 @@ match side by side. What is counted here instead, from /proc/PID/stat:
   found in ``pg_stat_activity`` (less the benchmark's own connections). They are the
   postmaster's children, not the benchmark's, and the postmaster's ``cutime`` holds every
   database's backends (other sessions use the same server), so exited backends cannot
-  be read through a parent: they are sampled (every ``interval``, 25 ms by default) and
-  the last reading of each kept. A backend that lives less than an interval may be
-  missed, and the last interval of each one that exits is: an undercount.
+  be read through a parent: they are sampled (listed every 25 ms, each listed one's
+  /proc/PID/stat read every 5 ms) and the last reading of each kept. A backend that lives
+  less than a listing's interval may be missed, and the last 0-5 ms of each one that
+  exits are: an undercount.
 
 The times are in clock ticks (``SC_CLK_TCK``, 10 ms here) per process: read over a
 second or more of the tree's work. The measuring itself (a sampler thread: about 2 % of
@@ -49,8 +50,14 @@ import psutil
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PR_SET_CHILD_SUBREAPER = 36
-SAMPLE_SECONDS = 0.025
-"""How often the backends are sampled (and the tree's pids, every tenth time)."""
+BACKENDS_LIST_SECONDS = 0.025
+"""How often the backends are listed (a query of ``pg_stat_activity``)."""
+BACKENDS_READ_SECONDS = 0.005
+"""How often the listed backends' /proc/PID/stat are read: what each one's last reading
+can miss (two short runs of bench.worker_throughput: 4.0-5.3 ms a match read every 25
+ms, 6.0-7.0 ms read every 5 ms)."""
+TREE_SAMPLE_SECONDS = 0.25
+"""How often the tree's processes are looked for (to count them) and orphans reaped."""
 
 ProcessKey = tuple[int, int]
 """A process, as (pid, start time in clock ticks since boot): a pid used again is another."""
@@ -159,8 +166,9 @@ class CpuSpent:
 
 class ProcessTreeCpu:
     """CPU of the tree under ``root`` (this process or one it started) and, if given, of
-    the processes ``backends`` lists (sampled in a thread of this process, every
-    ``interval`` seconds), from ``start`` to ``stop``. ``backends`` is called from that
+    the processes ``backends`` lists (sampled in a thread of this process: listed every
+    ``BACKENDS_LIST_SECONDS``, read every ``BACKENDS_READ_SECONDS``), from ``start`` to
+    ``stop``. ``backends`` is called from that
     thread only; ``backends_close`` there at the end (a database connection of its own).
 
     Orphans: bubblewrap's outer process exits without reaping its PID 1 inside (which
@@ -178,14 +186,14 @@ class ProcessTreeCpu:
         *,
         backends: Callable[[], Iterable[int]] | None = None,
         backends_close: Callable[[], None] | None = None,
-        interval: float = SAMPLE_SECONDS,
     ) -> None:
         self.root = root
         self.backends = backends
         self.backends_close = backends_close
-        self.interval = interval
         self._first: dict[ProcessKey, float] = {}
         self._last: dict[ProcessKey, float] = {}
+        self._live: set[ProcessKey] = set()
+        """The backends listed and not gone yet: read every ``BACKENDS_READ_SECONDS``."""
         self._tree_seen: set[ProcessKey] = set()
         self._start = 0.0
         self._mine: set[int] = set()
@@ -193,13 +201,13 @@ class ProcessTreeCpu:
         self._orphans = 0.0
         self._orphans_reaped = 0
         self._measuring = 0.0
-        self._sampling = 0.0
         """CPU of this process's threads spent measuring (between the root's readings)."""
+        self._sampling = 0.0
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
 
-    def _backends_sample(self, *, first: bool) -> None:
+    def _backends_list(self, *, first: bool) -> None:
         assert self.backends is not None
         for pid in self.backends():
             times = cpu_times(pid)
@@ -208,7 +216,16 @@ class ProcessTreeCpu:
             if times.key not in self._last:
                 # there at the start: from its reading then; new: forked with no CPU
                 self._first[times.key] = times.own if first else 0.0
+                self._live.add(times.key)
             self._last[times.key] = times.own
+
+    def _backends_read(self) -> None:
+        for key in list(self._live):
+            times = cpu_times(key[0])
+            if times is None or times.key != key:  # gone (its pid maybe used again)
+                self._live.discard(key)
+            else:
+                self._last[key] = times.own
 
     def _adopted(self, children: dict[int, list[int]]) -> list[int]:
         me = os.getpid()
@@ -231,11 +248,16 @@ class ProcessTreeCpu:
         began = time.thread_time()
         try:
             turn = 0
-            while not self._stopping.wait(self.interval):
-                if self.backends is not None:
-                    self._backends_sample(first=False)
+            tick = BACKENDS_READ_SECONDS if self.backends is not None else TREE_SAMPLE_SECONDS
+            listing = round(BACKENDS_LIST_SECONDS / tick)
+            looking = round(TREE_SAMPLE_SECONDS / tick)
+            while not self._stopping.wait(tick):
                 turn += 1
-                if turn % 10 == 0:
+                if self.backends is not None:
+                    if turn % listing == 0:
+                        self._backends_list(first=False)
+                    self._backends_read()
+                if turn % looking == 0:
                     children = children_map()
                     self._orphans_reap(children)
                     for pid in tree_pids(self.root, children):
@@ -243,7 +265,8 @@ class ProcessTreeCpu:
                         if times is not None:
                             self._tree_seen.add(times.key)
             if self.backends is not None:
-                self._backends_sample(first=False)
+                self._backends_list(first=False)
+                self._backends_read()
         except BaseException as exc:  # handed to the caller by stop()
             self._failure = exc
         finally:
@@ -256,7 +279,7 @@ class ProcessTreeCpu:
         child_subreaper(True)
         self._mine = set(children_map().get(os.getpid(), []))
         if self.backends is not None:
-            self._backends_sample(first=True)
+            self._backends_list(first=True)
         self._start, seen = tree_cpu(self.root)
         began = time.thread_time()  # from the root's reading on: counted in its tree
         self._tree_seen |= seen

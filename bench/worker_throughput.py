@@ -59,7 +59,8 @@ from django.utils import timezone  # noqa: E402
 
 from bench.bots import TRIVIAL_BOT  # noqa: E402
 from bench.process_tree_cpu import (  # noqa: E402
-    SAMPLE_SECONDS,
+    BACKENDS_LIST_SECONDS,
+    BACKENDS_READ_SECONDS,
     CpuSpent,
     ProcessTreeCpu,
     own_backend_pid,
@@ -89,8 +90,9 @@ CPU_COUNTED = (
     "CPU counted: the worker's process tree (the worker, its pool processes, their bots and"
     " sandboxes; the exited ones through their parents' cutime/cstime, the orphans among"
     " them reaped by this process) and the"
-    " PostgreSQL backends of the scratch database (sampled every"
-    f" {SAMPLE_SECONDS * 1000:.0f} ms, each one's last interval missed); not counted: this"
+    " PostgreSQL backends of the scratch database (listed every"
+    f" {BACKENDS_LIST_SECONDS * 1000:.0f} ms, read every {BACKENDS_READ_SECONDS * 1000:.0f}"
+    " ms: the last reading of each, its last few ms missed); not counted: this"
     " process's polling and its backend, Redis, the kernel's own threads, other processes"
 )
 

@@ -28,7 +28,7 @@ match side by side. What is counted here instead, from /proc/PID/stat:
   exits are: an undercount.
 
 The times are in clock ticks (``SC_CLK_TCK``, 10 ms here) per process: read over a
-second or more of the tree's work. The measuring itself (a sampler thread: about 2 % of
+second or more of the tree's work. The measuring itself (a sampler thread: a few % of
 a CPU) runs in the benchmark's process; when that process is the tree's root, its CPU is
 taken out (``CpuSpent.measuring``).
 

@@ -19,10 +19,13 @@ task sent to the last result stored:
 
 Each configuration runs ``--rounds`` times, interleaved (the machine is shared: the load
 changes), and the ratio to the in-process figure of the same round is printed beside the
-figure, with the load average, and so is the CPU the whole machine spent a match while
-they played (every process and the kernel, from /proc/stat: the worker, its bots, their
-sandboxes' starts and exits, PostgreSQL, Redis and this process's polling) with the most
-matches a minute that cost allows on this machine's CPUs, however well the work overlaps.
+figure, with the load average, and so is the CPU a match cost while they played, counted
+for the benchmark's own processes only (the machine is shared: bench.process_tree_cpu):
+the worker's process tree (the worker, its pool processes, their bots and the bots'
+sandboxes, the exited ones included) and the PostgreSQL backends serving the scratch
+database (sampled), with the most matches a minute that cost allows on this machine's
+CPUs, however well the work overlaps. Not counted: this process's polling and its own
+backend, Redis, the kernel's own threads, every other process.
 Targets (issue 18): 900 sandboxed matches per minute for one worker process, two processes
 at least 1.8 times one. It prints figures; it asserts nothing.
 """
@@ -54,7 +57,15 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from bench.bots import TRIVIAL_BOT, cpu_busy_seconds  # noqa: E402
+from bench.bots import TRIVIAL_BOT  # noqa: E402
+from bench.process_tree_cpu import (  # noqa: E402
+    BACKENDS_LIST_SECONDS,
+    BACKENDS_READ_SECONDS,
+    CpuSpent,
+    ProcessTreeCpu,
+    own_backend_pid,
+    postgres_backends,
+)
 from bench.scratch_database import scratch_database  # noqa: E402
 from tests.celery_workers import process_stop  # noqa: E402
 
@@ -75,10 +86,36 @@ def loadavg() -> str:
         return "?"
 
 
+CPU_COUNTED = (
+    "CPU counted: the worker's process tree (the worker, its pool processes, their bots and"
+    " sandboxes; the exited ones through their parents' cutime/cstime, the orphans among"
+    " them reaped by this process) and the"
+    " PostgreSQL backends of the scratch database (listed every"
+    f" {BACKENDS_LIST_SECONDS * 1000:.0f} ms, read every {BACKENDS_READ_SECONDS * 1000:.0f}"
+    " ms: the last reading of each, its last few ms missed); not counted: this"
+    " process's polling and its backend, Redis, the kernel's own threads, other processes"
+)
+
+
 @dataclass(frozen=True)
 class Measured:
     per_minute: float
-    cpu_ms_per_match: float
+    count: int
+    cpu: CpuSpent
+
+    @property
+    def cpu_ms_per_match(self) -> float:
+        return self.cpu.seconds / self.count * 1000
+
+    def cpu_described(self) -> str:
+        tree = self.cpu.tree / self.count * 1000
+        backends = self.cpu.backends / self.count * 1000
+        return (
+            f"CPU {self.cpu_ms_per_match:5.1f} ms a match (worker tree {tree:5.1f},"
+            f" {self.cpu.tree_processes_seen} processes seen, {self.cpu.orphans} orphans"
+            f" reaped here; PostgreSQL {backends:4.1f},"
+            f" {self.cpu.backends_seen} backends)"
+        )
 
 
 @dataclass(frozen=True)
@@ -173,7 +210,7 @@ def run(
     setup: Setup, processes: int, count: int, seat_ids: list[int], database_url: str
 ) -> Measured:
     """Matches per minute of ``processes`` worker processes playing ``count`` matches, and
-    the machine's CPU a match meanwhile."""
+    the CPU of the worker's tree and its PostgreSQL backends meanwhile."""
     from config.celery import app
     from league.models import Match, MatchStatus
     from league.task_names import RUN_MATCH
@@ -192,19 +229,23 @@ def run(
                 wanted
             ):
                 time.sleep(0.05)
+            backends, backends_close = postgres_backends(exclude=[own_backend_pid()])
+            meter = ProcessTreeCpu(worker.pid, backends=backends, backends_close=backends_close)
             began = time.perf_counter()
-            busy_before = cpu_busy_seconds()
-            for match_id in ids:
-                app.send_task(RUN_MATCH, args=[match_id])
-            while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
-                if worker.poll() is not None:
-                    raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
-                time.sleep(0.05)
-            seconds = time.perf_counter() - began
-            busy = cpu_busy_seconds() - busy_before
+            meter.start()
+            try:
+                for match_id in ids:
+                    app.send_task(RUN_MATCH, args=[match_id])
+                while Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() < count:
+                    if worker.poll() is not None:
+                        raise SystemExit(f"the worker died:\n{log_path.read_text()[-3000:]}")
+                    time.sleep(0.05)
+                seconds = time.perf_counter() - began
+            finally:
+                spent = meter.stop()
         finally:
             process_stop(worker, timeout=WORKER_STOP_SECONDS)
-    return Measured(per_minute=count / seconds * 60, cpu_ms_per_match=busy / count * 1000)
+    return Measured(per_minute=count / seconds * 60, count=count, cpu=spent)
 
 
 def main() -> int:
@@ -218,6 +259,7 @@ def main() -> int:
         try:
             say(f"# bench.worker_throughput: {GAME}, {args.matches} matches a measurement")
             say(f"# {os.cpu_count()} CPUs, load average at the start {loadavg()}")
+            say(f"# {CPU_COUNTED}")
             seats = {setup.uploaded: competitors(uploaded=setup.uploaded) for setup in SETUPS}
             figures: dict[tuple[str, int], list[float]] = {}
             ratios: dict[tuple[str, int], list[float]] = {}
@@ -240,7 +282,7 @@ def main() -> int:
                         say(
                             f"round {round_number + 1}, {processes} process(es), {setup.label:30s}"
                             f" {per_minute:7.0f} matches/min   {per_minute / reference:5.2f} x in"
-                            f" process   CPU {measured.cpu_ms_per_match:5.1f} ms a match"
+                            f" process   {measured.cpu_described()}"
                             f" (at most {cpus * 60_000 / measured.cpu_ms_per_match:5.0f}/min)"
                             f"   (load {loadavg()})"
                         )

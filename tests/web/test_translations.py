@@ -11,6 +11,7 @@ errors speak them (issue 21).
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -675,6 +676,7 @@ def test_an_illegal_move_is_refused_in_the_requests_language(language: str, word
         assert said.startswith(action_in_language(refused.action) + ": ")
 
 
+@functools.cache  # pure, and the same for each language asked: played through once
 def engine_refusals() -> dict[str, str]:
     """Every rule the engine names when refusing an action (one example of each shape,
     numbers and cards aside -> the rule): each example game of each family played through

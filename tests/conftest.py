@@ -12,6 +12,7 @@ from tests.celery_workers import CeleryWorkerProcess, worker_start
 from tests.servers import PROBES, running_under_ci, server_requirements_check
 from tests.tracked_files import GUARD as TRACKED_FILES
 from tests.tracked_files import session_finish, summary_lines
+from tests.uvicorn_servers import UvicornLiveServer
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
@@ -120,3 +121,15 @@ def celery_worker_factory(
 def subprocess_environment() -> dict[str, str]:
     """The environment of this test run, for a child process of the project."""
     return dict(os.environ)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[UvicornLiveServer]:
+    """The site served as production serves it (uvicorn, config.web_server's options), in
+    a thread of this process: pytest-django's fixture of that name, with production's
+    server instead of Django's WSGI one (tests/uvicorn_servers.py)."""
+    server = UvicornLiveServer()
+    try:
+        yield server
+    finally:
+        server.stop()

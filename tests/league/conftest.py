@@ -1,6 +1,7 @@
-"""Fixtures of the league's tests: the site served by daphne, as it runs in production.
+"""Fixtures of the league's tests: the site served as it runs in production.
 
-``live_server_url`` starts daphne on a free loopback port on the test database (the test
+``live_server_url`` starts production's web server (``python -m config.web_server``:
+uvicorn, tests/uvicorn_servers.py) on a free loopback port on the test database (the test
 must use ``django_db(transaction=True)`` so that the server sees its rows). The server's
 tasks go to a Redis database of their own (``scratch_redis_url``), emptied afterwards, so
 that the matches it opens do not reach other tests' workers. Its rate limits are raised
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +26,7 @@ import redis
 
 from tests.celery_workers import REPOSITORY_ROOT
 from tests.servers import database_url_for
+from tests.uvicorn_servers import web_server_command
 
 SERVER_START_SECONDS = 60.0
 UNLIMITED_RATES = (
@@ -61,14 +62,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
     log_path = tmp_path / "server.log"
     with log_path.open("wb") as log:
         server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "daphne"),
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "config.asgi:application",
-            ],
+            web_server_command(port),
             cwd=REPOSITORY_ROOT,
             env=environment,
             stdout=log,

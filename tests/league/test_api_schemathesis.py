@@ -1,7 +1,7 @@
-"""schemathesis against the project's own OpenAPI schema on a live server (daphne on a free
-loopback port, on the test database: tests/league/conftest.py), with positive and negative
-data: no 5xx, only documented status codes, no response that breaks the schema, and no
-request the schema forbids accepted.
+"""schemathesis against the project's own OpenAPI schema on a live server (uvicorn, as in
+production, on a free loopback port, on the test database: tests/league/conftest.py), with
+positive and negative data: no 5xx, only documented status codes, no response that breaks
+the schema, and no request the schema forbids accepted.
 
 The database holds a played league match, a person's table, a bot with an uploaded
 version and an invitation, and schemathesis is given their ids (and game strings and

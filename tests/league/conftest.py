@@ -71,7 +71,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"the server did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
+                time.sleep(0.05)
         yield url
     finally:
         server.terminate()

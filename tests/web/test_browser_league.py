@@ -68,7 +68,7 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], seconds: float = 6
                 if response.status == 200:
                     return
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer within {seconds:g} s")
 
 

@@ -1,4 +1,5 @@
-"""ASGI entry point, served by daphne: HTTP through Django, WebSockets through Channels."""
+"""ASGI entry point, served by uvicorn (config/web_server.py; daphne for ``manage.py
+runserver``): HTTP through Django, WebSockets through Channels."""
 
 import os
 
@@ -13,10 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config.daphne_bodies import daphne_leaves_bodies_to_django  # noqa: E402
 from config.routing import websocket_router  # noqa: E402
-
-daphne_leaves_bodies_to_django()  # a malformed multipart body reaches Django's JSON 400
 
 application = ProtocolTypeRouter(
     {

@@ -1,7 +1,7 @@
 """Run the service's processes together and keep them running (what scripts/run starts).
 
     python -m config.process_supervisor --health-url http://127.0.0.1:8000/healthz \\
-        web='daphne --port 8000 config.asgi:application' \\
+        web='python -m config.web_server --port 8000' \\
         worker='celery -A config worker' beat='celery -A config beat'
 
 Each child runs in a process group of its own; its output is passed on with its name in

@@ -158,7 +158,7 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # ---------------------------------------------------------------- static files
 # Served by WhiteNoise from STATIC_ROOT (filled by `manage.py collectstatic`) in every mode,
-# so daphne alone serves the whole site; see docs/operations.md.
+# so the web server (uvicorn) alone serves the whole site; see docs/operations.md.
 STATIC_URL = "static/"
 STATIC_ROOT = path_from_env(os.environ, "STATIC_ROOT", default=VAR_DIR / "static")
 STORAGES = {

@@ -22,6 +22,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 PROCESSES_PER_CORE = 2
 """Django runs a request's synchronous middleware and view in one thread per process: a
@@ -57,6 +58,23 @@ def processes_from(environ: Mapping[str, str], given: int | None, cores: int) ->
     return count
 
 
+def uvicorn_options() -> dict[str, Any]:
+    """How uvicorn serves the site, in production and in the tests' live servers
+    (tests/uvicorn_servers.py): everything but the address and the number of processes."""
+    return {
+        "loop": "uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
+        "http": "httptools" if importlib.util.find_spec("httptools") else "h11",
+        "ws": "wsproto",  # a dependency of the project (pyproject.toml); not the websockets library
+        "lifespan": "off",  # Django's ASGI handler has no lifespan events
+        # The client's address is REMOTE_ADDR; TRUSTED_PROXIES decides about
+        # X-Forwarded-For in the site (config/settings.py), not the server.
+        "proxy_headers": False,
+        "server_header": False,
+        "access_log": False,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--host", default="127.0.0.1")
@@ -70,22 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     import uvicorn
 
-    fast = importlib.util.find_spec("uvloop") is not None
     uvicorn.run(
         "config.asgi:application",
         host=args.host,
         port=args.port,
         workers=processes,
-        loop="uvloop" if fast else "asyncio",
-        http="httptools" if importlib.util.find_spec("httptools") else "h11",
-        ws="wsproto",  # installed with daphne; the websockets library is not needed
-        lifespan="off",  # Django's ASGI handler has no lifespan events
-        # The client's address is REMOTE_ADDR; TRUSTED_PROXIES decides about
-        # X-Forwarded-For in the site (config/settings.py), not the server.
-        proxy_headers=False,
-        server_header=False,
-        access_log=False,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        **uvicorn_options(),
     )
     return 0
 

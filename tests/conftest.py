@@ -3,15 +3,18 @@
 import os
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.celery_workers import CeleryWorkerProcess, worker_start
 from tests.servers import PROBES, running_under_ci, server_requirements_check
 from tests.tracked_files import GUARD as TRACKED_FILES
 from tests.tracked_files import session_finish, summary_lines
+from tests.uvicorn_servers import UvicornLiveServer
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
@@ -20,6 +23,26 @@ if TYPE_CHECKING:
 # as in this one (read_cache_without_lag): a test that reads after a write sees the write.
 # tests/web/test_read_cache.py sets a lag where it tests one.
 os.environ["READ_CACHE_LAG_SECONDS"] = "0"
+
+# hypothesis's profiles (docs/operations.md, "Tests and CI"). Under CI=true every run tries
+# the same examples (derandomize: a red build is red again on a rerun, and a green one
+# does not turn red by luck), prints the blob that replays a failure
+# (@reproduce_failure), keeps no example database, and allows an example 5 s: CI shares a
+# loaded machine, where hypothesis's 200 ms fails tests that are only slow. Locally each
+# run draws new examples (hypothesis's defaults), which finds what CI's fixed ones miss.
+# HYPOTHESIS_PROFILE=ci (or local) chooses one explicitly.
+HYPOTHESIS_CI_DEADLINE = timedelta(seconds=5)
+hypothesis_settings.register_profile(
+    "ci",
+    derandomize=True,
+    print_blob=True,
+    database=None,
+    deadline=HYPOTHESIS_CI_DEADLINE,
+)
+hypothesis_settings.register_profile("local", parent=hypothesis_settings.get_profile("default"))
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "").strip() or ("ci" if running_under_ci() else "local")
+)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -120,3 +143,15 @@ def celery_worker_factory(
 def subprocess_environment() -> dict[str, str]:
     """The environment of this test run, for a child process of the project."""
     return dict(os.environ)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[UvicornLiveServer]:
+    """The site served as production serves it (uvicorn, config.web_server's options), in
+    a thread of this process: pytest-django's fixture of that name, with production's
+    server instead of Django's WSGI one (tests/uvicorn_servers.py)."""
+    server = UvicornLiveServer()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -8,7 +8,11 @@ PostgreSQL, one Redis and one machine.
   tasks, its Channels groups and caches are its own, and a test that empties its database
   empties nobody else's. It changes REDIS_URL in the environment when it is imported,
   which ``-p`` (pyproject's addopts) does before pytest-django sets Django up; the workers
-  and servers the tests start inherit it.
+  and servers the tests start inherit it. A process whose database would be past the
+  server's last one (``CONFIG GET databases``, 16 if the server does not say) does not
+  wrap around to a database another run may use: the run stops with a message saying
+  which database and how many the server has. Tests empty Redis only through
+  ``redis_own_database_flush``, which refuses any database but the process's own.
 - **A module's tests in one process**, so a module's fixtures (a live site, a worker) start
   once: scripts/test asks for ``--dist loadfile``. (pytest-xdist's ``xdist_group`` marks do
   not group under pytest 9, whose node ids they can no longer change.)
@@ -27,26 +31,105 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import pytest
 
 REDIS_DATABASES = 16
-"""Redis's default number of databases: the process numbers wrap around after it."""
+"""Redis's default number of databases, when the server does not say how many it has."""
+REDIS_ANSWER_SECONDS = 5
 
 
-def redis_url_of_process(url: str, worker: str) -> str:
+class RedisDatabaseNotGivenError(Exception):
+    """A process would use, or empty, a Redis database that is not its own."""
+
+
+def redis_database_of(url: str) -> int:
+    """The database of a redis://, rediss:// or unix:// URL (0 when it names none)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return int(dict(parse_qsl(parts.query)).get("db", "0"))
+    return int(parts.path.strip("/") or "0")
+
+
+def redis_url_of_process(url: str, worker: str, databases: int = REDIS_DATABASES) -> str:
     """``url`` with the database that follows its own by the process number of ``worker``
-    (``gw0``, ``gw1``, ...): the path of redis:// and rediss://, the ``db`` of unix://."""
+    (``gw0``, ``gw1``, ...): the path of redis:// and rediss://, the ``db`` of unix://.
+    Past the server's ``databases`` it raises RedisDatabaseNotGivenError: wrapping around would
+    share a database with another process or another run."""
     number = int(worker.removeprefix("gw"))
+    given = redis_database_of(url)
+    database = given + number
+    if database >= databases:
+        raise RedisDatabaseNotGivenError(
+            f"test process {worker} would use Redis database {database} (REDIS_URL's "
+            f"{given} + {number}), but the Redis server has {databases} databases "
+            f"(0-{databases - 1}): give REDIS_URL a lower database or run fewer "
+            "processes (-n); the run does not wrap around into a database another run "
+            "may use"
+        )
     parts = urlsplit(url)
     if parts.scheme == "unix":
         query = dict(parse_qsl(parts.query))
-        database = (int(query.get("db", "0")) + number) % REDIS_DATABASES
         query["db"] = str(database)  # urlunsplit would drop the empty host's "//"
         return f"unix://{parts.netloc}{parts.path}?{urlencode(query)}"
-    database = (int(parts.path.strip("/") or "0") + number) % REDIS_DATABASES
     return urlunsplit(parts._replace(path=f"/{database}"))
 
 
+def redis_databases_of_server(url: str) -> int:
+    """How many databases the Redis server at ``url`` has (``CONFIG GET databases``), or
+    Redis's default when it does not answer or does not allow CONFIG."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=REDIS_ANSWER_SECONDS,
+            socket_timeout=REDIS_ANSWER_SECONDS,
+            decode_responses=True,
+        )
+        with client:
+            answer = client.config_get("databases")
+    except redis.RedisError:
+        return REDIS_DATABASES
+    count = str(answer.get("databases", ""))
+    return int(count) if count.isdigit() else REDIS_DATABASES
+
+
+def redis_own_database_flush(url: str) -> None:
+    """Empty the Redis database of ``url`` (FLUSHDB) if it is this process's own, the one of
+    its REDIS_URL; any other raises RedisDatabaseNotGivenError and nothing is emptied."""
+    import redis
+
+    own = os.environ.get("REDIS_URL", "").strip()
+    if not own or urlsplit(url)._replace(path="", query="") != urlsplit(own)._replace(
+        path="", query=""
+    ):
+        raise RedisDatabaseNotGivenError(f"{url} is not this process's Redis server ({own!r})")
+    if redis_database_of(url) != redis_database_of(own):
+        raise RedisDatabaseNotGivenError(
+            f"Redis database {redis_database_of(url)} is not this process's own "
+            f"({redis_database_of(own)}, REDIS_URL): it is not emptied"
+        )
+    with redis.Redis.from_url(url) as client:
+        client.flushdb()
+
+
+GIVEN_REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+"""REDIS_URL as the run was given it: the first process's database."""
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+_redis_problem: str | None = None
 if _worker and os.environ.get("REDIS_URL", "").strip():
-    os.environ["REDIS_URL"] = redis_url_of_process(os.environ["REDIS_URL"].strip(), _worker)
+    _given_url = os.environ["REDIS_URL"].strip()
+    try:
+        os.environ["REDIS_URL"] = redis_url_of_process(
+            _given_url, _worker, redis_databases_of_server(_given_url)
+        )
+    except RedisDatabaseNotGivenError as exc:
+        _redis_problem = str(exc)
+        # Not REDIS_URL's own database either: that one is the first process's.
+        del os.environ["REDIS_URL"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _redis_problem is not None:
+        raise pytest.UsageError(_redis_problem)
+
 
 LONG_MARKERS = ("browser", "slow")
 

@@ -1,9 +1,11 @@
-"""Fixtures of the league's tests: the site served by daphne, as it runs in production.
+"""Fixtures of the league's tests: the site served as it runs in production.
 
-``live_server_url`` starts daphne on a free loopback port on the test database (the test
-must use ``django_db(transaction=True)`` so that the server sees its rows). The server's
-tasks go to a Redis database of their own (``scratch_redis_url``), emptied afterwards, so
-that the matches it opens do not reach other tests' workers. Its rate limits are raised
+``live_server_url`` starts production's web server (``python -m config.web_server``:
+uvicorn, tests/uvicorn_servers.py) on a free loopback port on the test database (the test
+must use ``django_db(transaction=True)`` so that the server sees its rows). The server
+uses the process's own Redis database (tests/parallel_processes.py), emptied afterwards,
+so that the tasks it queued do not reach a later test's workers; no other database is
+touched (another one may be another process's or another run's). Its rate limits are raised
 out of the way of a test that sends many requests (tests/league/test_throttling.py tests
 the limits themselves).
 """
@@ -12,20 +14,19 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from django.db import connection
 
 import pytest
-import redis
 
 from tests.celery_workers import REPOSITORY_ROOT
+from tests.parallel_processes import redis_own_database_flush
 from tests.servers import database_url_for
+from tests.uvicorn_servers import web_server_command
 
 SERVER_START_SECONDS = 60.0
 UNLIMITED_RATES = (
@@ -40,18 +41,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def scratch_redis_url(url: str) -> str:
-    """Another Redis database than the run's own (its index +- 8), so that concurrent
-    runs on databases 0-7 each have their own scratch database."""
-    parts = urlsplit(url)
-    index = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{index + 8 if index < 8 else index - 8}"))
-
-
 @pytest.fixture
 def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    redis_url = scratch_redis_url(subprocess_environment["REDIS_URL"])
+    redis_url = subprocess_environment["REDIS_URL"]
     environment = subprocess_environment | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
         "REDIS_URL": redis_url,
@@ -61,14 +54,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
     log_path = tmp_path / "server.log"
     with log_path.open("wb") as log:
         server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "daphne"),
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "config.asgi:application",
-            ],
+            web_server_command(port),
             cwd=REPOSITORY_ROOT,
             env=environment,
             stdout=log,
@@ -85,7 +71,7 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"the server did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
+                time.sleep(0.05)
         yield url
     finally:
         server.terminate()
@@ -94,4 +80,4 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        redis.Redis.from_url(redis_url).flushdb()
+        redis_own_database_flush(redis_url)

@@ -2,7 +2,7 @@
 without credentials (401, naming the scheme), the session's CSRF check, bodies that cannot
 be read (malformed JSON or multipart, nesting too deep, a lone surrogate, too large, too
 many files), a media type the view does not take, a wrong method, an unknown path; and a
-malformed multipart body through daphne itself, as the site is served."""
+malformed multipart body through the site's own web server (uvicorn), as it is served."""
 
 from __future__ import annotations
 
@@ -218,9 +218,9 @@ def test_query_parameters_are_refused_as_the_schema_says(
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_daphne_hands_a_malformed_multipart_body_to_the_api(live_server_url: str) -> None:
-    """Twisted answered an empty multipart body (only the closing boundary, as
-    schemathesis sends) with an empty 400 of its own, before Django saw it."""
+def test_the_web_server_hands_a_malformed_multipart_body_to_the_api(live_server_url: str) -> None:
+    """An empty multipart body (only the closing boundary, as schemathesis sends) gets the
+    API's JSON 400; under daphne, Twisted answered it with an empty 400 of its own."""
     ann = user_create("ann")
     bot = Bot.objects.create(owner=ann, name="Rando")
     token = Token.objects.create(user=ann)

@@ -1,7 +1,7 @@
-"""schemathesis against the project's own OpenAPI schema on a live server (daphne on a free
-loopback port, on the test database: tests/league/conftest.py), with positive and negative
-data: no 5xx, only documented status codes, no response that breaks the schema, and no
-request the schema forbids accepted.
+"""schemathesis against the project's own OpenAPI schema on a live server (uvicorn, as in
+production, on a free loopback port, on the test database: tests/league/conftest.py), with
+positive and negative data: no 5xx, only documented status codes, no response that breaks
+the schema, and no request the schema forbids accepted.
 
 Two runs of the same checks: the suite's quick run (a few examples of every operation, its
 schema's examples and random data), and the full run (many examples, and the coverage

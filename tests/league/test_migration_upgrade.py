@@ -7,11 +7,19 @@ executor, inserts the rows of tests/league/data/pre_0008_league.json through the
 models of that state (a Kingen round robin, finished, and a Priffe rotating-partner league,
 running, played and rated by the old code; the README there says how the file was made),
 runs ``migrate`` and asks today's API for what the old API answered then.
+
+SQLite, the default database of ``./scripts/run``, is checked too, whatever DATABASE_URL
+the run has: a process of its own (``fresh_sqlite_file_upgrade``) takes a new SQLite file
+in the test's tmp_path to that state, inserts the same rows, runs ``migrate`` and compares
+the same answers.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +35,7 @@ import pytest
 
 from engine.record import verify_record
 from league.services.standings import standings_rebuild_stale
+from tests.celery_workers import REPOSITORY_ROOT
 
 DUMP = Path(__file__).parent / "data" / "pre_0008_league.json"
 OLD_STATE = [("league", "0007_rating_queue"), ("bots", "0001_initial")]
@@ -96,6 +105,28 @@ def upgrade_and_compare() -> None:
         # The upgrade as an operator runs it (its post-migrate step included); whatever
         # happened, the next test finds the latest schema.
         call_command("migrate", verbosity=0)
+    answers_compare(data)
+
+
+def fresh_sqlite_file_upgrade() -> None:
+    """In a process whose DATABASE_URL is a new SQLite file: migrate it (every app to its
+    latest, as pytest-django does with a test database), take league and bots back to the
+    old state, insert the dump's rows, ``migrate`` to the latest and compare the answers.
+    (Migrating only up to the old state would leave Django's own apps at the first
+    migrations those two depend on, older than any database the old code ran on.)"""
+    assert connection.vendor == "sqlite", connection.vendor
+    with connection.cursor() as cursor:
+        tables = connection.introspection.table_names(cursor)
+    assert not tables, f"the SQLite file is not new: {tables[:5]}"
+    call_command("migrate", verbosity=0)
+    data = dump_load()
+    rows_insert(migrate_back(OLD_STATE), data["rows"])
+    call_command("migrate", verbosity=0)
+    answers_compare(data)
+
+
+def answers_compare(data: Mapping[str, Any]) -> None:
+    """Today's API answers what the old one did, and the stored records still verify."""
     assert standings_rebuild_stale() == [], "migrate left stale stored standings"
 
     client = Client()
@@ -148,3 +179,40 @@ def test_the_same_upgrade_on_sqlite() -> None:
     if connection.vendor != "sqlite":
         pytest.skip("the database is not SQLite: the PostgreSQL test covers it")
     upgrade_and_compare()
+
+
+SQLITE_UPGRADE_SECONDS = 600
+
+
+@pytest.mark.slow  # every migration from nothing, in a process of its own: about 30 s
+def test_a_new_sqlite_file_at_the_old_state_upgrades_and_reads_the_same(tmp_path: Path) -> None:
+    """Whatever the run's database: SQLite is ./scripts/run's default, and the PostgreSQL
+    run of CI would otherwise never upgrade one."""
+    database = tmp_path / "db.sqlite3"
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in {"REDIS_URL", "PYTEST_XDIST_WORKER"}  # the file cache, no broker
+    } | {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "VAR_DIR": str(tmp_path / "var"),
+        "ALLOWED_HOSTS": "testserver",
+        "DEBUG": "false",
+    }
+    upgrade = (
+        "import django; django.setup(); "
+        "from tests.league.test_migration_upgrade import fresh_sqlite_file_upgrade; "
+        "fresh_sqlite_file_upgrade()"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-c", upgrade],
+        cwd=REPOSITORY_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=SQLITE_UPGRADE_SECONDS,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stderr[-6000:]
+    assert database.stat().st_size > 0

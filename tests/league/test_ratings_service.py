@@ -228,7 +228,7 @@ def rated_wait(count: int, *, worker: CeleryWorkerProcess, timeout: float = 60.0
             return
         if worker.process.poll() is not None:
             pytest.fail(f"the worker died:\n{worker.log()}")
-        time.sleep(0.2)
+        time.sleep(0.05)
     pytest.fail(f"not rated after {timeout:g} s:\n{worker.log()}")
 
 

@@ -7,6 +7,7 @@ the tests here set the rates and lock lengths they are about with ``settings``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from league.services.sign_in import (
 )
 from tests.celery_workers import REPOSITORY_ROOT
 from tests.league.builders import user_create
+from tests.league.clock import Clock, clock_fixture, sign_in_clock_fixture  # noqa: F401
 from tests.servers import closed_port
 
 if TYPE_CHECKING:
@@ -87,11 +89,13 @@ def assert_too_many(response: Any, *, within: int, says: str) -> str:
     return detail
 
 
-def lock_wait_out(username: str) -> None:
-    """Sleep until the username's (short, test-sized) lock has ended."""
+def lock_wait_out(username: str, clock: Clock) -> None:
+    """Move the sign-in lock's clock to just past the end of the username's lock."""
     lock = sign_in_lock_get(username=username)
     assert lock is not None
-    time.sleep(max(0.0, lock.until - time.time()) + 0.05)
+    clock.advance(seconds=lock.until - clock.time() - 0.05)
+    assert sign_in_lock_get(username=username) == lock  # not quite yet
+    clock.advance(seconds=0.1)
     assert sign_in_lock_get(username=username) is None
 
 
@@ -100,7 +104,7 @@ def lock_wait_out(username: str) -> None:
 
 @servers
 def test_the_sixth_wrong_password_locks_the_username_and_the_lock_grows(
-    settings: Settings,
+    settings: Settings, sign_in_clock: Clock
 ) -> None:
     settings.SIGN_IN_FAILURES_ALLOWED = 5
     settings.SIGN_IN_LOCKOUT_SECONDS = (1, 60)
@@ -121,7 +125,7 @@ def test_the_sixth_wrong_password_locks_the_username_and_the_lock_grows(
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
     assert client.keys(f"{prefix}:*sign-in:lock:*")
 
-    lock_wait_out("ann")
+    lock_wait_out("ann", sign_in_clock)
     assert token_post("ann", PASSWORD).status_code == 200
 
     # Locked again: the second lock is the second length, 60 s instead of 1 s.
@@ -184,7 +188,19 @@ def test_lock_lengths_grow_then_stay_at_the_last_and_are_forgotten_after_a_quiet
     first = sign_in_failure_record(username="bea", now=time.time())
     assert first is not None
     assert first.level == 1
-    time.sleep(max(0.0, first.until - time.time()) + 1.1)  # the key's TTL: length + memory
+    # Redis keeps the lock for its length + the memory (1 s + 0 s), then forgets it. The
+    # test checks that time to live and then lets Redis expire the key now rather than
+    # sleep through the second.
+    client = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    digest = hashlib.sha256(b"bea").hexdigest()[:40]  # the key names a digest of the username
+    [lock_key] = client.keys(f"{prefix}:*sign-in:lock:{digest}")
+    assert 0 < client.pttl(lock_key) <= 1000
+    client.pexpire(lock_key, 1)
+    deadline = time.monotonic() + 5
+    while client.exists(lock_key) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert not client.exists(lock_key)
     assert sign_in_failure_record(username="bea", now=time.time()) is None
     again = sign_in_failure_record(username="bea", now=time.time())
     assert again is not None

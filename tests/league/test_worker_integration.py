@@ -36,7 +36,7 @@ def heartbeat_wait(token: str, *, worker: CeleryWorkerProcess) -> Heartbeat:
             return heartbeat
         if worker.process.poll() is not None:
             pytest.fail(f"the worker died:\n{worker.log()}")
-        time.sleep(0.2)
+        time.sleep(0.05)
     pytest.fail(f"no heartbeat {token} after {ROW_APPEARS_TIMEOUT_SECONDS:g} s:\n{worker.log()}")
 
 

@@ -13,8 +13,9 @@ from tests.web.browser import chromium_start
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
 
 
 @pytest.fixture
-def open_page(browser: WebDriver, live_server: LiveServer) -> Callable[[str], WebDriver]:
+def open_page(browser: WebDriver, live_server: UvicornLiveServer) -> Callable[[str], WebDriver]:
     """Open a path of the live server in the browser."""
 
     def go(path: str) -> WebDriver:

@@ -22,8 +22,9 @@ from tests.web.conftest import wait_for
 from tests.web.ladder_builders import small_ladder
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -80,7 +81,7 @@ def test_every_page_in_every_language_has_no_serious_violation(
     axe_available: None,
     samples_on: None,
     browser: WebDriver,
-    live_server: LiveServer,
+    live_server: UvicornLiveServer,
 ) -> None:
     tournament, person = bot_tournament(entrants=4)
     assert tournament.club is not None
@@ -120,7 +121,7 @@ def test_every_page_in_every_language_has_no_serious_violation(
 
 
 def test_the_club_night_pages_in_every_language_have_no_serious_violation(
-    axe_available: None, browser: WebDriver, live_server: LiveServer
+    axe_available: None, browser: WebDriver, live_server: UvicornLiveServer
 ) -> None:
     """The table cards, the table's score entry (entered; a Priffe sheet, open), the code
     page, the projector, a club league, its round and a confirmed, corrected match, as
@@ -146,7 +147,7 @@ def test_the_club_night_pages_in_every_language_have_no_serious_violation(
 
 
 def test_the_checker_finds_a_violation(
-    axe_available: None, browser: WebDriver, live_server: LiveServer, samples_on: None
+    axe_available: None, browser: WebDriver, live_server: UvicornLiveServer, samples_on: None
 ) -> None:
     """Not a test that passes whatever the page: an image without a text alternative and
     light grey on white are found."""

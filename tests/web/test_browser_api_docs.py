@@ -19,8 +19,9 @@ from tests.web.browser import Request, chromium_start, page_requests, screenshot
 from tests.web.conftest import wait_for
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,14 +49,14 @@ def watched_browser(tmp_path: Path) -> Iterator[WebDriver]:
         driver.quit()
 
 
-def loopback_url(live_server: LiveServer) -> str:
+def loopback_url(live_server: UvicornLiveServer) -> str:
     """The live server's address by its loopback IP (pytest-django names it localhost)."""
     parts = urlsplit(live_server.url)
     assert parts.hostname in ("localhost", "127.0.0.1")
     return f"{parts.scheme}://127.0.0.1:{parts.port}"
 
 
-def schema_operations(live_server: LiveServer) -> set[tuple[str, str]]:
+def schema_operations(live_server: UvicornLiveServer) -> set[tuple[str, str]]:
     from django.test import Client
 
     schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
@@ -68,7 +69,7 @@ def schema_operations(live_server: LiveServer) -> set[tuple[str, str]]:
 
 
 def assert_only_the_live_server(
-    requests: list[Request], live_server: LiveServer, *, refused: tuple[str, ...] = ()
+    requests: list[Request], live_server: UvicornLiveServer, *, refused: tuple[str, ...] = ()
 ) -> None:
     """Every request the page sent went to the live server on 127.0.0.1 (or stayed in the
     browser: data:, blob:); the browser's policy refused exactly the ``refused`` URLs."""
@@ -85,7 +86,7 @@ def assert_only_the_live_server(
     assert all(r.blocked == "csp" for r in requests if r.blocked)
 
 
-def assert_no_remote_source_in_csp(page: str, live_server: LiveServer) -> None:
+def assert_no_remote_source_in_csp(page: str, live_server: UvicornLiveServer) -> None:
     """A Content-Security-Policy, where the page has one, names no other host."""
     import urllib.request
 
@@ -99,7 +100,7 @@ def assert_no_remote_source_in_csp(page: str, live_server: LiveServer) -> None:
 
 
 def test_swagger_ui_lists_every_operation_from_the_server_alone(
-    watched_browser: WebDriver, live_server: LiveServer
+    watched_browser: WebDriver, live_server: UvicornLiveServer
 ) -> None:
     driver = watched_browser
     expected = schema_operations(live_server)
@@ -126,7 +127,7 @@ def test_swagger_ui_lists_every_operation_from_the_server_alone(
 
 
 def test_redoc_shows_the_operations_from_the_server_alone(
-    watched_browser: WebDriver, live_server: LiveServer
+    watched_browser: WebDriver, live_server: UvicornLiveServer
 ) -> None:
     driver = watched_browser
     expected = schema_operations(live_server)

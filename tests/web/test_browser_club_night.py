@@ -23,8 +23,9 @@ from tests.web.conftest import wait_for
 from tests.web.test_club_night_pages import KINGEN_3
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +47,7 @@ def phone(tmp_path: Path) -> Iterator[WebDriver]:
 
 
 def test_a_table_enters_its_scores_on_a_phone_and_its_card_prints(
-    phone: WebDriver, live_server: LiveServer, tmp_path: Path
+    phone: WebDriver, live_server: UvicornLiveServer, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -34,8 +34,9 @@ from tests.web.browser import chromium_start, screenshot
 from tests.web.test_browser_phone import PHONE
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.sandbox, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +102,7 @@ def board_rows(driver: WebDriver) -> list[dict[str, Any]]:
 
 
 def test_the_leaderboard_and_a_versions_rating_history(
-    desktop: WebDriver, live_server: LiveServer, played_ladder: PlayedLadder
+    desktop: WebDriver, live_server: UvicornLiveServer, played_ladder: PlayedLadder
 ) -> None:
     driver = desktop
     phone_pages._sign_in(driver, live_server, played_ladder.owner)
@@ -138,7 +139,7 @@ def test_the_leaderboard_and_a_versions_rating_history(
 
 
 def test_no_ladder_page_is_wider_than_a_phone(
-    phone: WebDriver, live_server: LiveServer, played_ladder: PlayedLadder
+    phone: WebDriver, live_server: UvicornLiveServer, played_ladder: PlayedLadder
 ) -> None:
     phone_pages._sign_in(phone, live_server, played_ladder.owner)
     pages = {

@@ -1,10 +1,11 @@
 """The whole product in a real browser, against the real processes.
 
-daphne serves the site (HTTP and WebSockets) and a real Celery worker plays the matches and
-validates uploaded bots in the sandbox, both on the test database and Redis: a person signs
-up, opens a club, creates a league with bots, starts a round and watches the standings fill
-live, opens a replay and steps through it, uploads a bot and sees it validated, and plays a
-whole Kingen deal at a table with three bots (an illegal card gets the server's message).
+Production's web server (uvicorn, config/web_server.py) serves the site (HTTP and
+WebSockets) and a real Celery worker plays the matches and validates uploaded bots in the
+sandbox, both on the test database and Redis: a person signs up, opens a club, creates a
+league with bots, starts a round and watches the standings fill live, opens a replay and
+steps through it, uploads a bot and sees it validated, and plays a whole Kingen deal at a
+table with three bots (an illegal card gets the server's message).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 
 from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess, worker_start
 from tests.servers import closed_port, database_url_for
+from tests.uvicorn_servers import web_server_command
 from tests.web.browser import screenshot, screenshot_folder
 from tests.web.conftest import click, wait_for
 
@@ -45,7 +47,7 @@ BOT_FILE = REPOSITORY_ROOT / "bots" / "examples" / "random_bot.py"
 
 
 class Site:
-    """daphne serving the project on a free port of 127.0.0.1."""
+    """Production's web server (``python -m config.web_server``) on a free port of 127.0.0.1."""
 
     def __init__(self, process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
         self.process = process
@@ -60,13 +62,13 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], seconds: float = 6
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}")
+            raise RuntimeError(f"the web server exited with {process.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer within {seconds:g} s")
 
 
@@ -90,19 +92,10 @@ def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
         timeout=300,
     )
     port = closed_port()
-    log_path = tmp_path / "daphne.log"
+    log_path = tmp_path / "web-server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
+            web_server_command(port),
             cwd=REPOSITORY_ROOT,
             env=dict(environment),
             stdin=subprocess.DEVNULL,

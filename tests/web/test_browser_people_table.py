@@ -1,6 +1,6 @@
 """Four people at one table, in four browsers, against the real processes (issue 16's proof).
 
-daphne serves the site (HTTP and WebSockets) and a real Celery worker deals, both on the
+uvicorn serves the site (HTTP and WebSockets) and a real Celery worker deals, both on the
 test database and Redis; four headless Chromium sessions are four people with four sessions.
 
 - Three sign up on the site; the host signs up, opens a Kingen table from /play/ with one
@@ -78,7 +78,8 @@ DEALS_CLICKED = 2
 KINGEN_MOVES = 520
 """Kingen for four: ten deals of 13 tricks, every card a move."""
 
-# The site (daphne) and the worker of the league's browser test, as fixtures of this module.
+# The site (uvicorn, as in production) and the worker of the league's browser test, as
+# fixtures of this module.
 environment = league_in_a_browser.environment
 site = league_in_a_browser.site
 worker = league_in_a_browser.worker

@@ -29,8 +29,9 @@ from tests.web.test_profiles import _finished, _people, _tournament
 from web.samples import sample_record
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -88,7 +89,7 @@ def league_played() -> dict[str, Any]:
     }
 
 
-def _sign_in(driver: WebDriver, live_server: LiveServer, user: User) -> None:
+def _sign_in(driver: WebDriver, live_server: UvicornLiveServer, user: User) -> None:
     client = Client()
     client.force_login(user)
     driver.get(f"{live_server.url}/")
@@ -115,7 +116,7 @@ def _overflow(driver: WebDriver) -> tuple[int, int, list[str]]:
 
 
 def test_no_page_overflows_sideways_on_a_phone(
-    phone: WebDriver, live_server: LiveServer, league_played: dict[str, Any]
+    phone: WebDriver, live_server: UvicornLiveServer, league_played: dict[str, Any]
 ) -> None:
     tournament = league_played["tournament"]
     pages = {

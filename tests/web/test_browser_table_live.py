@@ -1,5 +1,5 @@
-"""At the table in a real browser, against the real processes: daphne serves the site
-(HTTP and WebSockets), a real Celery worker plays the bots, on PostgreSQL and Redis.
+"""At the table in a real browser, against the real processes: uvicorn serves the site as in
+production (HTTP and WebSockets), a real Celery worker plays the bots, on PostgreSQL and Redis.
 
 A newcomer signs up from the home page's "Play now" and sits down with three demo bots;
 plays a few cards; reloads the page mid-game and is back at the same position; loses the
@@ -42,7 +42,8 @@ pytestmark = [
 
 PASSWORD = "a long pass phrase 42"
 
-# The site (daphne) and the worker of the league's browser test, as fixtures of this module.
+# The site (uvicorn, as in production) and the worker of the league's browser test, as
+# fixtures of this module.
 environment = league_in_a_browser.environment
 site = league_in_a_browser.site
 worker = league_in_a_browser.worker

@@ -1,4 +1,4 @@
-"""At the table in a real browser (daphne, a real worker, PostgreSQL, Redis): the cards the
+"""At the table in a real browser (uvicorn, a real worker, PostgreSQL, Redis): the cards the
 other seats play are drawn from the socket's update itself, and the trick that ends a deal
 is shown with its winner before the next deal.
 
@@ -36,7 +36,8 @@ pytestmark = [
 
 PASSWORD = "a long pass phrase 42"
 
-# The site (daphne) and the worker of the league's browser test, as fixtures of this module.
+# The site (uvicorn, as in production) and the worker of the league's browser test, as
+# fixtures of this module.
 environment = league_in_a_browser.environment
 site = league_in_a_browser.site
 worker = league_in_a_browser.worker

@@ -18,8 +18,9 @@ from tests.web.browser import chromium_start, screenshot
 from tests.web.conftest import wait_for
 
 if TYPE_CHECKING:
-    from pytest_django.live_server_helper import LiveServer
     from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,7 +68,7 @@ def fits_the_screen(driver: WebDriver) -> bool:
 
 
 def test_a_table_opened_on_a_phone_fills_from_the_lobby_and_starts(
-    phones: list[WebDriver], live_server: LiveServer
+    phones: list[WebDriver], live_server: UvicornLiveServer
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

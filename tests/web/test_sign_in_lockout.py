@@ -7,7 +7,6 @@ the shared cache, whichever way the passwords came.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from django.test import Client
@@ -17,6 +16,7 @@ import pytest
 
 from league.services.sign_in import sign_in_lock_get
 from tests.league.builders import user_create
+from tests.league.clock import Clock, clock_fixture, sign_in_clock_fixture  # noqa: F401
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
@@ -47,7 +47,7 @@ def assert_locked_page(response: Any, *, within: int) -> str:
 
 
 def test_the_sixth_wrong_password_locks_the_page_until_the_lock_ends_and_it_grows(
-    settings: Settings,
+    settings: Settings, sign_in_clock: Clock
 ) -> None:
     settings.SIGN_IN_FAILURES_ALLOWED = 5
     settings.SIGN_IN_LOCKOUT_SECONDS = (1, 60)
@@ -65,7 +65,9 @@ def test_the_sixth_wrong_password_locks_the_page_until_the_lock_ends_and_it_grow
 
     lock = sign_in_lock_get(username="ann")
     assert lock is not None
-    time.sleep(max(0.0, lock.until - time.time()) + 0.05)
+    sign_in_clock.advance(seconds=lock.until - sign_in_clock.time() - 0.05)
+    assert_locked_page(sign_in(client, "ann", PASSWORD), within=1)  # not quite yet
+    sign_in_clock.advance(seconds=0.1)
     response = sign_in(client, "ann", PASSWORD)
     assert response.status_code == 302
     assert signed_in(client)

@@ -1,0 +1,126 @@
+"""The tests' live servers run what production runs: uvicorn serving config.asgi with
+config.web_server's options (httptools, uvloop, wsproto's WebSockets).
+
+- ``UvicornLiveServer`` serves in a thread of the test process. tests/conftest.py makes it
+  the ``live_server`` fixture in place of pytest-django's (Django's WSGI server): a test's
+  ``settings`` changes reach the pages it opens, and the test database is the process's
+  own (a test with ``live_server`` gets ``transactional_db``, as with pytest-django).
+  Static files are served from the apps' folders (Django's ASGIStaticFilesHandler), as
+  pytest-django's server did, so no ``collectstatic`` is needed.
+- ``web_server_command`` is the command of production's web server
+  (``python -m config.web_server``) for the tests that start the site in a process of its
+  own, with its own environment (tests/league/conftest.py, tests/web/test_browser_league.py).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.test.utils import modify_settings
+
+    import uvicorn
+
+SERVER_START_SECONDS = 60.0
+SERVER_STOP_SECONDS = 30.0
+
+
+def web_server_command(port: int, host: str = "127.0.0.1") -> list[str]:
+    """Production's web server, in one process (its own WebSockets need no Redis then)."""
+    return [
+        sys.executable,
+        "-m",
+        "config.web_server",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--processes",
+        "1",
+    ]
+
+
+class LiveServerStartError(RuntimeError):
+    """uvicorn did not start serving in the test process."""
+
+
+class UvicornLiveServer:
+    """config.asgi under uvicorn, with production's options, in a thread of this process."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.db import connections
+        from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteDatabase
+        from django.test.utils import modify_settings
+
+        import uvicorn
+
+        from config.asgi import application
+        from config.web_server import uvicorn_options
+
+        for connection in connections.all(initialized_only=True):
+            if isinstance(connection, SQLiteDatabase) and connection.is_in_memory_db():
+                raise LiveServerStartError(
+                    "an in-memory SQLite test database cannot be shared with the live "
+                    "server's threads: give the database a file (DATABASE_URL=sqlite:///...)"
+                )
+        self.host = host
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, 0))
+        self.port: int = self._socket.getsockname()[1]
+        # Any ASGI application is served (Channels' live server test case wraps its router
+        # so); django-stubs type the argument as Django's own handler.
+        site = ASGIStaticFilesHandler(application)  # type: ignore[arg-type]
+        config = uvicorn.Config(site, host=host, port=self.port, **uvicorn_options())
+        self._server: uvicorn.Server = uvicorn.Server(config)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._serve, name=f"uvicorn live server :{self.port}", daemon=True
+        )
+        # pytest-django's ``_live_server_helper`` turns this on for each test that uses
+        # the server (its pages are asked for as 127.0.0.1 or localhost).
+        self._live_server_modified_settings: modify_settings = modify_settings(
+            ALLOWED_HOSTS={"append": [host, "localhost"]}
+        )
+        self._thread.start()
+        self._wait_until_started()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def config(self) -> uvicorn.Config:
+        """The server's configuration: the options it serves with."""
+        return self._server.config
+
+    def __str__(self) -> str:
+        return self.url
+
+    def _serve(self) -> None:
+        try:
+            self._server.run(sockets=[self._socket])
+        except BaseException as exc:  # reported by the thread that waits for the start
+            self._error = exc
+
+    def _wait_until_started(self) -> None:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise LiveServerStartError(f"uvicorn stopped before serving: {self._error!r}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise LiveServerStartError(f"uvicorn did not serve in {SERVER_START_SECONDS} s")
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=SERVER_STOP_SECONDS)
+        self._socket.close()
+        if self._thread.is_alive():
+            raise RuntimeError(f"uvicorn did not stop in {SERVER_STOP_SECONDS} s")

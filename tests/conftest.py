@@ -105,7 +105,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def rate_limits_of_its_own(settings: "Settings") -> None:
     """Each test counts its own rate limits and sign-in failures (a cache key prefix of its
     own, in the real Redis when REDIS_URL is set), under rates no test reaches unless it is
-    about them: tests/league/test_throttling.py and tests/web/test_sign_in_lockout.py set
+    about them: tests/api/test_throttling.py and tests/web/test_sign_in_lockout.py set
     theirs. The sign-in lock keeps its real settings."""
     settings.CACHES = {
         alias: {**cache, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}

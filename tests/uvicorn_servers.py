@@ -9,7 +9,7 @@ config.web_server's options (httptools, uvloop, wsproto's WebSockets).
   pytest-django's server did, so no ``collectstatic`` is needed.
 - ``web_server_command`` is the command of production's web server
   (``python -m config.web_server``) for the tests that start the site in a process of its
-  own, with its own environment (tests/league/conftest.py, tests/web/test_browser_league.py).
+  own, with its own environment (tests/api/conftest.py, tests/web/test_browser_league.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The sign-in page and the lock after too many wrong passwords, through the real page (its
 view, form, middleware and templates) on PostgreSQL and the real Redis cache.
 
-The lock is the API's too (tests/league/test_throttling.py): one count per username, kept in
+The lock is the API's too (tests/api/test_throttling.py): one count per username, kept in
 the shared cache, whichever way the passwords came.
 """
 

@@ -1,4 +1,4 @@
-"""Fixtures of the league's tests: the site served as it runs in production.
+"""Fixtures of the API's tests: the site served as it runs in production.
 
 ``live_server_url`` starts production's web server (``python -m config.web_server``:
 uvicorn, tests/uvicorn_servers.py) on a free loopback port on the test database (the test
@@ -6,7 +6,7 @@ must use ``django_db(transaction=True)`` so that the server sees its rows). The 
 uses the process's own Redis database (tests/parallel_processes.py), emptied afterwards,
 so that the tasks it queued do not reach a later test's workers; no other database is
 touched (another one may be another process's or another run's). Its rate limits are raised
-out of the way of a test that sends many requests (tests/league/test_throttling.py tests
+out of the way of a test that sends many requests (tests/api/test_throttling.py tests
 the limits themselves).
 """
 

@@ -1,5 +1,5 @@
 """schemathesis against the project's own OpenAPI schema on a live server (uvicorn, as in
-production, on a free loopback port, on the test database: tests/league/conftest.py), with
+production, on a free loopback port, on the test database: tests/api/conftest.py), with
 positive and negative data: no 5xx, only documented status codes, no response that breaks
 the schema, and no request the schema forbids accepted.
 

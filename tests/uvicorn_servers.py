@@ -119,8 +119,15 @@ class UvicornLiveServer:
             time.sleep(0.01)
 
     def stop(self) -> None:
+        from channels.layers import channel_layers
+
         self._server.should_exit = True
         self._thread.join(timeout=SERVER_STOP_SECONDS)
         self._socket.close()
         if self._thread.is_alive():
             raise RuntimeError(f"uvicorn did not stop in {SERVER_STOP_SECONDS} s")
+        # The server's sockets received on this process's channel layer in the server's
+        # event loop, which is gone now, and a receive it cut short leaves the layer bound
+        # to that loop ("Two event loops are trying to receive() on one channel layer at
+        # once!" for the next test that receives). Later code gets a new layer.
+        channel_layers.backends.clear()

@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 
 SERVER_START_SECONDS = 60.0
 SERVER_STOP_SECONDS = 30.0
+GRACEFUL_SHUTDOWN_SECONDS = 1.0
+"""How long the in-process server waits for its connections to end when it stops.
+Production's server waits up to 20 s; the tests' is stopped when its last test is over,
+and whatever its browsers left open then kept every test process that served a browser
+waiting those 20 s at its end (measured: 25 s of teardown after tests/web/test_accessibility.py,
+6 s with this)."""
 
 
 def web_server_command(port: int, host: str = "127.0.0.1") -> list[str]:
@@ -76,7 +82,8 @@ class UvicornLiveServer:
         # Any ASGI application is served (Channels' live server test case wraps its router
         # so); django-stubs type the argument as Django's own handler.
         site = ASGIStaticFilesHandler(application)  # type: ignore[arg-type]
-        config = uvicorn.Config(site, host=host, port=self.port, **uvicorn_options())
+        options = uvicorn_options() | {"timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS}
+        config = uvicorn.Config(site, host=host, port=self.port, **options)
         self._server: uvicorn.Server = uvicorn.Server(config)
         self._error: BaseException | None = None
         self._thread = threading.Thread(

@@ -44,6 +44,8 @@ pytestmark = [
 
 PASSWORD = "a long pass phrase 42"
 BOT_FILE = REPOSITORY_ROOT / "bots" / "examples" / "random_bot.py"
+SITE_STOP_SECONDS = 3.0
+"""How long the site may take to stop on SIGTERM before it is killed."""
 
 
 class Site:
@@ -107,9 +109,11 @@ def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
         wait_for_http(f"{url}/accounts/login/", process)
         yield Site(process, url, log_path)
     finally:
+        # Its test is over: production's graceful stop would wait up to 20 s for the
+        # connections the browsers left open; a short wait, then SIGKILL.
         process.terminate()
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=SITE_STOP_SECONDS)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=20)

@@ -43,7 +43,7 @@ venv_ensure() {
         # Exactly the locked files (--require-hashes, --no-deps: the lock is the whole
         # closure), then the project itself with the locked setuptools (no build isolation,
         # so nothing is fetched to build it; setup.py compiles the solver where cc exists).
-        "${pip[@]}" install --quiet --require-hashes --no-deps \
+        "${pip[@]}" install --quiet --quiet --require-hashes --no-deps \
             -r "${KING_LEAGUE_ROOT}/requirements/dev.lock" || return 1
         "${pip[@]}" install --quiet --no-deps --no-build-isolation \
             -e "${KING_LEAGUE_ROOT}" || return 1

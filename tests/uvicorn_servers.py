@@ -18,7 +18,9 @@ import socket
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from channels.layers import ChannelLayerManager
 
 if TYPE_CHECKING:
     from django.test.utils import modify_settings
@@ -54,6 +56,42 @@ class LiveServerStartError(RuntimeError):
     """uvicorn did not start serving in the test process."""
 
 
+def channel_layers_per_thread() -> None:
+    """Give each thread of this process channel layers of its own, where they are Redis's.
+
+    A Redis channel layer receives in one event loop at a time ("Two event loops are trying
+    to receive() on one channel layer at once!"). The live server's consumers receive in
+    its thread's loop for as long as their sockets are open, and a test that receives in
+    its own loop meanwhile (a WebsocketCommunicator) failed. Instances of their own per
+    thread still meet in Redis, as the processes of a site do; the in-memory layer (no
+    REDIS_URL) keeps one instance, which is all its messages have."""
+    from django.conf import settings
+
+    from channels import layers
+
+    backend = str(settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", ""))
+    manager = layers.channel_layers
+    if "Redis" in backend and type(manager) is layers.ChannelLayerManager:
+        manager.__class__ = ChannelLayersPerThread
+
+
+class ChannelLayersPerThread(ChannelLayerManager):
+    """Channels' layer manager; each thread's layers its own (channel_layers_per_thread)."""
+
+    _threads = threading.local()
+
+    @property  # the base class's attribute, per thread here
+    def backends(self) -> dict[str, Any]:
+        found: dict[str, Any] | None = getattr(self._threads, "backends", None)
+        if found is None:
+            found = self._threads.backends = {}
+        return found
+
+    @backends.setter
+    def backends(self, value: dict[str, Any]) -> None:
+        self._threads.backends = value
+
+
 class UvicornLiveServer:
     """config.asgi under uvicorn, with production's options, in a thread of this process."""
 
@@ -74,6 +112,7 @@ class UvicornLiveServer:
                     "an in-memory SQLite test database cannot be shared with the live "
                     "server's threads: give the database a file (DATABASE_URL=sqlite:///...)"
                 )
+        channel_layers_per_thread()
         self.host = host
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -126,15 +165,8 @@ class UvicornLiveServer:
             time.sleep(0.01)
 
     def stop(self) -> None:
-        from channels.layers import channel_layers
-
         self._server.should_exit = True
         self._thread.join(timeout=SERVER_STOP_SECONDS)
         self._socket.close()
         if self._thread.is_alive():
             raise RuntimeError(f"uvicorn did not stop in {SERVER_STOP_SECONDS} s")
-        # The server's sockets received on this process's channel layer in the server's
-        # event loop, which is gone now, and a receive it cut short leaves the layer bound
-        # to that loop ("Two event loops are trying to receive() on one channel layer at
-        # once!" for the next test that receives). Later code gets a new layer.
-        channel_layers.backends.clear()

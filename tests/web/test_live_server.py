@@ -15,6 +15,7 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Event, Request, TextMessage
 
 from config.web_server import uvicorn_options
+from tests.uvicorn_servers import GRACEFUL_SHUTDOWN_SECONDS
 
 if TYPE_CHECKING:
     from tests.uvicorn_servers import UvicornLiveServer
@@ -31,6 +32,9 @@ def test_the_live_server_is_uvicorn_with_the_options_of_production(
     assert options["http"] == "httptools"  # installed with the project: C parser
     assert options["loop"] == "uvloop"
     for name, value in options.items():
+        if name == "timeout_graceful_shutdown":  # the one difference: a test's server waits less
+            assert live_server.config.timeout_graceful_shutdown == GRACEFUL_SHUTDOWN_SECONDS
+            continue
         assert getattr(live_server.config, name) == value, name
     with urllib.request.urlopen(f"{live_server.url}/accounts/login/", timeout=30) as response:
         assert response.status == 200

@@ -56,40 +56,46 @@ class LiveServerStartError(RuntimeError):
     """uvicorn did not start serving in the test process."""
 
 
-def channel_layers_per_thread() -> None:
-    """Give each thread of this process channel layers of its own, where they are Redis's.
+def live_server_channel_layers() -> None:
+    """Give the live server's event loop a Redis channel layer of its own.
 
     A Redis channel layer receives in one event loop at a time ("Two event loops are trying
     to receive() on one channel layer at once!"). The live server's consumers receive in
-    its thread's loop for as long as their sockets are open, and a test that receives in
-    its own loop meanwhile (a WebsocketCommunicator) failed. Instances of their own per
-    thread still meet in Redis, as the processes of a site do; the in-memory layer (no
-    REDIS_URL) keeps one instance, which is all its messages have."""
-    from django.conf import settings
-
+    its thread's loop for as long as their sockets are open, and a test that received in
+    its own loop meanwhile (a WebsocketCommunicator) failed. The server's own instance still
+    meets the others in Redis, as the processes of a site do. Every other thread shares
+    one instance as before, and so does the server while the layer is the in-memory one
+    (no REDIS_URL, or a test's override), which is all its messages have."""
     from channels import layers
 
-    backend = str(settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", ""))
-    manager = layers.channel_layers
-    if "Redis" in backend and type(manager) is layers.ChannelLayerManager:
-        manager.__class__ = ChannelLayersPerThread
+    if type(layers.channel_layers) is layers.ChannelLayerManager:
+        shared = layers.channel_layers.backends
+        layers.channel_layers.__class__ = LiveServerChannelLayers
+        layers.channel_layers.backends = shared
 
 
-class ChannelLayersPerThread(ChannelLayerManager):
-    """Channels' layer manager; each thread's layers its own (channel_layers_per_thread)."""
+class LiveServerChannelLayers(ChannelLayerManager):
+    """Channels' layer manager, with the live server's loop's Redis layers its own
+    (``live_server_channel_layers``)."""
 
-    _threads = threading.local()
+    serving = threading.local()
+    """``serving.loop`` is True in the thread whose event loop serves the live server."""
 
-    @property  # the base class's attribute, per thread here
+    def _own(self) -> bool:
+        backend = str(self.configs.get("default", {}).get("BACKEND", ""))
+        return bool(getattr(self.serving, "loop", False)) and "Redis" in backend
+
+    @property  # the base class's attribute: which dictionary depends on the thread
     def backends(self) -> dict[str, Any]:
-        found: dict[str, Any] | None = getattr(self._threads, "backends", None)
-        if found is None:
-            found = self._threads.backends = {}
+        name = "_server_backends" if self._own() else "_shared_backends"
+        found: dict[str, Any] = self.__dict__.setdefault(name, {})
         return found
 
     @backends.setter
     def backends(self, value: dict[str, Any]) -> None:
-        self._threads.backends = value
+        """Set by a reset (a changed CHANNEL_LAYERS setting): every layer is made anew."""
+        self.__dict__["_shared_backends"] = value
+        self.__dict__["_server_backends"] = {}
 
 
 class UvicornLiveServer:
@@ -112,7 +118,7 @@ class UvicornLiveServer:
                     "an in-memory SQLite test database cannot be shared with the live "
                     "server's threads: give the database a file (DATABASE_URL=sqlite:///...)"
                 )
-        channel_layers_per_thread()
+        live_server_channel_layers()
         self.host = host
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -149,6 +155,7 @@ class UvicornLiveServer:
         return self.url
 
     def _serve(self) -> None:
+        LiveServerChannelLayers.serving.loop = True
         try:
             self._server.run(sockets=[self._socket])
         except BaseException as exc:  # reported by the thread that waits for the start

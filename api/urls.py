@@ -1,8 +1,8 @@
 """The API's paths, exactly as in the contract (docs/api.md), each to its resource's module.
 
 ``cached(...)``: the public reads answered from the shared cache to anonymous readers
-(web/read_cache.py); the second argument
-says which changes make an answer new (web.read_cache.READS)."""
+(api/read_cache.py); the second argument
+says which changes make an answer new (api.read_cache.READS)."""
 
 from django.urls import path
 
@@ -22,8 +22,8 @@ from api import (
     tables,
     tournaments,
 )
-from web.read_cache import FINISHED_PAGE, FINISHED_RECORD, SETTLED
-from web.read_cache import public_read_cached as cached
+from api.read_cache import FINISHED_PAGE, FINISHED_RECORD, SETTLED
+from api.read_cache import public_read_cached as cached
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),

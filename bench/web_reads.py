@@ -59,6 +59,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
+from api.read_cache import HIT_HEADER  # noqa: E402
 from bench.league import matches_queue  # noqa: E402
 from bench.scratch_database import scratch_database  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
@@ -67,7 +68,6 @@ from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E40
 from league.reads_generation import GENERATION_KEY, PROGRESS_KEY, reads_generation  # noqa: E402
 from tests.celery_workers import WorkerError, process_stop, worker_start  # noqa: E402
 from tests.servers import closed_port  # noqa: E402
-from web.read_cache import HIT_HEADER  # noqa: E402
 
 REPOSITORY_ROOT = Path(__file__).resolve().parent.parent
 LEAGUE_MATCHES = 8

@@ -3,7 +3,7 @@
 Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` around the pool at
 every cache call; building one costs about 0.2 ms of CPU (its options, its response
 callbacks), which was a third of a read cache hit's time in the web process
-(web/read_cache.py; docs/benchmarks.md, *Web reads under load*). A ``redis.Redis`` is
+(api/read_cache.py; docs/benchmarks.md, *Web reads under load*). A ``redis.Redis`` is
 safe to share between threads (each command takes a connection from the pool), and the
 pool reconnects after a fork, so one per pool serves the whole process.
 """

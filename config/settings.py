@@ -64,8 +64,8 @@ MIDDLEWARE = [
     # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
     # the one thread of synchronous code, where Django runs the two below: a hit counts in
     # Prometheus and gets SecurityMiddleware's headers from the read cache itself
-    # (web/read_cache.py, Outer; docs/operations.md).
-    "web.read_cache.read_cache_middleware",
+    # (api/read_cache.py, Outer; docs/operations.md).
+    "api.read_cache.read_cache_middleware",
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -117,7 +117,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Shared by every process (rate limits and sign-in locks live here): Redis when REDIS_URL is
 # set, files under $VAR_DIR/cache otherwise; never per-process memory.
 CACHES = {"default": cache_from_env(os.environ, var_dir=VAR_DIR)}
-# The shared cache of anonymous public reads (web/read_cache.py, docs/operations.md):
+# The shared cache of anonymous public reads (api/read_cache.py, docs/operations.md):
 # READ_CACHE=off turns it off; an entry lives READ_CACHE_SECONDS at most (a new reads
 # generation makes it unreachable before that whenever what it shows changes).
 READ_CACHE = os.environ.get("READ_CACHE", "on").strip().lower() != "off"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import tzinfo
 from typing import Any
@@ -121,3 +122,23 @@ def language_set(*, user: AbstractBaseUser | AnonymousUser, language: str) -> No
     PersonDisplaySettings.objects.update_or_create(
         user_id=int(user.pk or 0), defaults={"language": _language_checked(language)}
     )
+
+
+TIME_ZONE_COOKIE = "time_zone"
+"""Where a visitor's browser names its time zone (web/static/web/js/time_zone.js)."""
+
+
+@functools.cache
+def _time_zone_name_set() -> frozenset[str]:
+    return frozenset(time_zone_names())
+
+
+def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
+    """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
+    it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
+    show a visitor's times in it, so the shared cache of public reads keys it too
+    (api.read_cache)."""
+    name = cookies.get(TIME_ZONE_COOKIE, "")
+    if not name or len(name) > 64 or name not in _time_zone_name_set():
+        return None
+    return zoneinfo.ZoneInfo(name)

@@ -1,6 +1,6 @@
 """The generations of the public reads: two counters in Django's default cache (Redis with
 REDIS_URL, files under VAR_DIR otherwise) that go up when what the public pages read
-changes, so that the shared cache of anonymous reads (web/read_cache.py) serves an
+changes, so that the shared cache of anonymous reads (api/read_cache.py) serves an
 answer only while nothing it shows has changed (docs/operations.md, "Caching").
 
 An execute wrapper on every database connection sees each INSERT, UPDATE and DELETE,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 # A page answers what the view would answer now, in the project's processes the tests start
 # as in this one (read_cache_without_lag): a test that reads after a write sees the write.
-# tests/web/test_read_cache.py sets a lag where it tests one.
+# tests/api/test_read_cache.py sets a lag where it tests one.
 os.environ["READ_CACHE_LAG_SECONDS"] = "0"
 
 # hypothesis's profiles (docs/operations.md, "Tests and CI"). Under CI=true every run tries

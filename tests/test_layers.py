@@ -15,7 +15,8 @@ The layers, from the bottom:
   Django nor a server's client; the selectors (the package league/selectors/, every read
   of the league) never import the services, and the services never import
   ``league/tasks.py`` (they send tasks by name, league/task_names.py);
-- ``api/``, ``web/`` and ``config/`` sit on top.
+- ``api/``, ``web/`` and ``config/`` sit on top; the pages may use the API's shared parts
+  (its throttles, its read cache), the API never imports the pages.
 
 The rules hold for imports inside functions as well (they point down too).
 
@@ -257,6 +258,8 @@ def rule_broken(source: str, target: str) -> str | None:
         return "league/ sits below api/, web/ and config/"
     if within(source, "api", "web") and within(target, "config"):
         return "config/ wires api/ and web/; they never import it"
+    if within(source, "api") and within(target, "web"):
+        return "the pages use the API's shared parts (throttles, read cache), never the reverse"
     if within(source, "league.domain") and not within(target, "league.domain", "engine"):
         return "league/domain/ imports only itself and engine/"
     if within(source, *READS) and within(target, "league.services"):
@@ -285,6 +288,8 @@ def test_the_rules_refuse_what_they_should() -> None:
     assert rule_broken("league.selectors.standings", "league.services.standings")
     assert rule_broken("league.services.matches", "league.tasks")
     assert rule_broken("api.urls", "config.settings")
+    assert rule_broken("api.urls", "web.person_display")
+    assert rule_broken("web.urls", "api.read_cache") is None
     assert rule_broken("web.views", "league.models") is None
     assert rule_broken("league.domain.rotation", "engine.game") is None
 

@@ -14,35 +14,21 @@ else is ignored: UTC, the site's).
 
 from __future__ import annotations
 
-import functools
 import zoneinfo
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from league.display_settings import DEFAULTS, DisplaySettings, display_settings_of, time_zone_names
+from league.display_settings import (
+    DEFAULTS,
+    DisplaySettings,
+    cookie_time_zone,
+    display_settings_of,
+)
 
 SESSION_KEY = "person_display"
-TIME_ZONE_COOKIE = "time_zone"
-"""Where a visitor's browser names its time zone (web/static/web/js/time_zone.js)."""
-
-
-@functools.cache
-def _time_zone_name_set() -> frozenset[str]:
-    return frozenset(time_zone_names())
-
-
-def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
-    """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
-    it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages
-    show a visitor's times in it, so the shared cache of public reads keys it too
-    (web.read_cache)."""
-    name = cookies.get(TIME_ZONE_COOKIE, "")
-    if not name or len(name) > 64 or name not in _time_zone_name_set():
-        return None
-    return zoneinfo.ZoneInfo(name)
 
 
 def session_display_keep(request: HttpRequest, chosen: DisplaySettings) -> None:

@@ -1,13 +1,13 @@
 """The web pages' URLs, included at the site root by config/urls.py.
 
 ``cached(...)``: the public pages answered from the shared cache to anonymous visitors
-(web/read_cache.py); the second argument
-says which changes make an answer new (web.read_cache.READS)."""
+(api/read_cache.py); the second argument
+says which changes make an answer new (api.read_cache.READS)."""
 
 from django.urls import path
 
-from web.read_cache import FINISHED_PAGE, SETTLED
-from web.read_cache import public_read_cached as cached
+from api.read_cache import FINISHED_PAGE, SETTLED
+from api.read_cache import public_read_cached as cached
 from web.views import (
     accounts,
     bots,

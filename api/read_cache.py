@@ -56,6 +56,7 @@ from django.utils.translation import get_language
 
 from asgiref.sync import sync_to_async
 
+from league.display_settings import cookie_time_zone
 from league.reads_generation import (
     GENERATION_KEY,
     PROGRESS_KEY,
@@ -63,7 +64,6 @@ from league.reads_generation import (
     finished_key,
     read_cache_on,
 )
-from web.person_display import cookie_time_zone
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The shared cache of anonymous public reads (web/read_cache.py, its generations in
+"""The shared cache of anonymous public reads (api/read_cache.py, its generations in
 league/reads_generation.py): what it serves is what the view would answer now, to anonymous
 readers only, and the hot pages read the database a fixed number of times however many
 matches they show."""
@@ -17,6 +17,7 @@ from django.utils import timezone
 import pytest
 from prometheus_client import REGISTRY
 
+from api.read_cache import HIT_HEADER
 from config.web_server import WebServerConfigurationError, processes_from
 from league.models import Match, MatchStatus, Tournament
 from league.reads_generation import written_table
@@ -28,7 +29,6 @@ from tests.league.builders import (
     club_with_organiser,
     user_create,
 )
-from web.read_cache import HIT_HEADER
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

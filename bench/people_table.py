@@ -61,11 +61,6 @@ def pytest_run(test: str, *, marker: str, environment: dict[str, str]) -> float:
     return seconds
 
 
-def quantile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -92,11 +87,12 @@ def main() -> int:
         seconds = json.loads(latency_file.read_text())
 
     milliseconds = [1000 * s for s in seconds]
+    percentiles = statistics.quantiles(milliseconds, n=100, method="inclusive")
     say(f"    wall time {whole:.1f} s; {len(milliseconds)} clicks")
     say(
         "    click to own page showing the move (ms): "
-        f"p50 {statistics.median(milliseconds):.0f}, p90 {quantile(milliseconds, 0.9):.0f}, "
-        f"p99 {quantile(milliseconds, 0.99):.0f}, max {max(milliseconds):.0f}"
+        f"p50 {percentiles[49]:.0f}, p90 {percentiles[89]:.0f}, "
+        f"p99 {percentiles[98]:.0f}, max {max(milliseconds):.0f}"
     )
     if reference is not None:
         say(f"(b)/(a) wall time: {whole / reference:.2f}")

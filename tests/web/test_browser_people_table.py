@@ -386,12 +386,12 @@ def play_to_the_end(
 
 
 def as_the_people_play(state: State[Any]) -> int:
-    """The action a person's browser takes here (``move_once``): the lowest legal card (by
-    rank, then suit), or else the first of the choices offered."""
+    """The action a person's browser takes here (``move_once``): the lowest legal card
+    (``lowest_card``), or else the first of the choices offered."""
     legal = list(state.legal_actions())
-    cards = {a: state.action_to_string(a).removeprefix("play ") for a in legal}
+    plays = {state.action_to_string(a).removeprefix("play "): a for a in legal}
     if all(state.action_to_string(a).startswith("play ") for a in legal):
-        return min(legal, key=lambda a: (RANKS.index(cards[a][0]), cards[a][1]))
+        return plays[lowest_card(list(plays))]
     return legal[0]
 
 
@@ -414,10 +414,11 @@ def engine_plays_for_the_people(match_id: int, *, deals_left: int) -> int:
     began = time.monotonic()
     while True:
         assert time.monotonic() - began < GAME_SECONDS, f"{moves} moves in {GAME_SECONDS:g} s"
-        seat = waiting_seat(match_id)
         match = Match.objects.get(pk=match_id)
+        assert match.status != MatchStatus.FINISHED, "the game ended before the browsers"
+        assert match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING), match.error
+        seat = match.waiting_seat
         if seat is None:
-            assert match.status != MatchStatus.FINISHED, "the game ended before the browsers"
             time.sleep(0.05)  # the worker deals: look at the table's row again
             continue
         state = match_state_read(match)

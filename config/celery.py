@@ -16,6 +16,8 @@ from django.conf import settings
 
 from celery import Celery
 from celery.signals import (
+    task_postrun,
+    task_prerun,
     worker_init,
     worker_process_init,
     worker_process_shutdown,
@@ -23,7 +25,11 @@ from celery.signals import (
     worker_shutdown,
 )
 
+from config.database_pool import fork_safe_pools
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+fork_safe_pools()  # the prefork pool's processes open their own database connections
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -79,3 +85,14 @@ def worker_sweeper_start(**_kwargs: Any) -> None:
 def worker_sweeper_stop(**_kwargs: Any) -> None:
     while _sweepers:
         _sweepers.pop().stop()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def task_database_connection_return(**_kwargs: Any) -> None:
+    """Before and after each task, hand the thread's database connection back to the pool
+    (or drop it, if it broke), as Django does at the end of a request. Celery's own
+    closing after each task is off (settings.CELERY_DB_REUSE_MAX): it closed the pool."""
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -145,16 +145,42 @@ def secret_key_file_read_or_create(key_file: Path) -> str:
 # ---------------------------------------------------------------- DATABASE_URL
 
 
+DATABASE_POOL_SIZE = 4
+"""The most PostgreSQL connections a process keeps in its pool (docs/operations.md,
+"Database connections"): a web process serves a request at a time in each of a few threads,
+a worker process plays one match at a time."""
+DATABASE_POOL_WAIT_SECONDS = 5
+"""How long a request waits for a pooled connection (all in use, or PostgreSQL away) before
+it fails as a database outage: the connect timeout's length."""
+
+
 def database_from_env(environ: Mapping[str, str], *, default_sqlite: Path) -> dict[str, Any]:
-    """The Django DATABASES["default"] entry from DATABASE_URL (PostgreSQL or SQLite)."""
+    """The Django DATABASES["default"] entry from DATABASE_URL (PostgreSQL or SQLite), and
+    for PostgreSQL its connection pool of DATABASE_POOL_SIZE (0: a connection a request)."""
     url = environ.get("DATABASE_URL", "").strip()
     if not url:
         return sqlite_database(default_sqlite)
-    return database_from_url(url)
+    pool_size = count_from_env(environ, "DATABASE_POOL_SIZE", default=DATABASE_POOL_SIZE, least=0)
+    return database_from_url(url, pool_size=pool_size)
 
 
-def database_from_url(url: str) -> dict[str, Any]:
-    """Parse and check a DATABASE_URL; ConfigurationError names what is wrong."""
+def database_pool(size: int) -> dict[str, Any]:
+    """Django's psycopg pool options: one connection kept open, up to ``size``, each
+    closed after five idle minutes or an hour of life. With CONN_HEALTH_CHECKS Django has
+    the pool check a connection before handing it out (one PostgreSQL dropped is replaced,
+    not used)."""
+    return {
+        "min_size": 1,
+        "max_size": size,
+        "timeout": DATABASE_POOL_WAIT_SECONDS,
+        "max_idle": 300,
+        "max_lifetime": 3600,
+    }
+
+
+def database_from_url(url: str, *, pool_size: int = 0) -> dict[str, Any]:
+    """Parse and check a DATABASE_URL; ConfigurationError names what is wrong. A PostgreSQL
+    database with ``pool_size`` above 0 gets a connection pool of that size."""
     try:
         parts = urlsplit(url)
     except ValueError as exc:
@@ -184,6 +210,11 @@ def database_from_url(url: str) -> dict[str, Any]:
     config["ENGINE"] = "django.db.backends.postgresql"
     options = config.setdefault("OPTIONS", {})
     options.setdefault("connect_timeout", 5)
+    if pool_size:
+        # The pool hands out and takes back connections: Django must not keep them
+        # itself (CONN_MAX_AGE 0).
+        options["pool"] = database_pool(pool_size)
+        config["CONN_MAX_AGE"] = 0
     return config
 
 
@@ -268,19 +299,33 @@ def database_failure_reason(error: BaseException) -> str:
     return type(error).__name__
 
 
-def database_connection_check(alias: str = "default") -> None:
-    """Connect to the database; raise a one-line ConfigurationError if it does not answer."""
+def database_connect_failure(alias: str = "default") -> str | None:
+    """Connect to the database once, on a connection of its own (never the pool's, which
+    would retry in the background and say only that it waited): None if it answers, else
+    the short reason it did not (``connection refused``)."""
     from django.db import connections
     from django.db.utils import Error as DatabaseError
 
     connection = connections[alias]
+    driver: Any = getattr(connection, "Database")  # noqa: B009 -- the backend's DB-API module
     try:
-        connection.ensure_connection()
-    except DatabaseError as exc:
-        shown = database_url_for_display(connection.settings_dict)
-        raise ConfigurationError(
-            "DATABASE_URL", f"cannot connect to {shown} ({database_failure_reason(exc)})"
-        ) from exc
+        if getattr(connection, "pool", None) is not None:
+            driver.connect(**connection.get_connection_params()).close()
+        else:
+            connection.ensure_connection()
+    except (DatabaseError, driver.Error) as exc:
+        return database_failure_reason(exc)
+    return None
+
+
+def database_connection_check(alias: str = "default") -> None:
+    """Connect to the database; raise a one-line ConfigurationError if it does not answer."""
+    from django.db import connections
+
+    reason = database_connect_failure(alias)
+    if reason is not None:
+        shown = database_url_for_display(connections[alias].settings_dict)
+        raise ConfigurationError("DATABASE_URL", f"cannot connect to {shown} ({reason})")
 
 
 # ---------------------------------------------------------------- REDIS_URL

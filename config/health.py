@@ -25,6 +25,7 @@ from kombu.pidbox import Mailbox
 
 from config.celery import app
 from config.configuration import (
+    database_connect_failure,
     database_failure_reason,
     database_url_for_display,
     url_for_display,
@@ -87,7 +88,9 @@ def database_health(alias: str = "default") -> ComponentHealth:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError as exc:
-        return ComponentHealth(name="database", target=target, problem=database_failure_reason(exc))
+        # A pool that timed out knows only that it waited: a connection of its own says why.
+        problem = database_connect_failure(alias) or database_failure_reason(exc)
+        return ComponentHealth(name="database", target=target, problem=problem)
     return ComponentHealth(name="database", target=target)
 
 

@@ -307,6 +307,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
+# Celery's Django support closes a prefork worker process's whole connection pool after
+# every task unless this is set (then only every 2 x this many tasks): the worker keeps its
+# pool, and config/celery.py hands each task's connection back to it instead
+# (docs/operations.md, "Database connections").
+CELERY_DB_REUSE_MAX = 500
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Each queue has its own exchange and routing key, so a message lands in exactly one queue.
 # A worker consumes every queue listed here unless told otherwise (-Q).
@@ -361,4 +366,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": log_level_from_env(os.environ, default="INFO")},
+    # The connection pool warns at each failed try while PostgreSQL is away; the 503s and
+    # the sweeper already say it once (docs/operations.md, *Outages*).
+    "loggers": {"psycopg.pool": {"level": "ERROR"}},
 }

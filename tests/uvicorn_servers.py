@@ -9,15 +9,21 @@ config.web_server's options (httptools, uvloop, wsproto's WebSockets).
   pytest-django's server did, so no ``collectstatic`` is needed.
 - ``web_server_command`` is the command of production's web server
   (``python -m config.web_server``) for the tests that start the site in a process of its
-  own, with its own environment (tests/api/conftest.py, tests/web/test_browser_league.py).
+  own, with its own environment (tests/api/conftest.py, tests/web/test_browser_league.py);
+  ``web_server_process`` starts it, waits until it answers, and stops it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import subprocess
 import sys
 import threading
 import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from channels.layers import ChannelLayerManager
@@ -50,6 +56,44 @@ def web_server_command(port: int, host: str = "127.0.0.1") -> list[str]:
         "--processes",
         "1",
     ]
+
+
+@contextlib.contextmanager
+def web_server_process(
+    port: int, environment: Mapping[str, str], *, log_path: Path, cwd: Path
+) -> Iterator[str]:
+    """Production's web server in a process of its own with ``environment``: its address
+    once it answers (LiveServerStartError with its log if it never does); stopped after."""
+    url = f"http://127.0.0.1:{port}"
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            web_server_command(port),
+            cwd=cwd,
+            env=dict(environment),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/schema/", timeout=5):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise LiveServerStartError(
+                        f"the server did not start:\n{log_path.read_text()}"
+                    ) from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 class LiveServerStartError(RuntimeError):

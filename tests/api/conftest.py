@@ -13,9 +13,6 @@ the limits themselves).
 from __future__ import annotations
 
 import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,9 +23,8 @@ import pytest
 from tests.celery_workers import REPOSITORY_ROOT
 from tests.parallel_processes import redis_own_database_flush
 from tests.servers import database_url_for
-from tests.uvicorn_servers import web_server_command
+from tests.uvicorn_servers import LiveServerStartError, web_server_process
 
-SERVER_START_SECONDS = 60.0
 UNLIMITED_RATES = (
     "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute,"
     "table_joins=100000/hour"
@@ -51,33 +47,12 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
         "DEBUG": "false",
         "RATE_LIMITS": UNLIMITED_RATES,
     }
-    log_path = tmp_path / "server.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            web_server_command(port),
-            cwd=REPOSITORY_ROOT,
-            env=environment,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/schema/", timeout=5):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start:\n{log_path.read_text()}")
-                time.sleep(0.05)
-        yield url
+        with web_server_process(
+            port, environment, log_path=tmp_path / "server.log", cwd=REPOSITORY_ROOT
+        ) as url:
+            yield url
+    except LiveServerStartError as error:
+        pytest.fail(str(error))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
         redis_own_database_flush(redis_url)

@@ -33,6 +33,8 @@ TOOLS = {
     "cargo": "rustup (https://rustup.rs) or apt-get install cargo",
     "javac": "apt-get install default-jdk-headless",
     "jar": "apt-get install default-jdk-headless",
+    "make": "apt-get install make",
+    "node": "apt-get install nodejs",
 }
 
 

@@ -127,14 +127,15 @@ def test_the_kits_readme_runs_as_written(kit: str, authors_machine: dict[str, Pa
             step.check()
             continue
         script.append(command)
-    out = {  # where the READMEs build: the C kit's folder does not exist yet
-        "/tmp/cbot": authors_machine["root"] / f"out-{kit}" / "cbot",
-        "/tmp/rustbot": kits._scratch() / "rust-kit",
-        "/tmp/javabot": kits._scratch() / "java-kit",
-    }
+    # The READMEs' /tmp/... are the test's: the Rust and Java kits build where
+    # tests/bots/kits.py does; the rest in a folder of the kit's, where the C kit's folder
+    # (/tmp/cbot) does not exist yet.
+    folder = authors_machine["root"] / f"out-{kit}"
+    folder.mkdir()
     text = "\n".join(script)
-    for written, ours in out.items():
-        text = text.replace(written, str(ours))
+    text = text.replace("/tmp/rustbot", str(kits._scratch() / "rust-kit"))
+    text = text.replace("/tmp/javabot", str(kits._scratch() / "java-kit"))
+    text = text.replace("/tmp/", f"{folder}/")
     cargo = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
     path = os.pathsep.join([str(authors_machine["bin"]), str(Path(cargo).parent)])
     environment = {
@@ -160,3 +161,7 @@ def test_the_kits_readme_runs_as_written(kit: str, authors_machine: dict[str, Pa
     for summary in matches:
         seat = summary["seats"][0]
         assert (seat["outcome"], seat["fallbacks"], seat["kind"]) == ("ok", 0, "uploaded"), seat
+    pages = sorted(folder.glob("*.html"))  # python -m engine show ... --html
+    assert len(pages) == text.count(" --html ")
+    for page in pages:
+        assert 'id="replay-documents"' in page.read_text(encoding="utf-8")

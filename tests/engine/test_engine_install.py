@@ -101,6 +101,11 @@ def test_pip_install_engine_builds_the_compiled_solver_in_a_clean_venv(tmp_path:
     assert (compiled, reason) == ("True", "None")
     installed = sorted(path.name for path in (site_packages / "engine").iterdir())
     assert "setup.py" not in installed
+    viewer = site_packages / "engine" / "viewer"  # what show --html inlines: package data
+    assert (viewer / "replay.html").is_file()
+    assert (viewer / "static" / "web" / "site.css").is_file()
+    assert (viewer / "static" / "web" / "js" / "replay.js").is_file()
+    assert len(list((viewer / "static" / "web" / "cards").glob("*.svg"))) == 53
     said = subprocess.run(
         [python, "-m", "engine", "solver"], capture_output=True, text=True, cwd=environment
     )

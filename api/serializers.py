@@ -444,6 +444,9 @@ class MovedForYouSerializer(LabelledActionSerializer):
     decision = serializers.IntegerField(allow_null=True)
     strike = serializers.IntegerField()
     strikes_allowed = serializers.IntegerField()
+    forfeit = serializers.BooleanField(
+        help_text="The last strike: a bot plays the seat from then on."
+    )
     text = serializers.CharField()
 
 

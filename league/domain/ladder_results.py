@@ -6,7 +6,7 @@ opponent, its crashes in a row, and who sits where at a table. Pure: plain data 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -230,30 +230,6 @@ def failures_after(
     return Failures(count, faults, suspend=playing and count >= limit)
 
 
-def as_english(message: str) -> str:
-    """The default ``gettext`` of this module's messages: the English itself (the league's
-    services pass Django's, and makemessages finds the messages by that name)."""
-    return message
-
-
-def suspension_text(
-    *, name: str, ladder: str, failures: Failures, gettext: Callable[[str], str] = as_english
-) -> str:
-    """What the author of a suspended version is told (in the language ``gettext`` speaks)."""
-    causes = ", ".join(sorted({str(f.get("outcome", "")) for f in failures.faults}))
-    matches = ", ".join(f"#{f['match']}" for f in failures.faults if "match" in f)
-    return gettext(
-        "%(name)s left the %(ladder)s after %(count)s matches in a row with a %(causes)s "
-        "(matches %(matches)s); read its logs, then resume it or upload a new version."
-    ) % {
-        "name": name,
-        "ladder": ladder,
-        "count": failures.count,
-        "causes": causes,
-        "matches": matches,
-    }
-
-
 @dataclass(frozen=True)
 class OpponentFacts:
     name: str
@@ -265,29 +241,37 @@ class OpponentFacts:
     """It is on the ladder and its owner allows challenges."""
 
 
+@dataclass(frozen=True)
+class ChallengeProblem:
+    """Why a challenge is refused, as facts (league.words.ladder_messages says it)."""
+
+    reason: str
+    """``opponent_count``, ``not_a_bot`` or ``not_allowed``."""
+    needed: int = 0
+    given: int = 0
+    competitor: int = 0
+    name: str = ""
+
+    @property
+    def not_allowed(self) -> bool:
+        """The challenger may not (an owner's choice), rather than asked for nonsense."""
+        return self.reason == "not_allowed"
+
+
 def challenge_problem(
-    *,
-    seats: int,
-    opponents: Sequence[int],
-    facts: Mapping[int, OpponentFacts],
-    gettext: Callable[[str], str] = as_english,
-) -> tuple[bool, str] | None:
-    """Why a challenge of these opponents is refused: (True: not allowed, False: bad
-    input; the message), or None. Built-in bots, the challenger's own versions and versions
-    whose owners allow challenges may be challenged."""
+    *, seats: int, opponents: Sequence[int], facts: Mapping[int, OpponentFacts]
+) -> ChallengeProblem | None:
+    """Why a challenge of these opponents is refused, or None. Built-in bots, the
+    challenger's own versions and versions whose owners allow challenges may be
+    challenged."""
     if len(opponents) != seats - 1:
-        return False, gettext("the game needs %(needed)s opponents, not %(given)s") % {
-            "needed": seats - 1,
-            "given": len(opponents),
-        }
+        return ChallengeProblem("opponent_count", needed=seats - 1, given=len(opponents))
     for opponent in opponents:
         fact = facts.get(opponent)
         if fact is None or not fact.bot:
-            return False, gettext("competitor %(id)s is not a bot") % {"id": opponent}
+            return ChallengeProblem("not_a_bot", competitor=opponent)
         if not (fact.builtin or fact.own or fact.allowed):
-            return True, gettext("the owner of %(name)s does not allow challenges") % {
-                "name": fact.name
-            }
+            return ChallengeProblem("not_allowed", name=fact.name)
     return None
 
 

@@ -13,10 +13,6 @@ from typing import Any
 from engine.errors import IllegalActionError
 from engine.game import Game
 
-MINUTE = 60
-HOUR = 3600
-DAY = 86400
-
 
 class TablePhase:
     """What the table is doing, for the person at a seat (``seat_view()["phase"]``)."""
@@ -52,25 +48,11 @@ def action_labels(game: Game[Any], actions: Iterable[str]) -> list[dict[str, str
     return labelled
 
 
-def duration_abbreviated(seconds: float) -> str:
-    """A move time in the table's short notices, rounded to its unit: ``30 s``, ``5 min``,
-    ``12 h``, ``3 days`` (seconds below two minutes, minutes below two hours, hours below
-    two days)."""
-    if seconds < 2 * MINUTE:
-        return f"{seconds:g} s"
-    if seconds < 2 * HOUR:
-        return f"{round(seconds / MINUTE)} min"
-    if seconds < 2 * DAY:
-        return f"{round(seconds / HOUR)} h"
-    return f"{round(seconds / DAY)} days"
-
-
-def moves_played_for(
-    *, game: Game[Any], faults: Any, move_seconds: float, strikes_allowed: int
-) -> list[dict[str, Any]]:
+def moves_played_for(*, game: Game[Any], faults: Any, strikes_allowed: int) -> list[dict[str, Any]]:
     """The moves played for the person at a seat because a deadline passed, oldest first,
     from the seat's stored ``faults``: the action with its plain label, the strike it
-    counted (of ``strikes_allowed``) and a sentence for people."""
+    counted (of ``strikes_allowed``) and whether it was the last (``forfeit``: a bot plays
+    the seat from then on). league.words.table_notices says each in a sentence."""
     moved = []
     strike = 0
     for fault in faults or []:
@@ -81,12 +63,6 @@ def moves_played_for(
             continue
         strike += 1
         (labelled,) = action_labels(game, [action])
-        text = (
-            f"No move within {duration_abbreviated(move_seconds)}: {action} was played for "
-            f"you (strike {strike} of {strikes_allowed})"
-        )
-        if strike >= strikes_allowed:
-            text += "; a bot plays your seat for the rest of the game"
         moved.append(
             {
                 **labelled,
@@ -94,7 +70,7 @@ def moves_played_for(
                 "decision": fault.get("decision"),
                 "strike": strike,
                 "strikes_allowed": strikes_allowed,
-                "text": text + ".",
+                "forfeit": strike >= strikes_allowed,
             }
         )
     return moved

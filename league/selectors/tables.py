@@ -43,6 +43,7 @@ from league.models import (
 from league.selectors.matches import match_error_for
 from league.selectors.replays import match_state_read
 from league.words.games_and_times import time_control_in_english as time_control_words
+from league.words.table_notices import moved_for_you_words
 
 User = Account | AnonymousUser
 
@@ -412,12 +413,15 @@ def seat_view(*, match: Match, seat: int, user: User) -> dict[str, Any]:
         "status": match.status,
         "seats": seats,
         "missing": missing,
-        "moved_for_you": moves_played_for(
-            game=game,
-            faults=mine.faults,
-            move_seconds=match.tournament.move_seconds,
-            strikes_allowed=PERSON_MAX_STRIKES,
-        ),
+        "moved_for_you": [
+            {
+                **moved,
+                "text": moved_for_you_words(moved, move_seconds=match.tournament.move_seconds),
+            }
+            for moved in moves_played_for(
+                game=game, faults=mine.faults, strikes_allowed=PERSON_MAX_STRIKES
+            )
+        ],
         "replaced": mine.replaced,
         "error": "",
     }

@@ -32,6 +32,7 @@ from league.services.ladders import match_queue, round_next
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw
 from league.task_names import LADDERS_MATCHMAKE, RUN_MATCH
+from league.words.ladder_messages import challenge_problem_words
 
 User = Account | AnonymousUser
 
@@ -116,15 +117,11 @@ def challenge_create(
         for c in opponents.select_related("bot_version__bot")
     }
     problem = challenge_problem(
-        seats=len(load_game(ladder.game).player_seats),
-        opponents=opponent_ids,
-        facts=facts,
-        gettext=_,
+        seats=len(load_game(ladder.game).player_seats), opponents=opponent_ids, facts=facts
     )
     if problem is not None:
-        refused, message = problem
-        raise (NotAllowedError if refused else InvalidInputError)(
-            _("opponents: %(problem)s") % {"problem": message}
+        raise (NotAllowedError if problem.not_allowed else InvalidInputError)(
+            _("opponents: %(problem)s") % {"problem": challenge_problem_words(problem)}
         )
     user_id = int(actor.pk)
     if challenges_left(user_id=user_id) <= 0:

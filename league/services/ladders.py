@@ -50,6 +50,7 @@ from league.services.notifications import notify
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw
 from league.task_names import LADDERS_MATCHMAKE, RUN_LADDER_MATCH
+from league.words.ladder_messages import suspension_words
 
 LADDER_SUSPEND_AFTER = results.LADDER_SUSPEND_AFTER
 SEAT_LOG_CHARS = 32 * 1024  # the end of an uploaded seat's stderr kept per match
@@ -311,11 +312,8 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
             owner_id = entrant.bot.owner_id
             if owner_id is not None:
                 with translation.override(language_of(user_id=owner_id)):  # the author's
-                    text = results.suspension_text(
-                        name=entrant.competitor.name,
-                        ladder=ladder.name,
-                        failures=after,
-                        gettext=translation.gettext,
+                    text = suspension_words(
+                        name=entrant.competitor.name, ladder=ladder.name, failures=after
                     )
                 notify(
                     user=owner_id,

@@ -38,6 +38,20 @@ def duration_words(seconds: float) -> str:
     return gettext("%(count)s seconds") % {"count": f"{seconds:g}"}
 
 
+def duration_abbreviated(seconds: float) -> str:
+    """A move time in the table's short notices, rounded to its unit: ``30 s``, ``5 min``,
+    ``12 h``, ``3 days`` (seconds below two minutes, minutes below two hours, hours below
+    two days)."""
+    if seconds < 2 * MINUTE:
+        return gettext("%(count)s s") % {"count": f"{seconds:g}"}
+    if seconds < 2 * HOUR:
+        return gettext("%(count)s min") % {"count": round(seconds / MINUTE)}
+    if seconds < 2 * DAY:
+        return gettext("%(count)s h") % {"count": round(seconds / HOUR)}
+    days = round(seconds / DAY)
+    return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+
+
 def move_time_words(seconds: float) -> str:
     return gettext("%(duration)s per move") % {"duration": duration_words(seconds)}
 

@@ -134,6 +134,14 @@ def test_a_table_with_open_and_kept_seats_waits_and_its_host_sees_the_links() ->
     assert joined["Location"] == f"/matches/{match.pk}/seats/1/"
     match.refresh_from_db()
     assert match.status == MatchStatus.QUEUED
+    # Under way, the table's page sends each seated person to their seat (a page that was
+    # reloading as the last seat went lands there); a visitor without a seat may watch.
+    assert client.get(f"/tables/{match.pk}/")["Location"] == f"/matches/{match.pk}/seats/0/"
+    assert bob_client.get(f"/tables/{match.pk}/")["Location"] == f"/matches/{match.pk}/seats/2/"
+    _, dee_client = person("dee")
+    watching = dee_client.get(f"/tables/{match.pk}/")
+    assert watching.status_code == 200
+    assert "The game has started." in watching.content.decode()
 
 
 def test_a_bad_table_is_refused_on_the_form_naming_the_problem() -> None:

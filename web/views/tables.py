@@ -128,11 +128,18 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, "web/table_new.html", context, status=400 if which else 200)
 
 
+_UNDER_WAY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
 @require_GET
 def table_waiting(request: HttpRequest, match_id: int) -> HttpResponse:
-    """A table's page: its seats while it waits, the invitation links for its host."""
+    """A table's page: its seats while it waits, the invitation links for its host. Once the
+    game is under way a seated person is sent to their seat, as a card site does: the page
+    that reloaded as the last seat was taken lands there too."""
     match = _table(match_id)
     detail = table_detail(match=match, user=request.user)
+    if detail["your_seat"] is not None and detail["status"] in _UNDER_WAY:
+        return redirect("web:table", match_id=match.pk, seat=detail["your_seat"])
     choices = table_form_choices(user=request.user)
     invitation_links = {
         seat["seat"]: request.build_absolute_uri(

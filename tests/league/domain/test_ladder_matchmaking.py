@@ -19,6 +19,7 @@ from league.domain.ladder_matchmaking import (
 )
 from league.domain.ladder_results import (
     BoardRow,
+    ChallengeProblem,
     Failures,
     KnownEntrant,
     OpponentFacts,
@@ -32,7 +33,6 @@ from league.domain.ladder_results import (
     ranked,
     roster_changes,
     shape_of,
-    suspension_text,
     table_seats,
     tables_history,
 )
@@ -192,18 +192,14 @@ def test_a_challenge_takes_builtins_own_versions_and_those_whose_owners_allow_it
         5: OpponentFacts("ann", bot=False, builtin=False, own=False, allowed=False),
     }
     assert challenge_problem(seats=4, opponents=[1, 2, 3], facts=facts) is None
-    assert challenge_problem(seats=4, opponents=[1, 2, 4], facts=facts) == (
-        True,
-        "the owner of closed does not allow challenges",
-    )
-    assert challenge_problem(seats=4, opponents=[1, 2, 5], facts=facts) == (
-        False,
-        "competitor 5 is not a bot",
-    )
-    assert challenge_problem(seats=4, opponents=[1, 2], facts=facts) == (
-        False,
-        "the game needs 3 opponents, not 2",
-    )
+    closed = challenge_problem(seats=4, opponents=[1, 2, 4], facts=facts)
+    assert closed == ChallengeProblem("not_allowed", name="closed")
+    assert closed.not_allowed
+    not_a_bot = challenge_problem(seats=4, opponents=[1, 2, 5], facts=facts)
+    assert not_a_bot == ChallengeProblem("not_a_bot", competitor=5)
+    assert not not_a_bot.not_allowed
+    too_few = challenge_problem(seats=4, opponents=[1, 2], facts=facts)
+    assert too_few == ChallengeProblem("opponent_count", needed=3, given=2)
 
 
 def test_the_roster_plays_each_bots_newest_version_with_the_owners_choices() -> None:
@@ -230,7 +226,7 @@ def test_k_failures_in_a_row_suspend_and_a_clean_match_resets_the_count() -> Non
     assert failures_after(state, outcome="ok", fault={}, limit=3, playing=True).count == 0
     state = failures_after(state, outcome="init_failure", fault={"match": 3}, limit=3, playing=True)
     assert (state.count, state.suspend, len(state.faults)) == (3, True, 3)
-    assert "#1, #2, #3" in suspension_text(name="bot", ladder="kingen ladder", failures=state)
+    assert [f["match"] for f in state.faults] == [1, 2, 3]
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,5 @@
 """What people read of times and durations, said here in English: league.words.games_and_times
-(the words of the pages, the API and the notices) and the table's short move time
-(league.domain.table_phase)."""
+(the words of the pages, the API and the notices, and the table's short move time)."""
 
 from __future__ import annotations
 
@@ -11,8 +10,8 @@ from django.utils import translation
 
 import pytest
 
-from league.domain.table_phase import duration_abbreviated
 from league.words.games_and_times import (
+    duration_abbreviated,
     duration_words,
     moment_words,
     move_time_words,

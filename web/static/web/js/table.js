@@ -61,7 +61,8 @@ let pollTimer = null;
 let lastPhase = null; // the phase shown before the current one
 let fetching = false; // a refetch is on its way
 let fetchAgain = false; // an update came meanwhile: one more refetch once it is answered
-let hold = null; // {deal, pending, timer}: a deal's last trick shown, the next deal waiting
+let hold = null; // {deal, pending, timer, awaiting}: a deal's last trick shown (or, awaiting,
+// on its way on the socket), the next deal waiting
 const LAST_TRICK_MS = 1300;
 // A page whose person is not next asks for its view this much later, so that the one
 // server's first answers after a move go to the person to act next (docs/web.md).
@@ -661,13 +662,18 @@ function withCardsPlayed(base, events) {
 function updated(message) {
   // A card played since (or more than an update carries): the next deal is under way.
   const events = Array.isArray(message.events) ? message.events : null;
-  if (hold && (!events || events.some((e) => typeof e.action === "string" && e.action.startsWith("play ")))) releaseHold();
+  const played = events && events.some((e) => typeof e.action === "string" && e.action.startsWith("play "));
+  if (hold && !hold.awaiting && (!events || played)) releaseHold();
   const drawn = withCardsPlayed(current, message.events);
   if (drawn) {
     current = drawn.data;
     render(current);
-    if (drawn.dealOver) {
-      hold = { deal: current.view.deal, pending: null, timer: window.setTimeout(releaseHold, LAST_TRICK_MS) };
+    if (drawn.dealOver || hold?.awaiting) {
+      // The deal's last trick, now on the table: the next deal (already answered, if the
+      // person's own card ended the deal) waits LAST_TRICK_MS.
+      const pending = hold ? hold.pending : null;
+      if (hold) window.clearTimeout(hold.timer);
+      hold = { deal: current.view.deal, pending, timer: window.setTimeout(releaseHold, LAST_TRICK_MS) };
     }
   }
   window.clearTimeout(laterTimer);
@@ -701,7 +707,15 @@ async function send(action) {
     });
     sending = false;
     if (data && (data.view || data.phase)) {
-      accept(data, request);
+      if (!hold && data.view && current?.view && data.view.deal !== current.view.deal
+          && socket && socket.isOpen && socket.isOpen()) {
+        // The person's card ended the deal and a worker dealt the next one before the
+        // answer was read: the last trick comes on the socket (its update carries the card
+        // and the trick's winner); the next deal is shown after it, or after
+        // LAST_TRICK_MS if no update draws it.
+        hold = { deal: current.view.deal, pending: [data, request], awaiting: true,
+          timer: window.setTimeout(releaseHold, LAST_TRICK_MS) };
+      } else accept(data, request);
       // The answer is the view read after the move. With the socket live, the page asks
       // again only if an update meanwhile announced an event the answer does not hold (the
       // bots played on); later ones come on the socket. A refetch here would be one more

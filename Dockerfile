@@ -1,5 +1,20 @@
 # The image for web, worker and beat (docker-compose.yml picks the command).
 # Static files are collected into the image (STATIC_ROOT) and WhiteNoise serves them.
+
+# The compiled double-dummy solver (engine/_dds.c) is built in a stage of its own, with a C
+# compiler the final image does not carry, and copied beside the engine's modules; the
+# final stage checks that the engine imports it (engine.double_dummy.compiled_available).
+FROM python:3.11-slim-bookworm AS solver
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY requirements/app.lock requirements/app.lock
+RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements/app.lock
+COPY setup.py pyproject.toml README.md ./
+COPY engine engine
+RUN python setup.py --quiet build_ext --inplace \
+    && python -c "import engine.double_dummy as d; assert d.compiled_available()"
+
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -23,7 +38,9 @@ RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext
     && rm -rf /var/lib/apt/lists/*
 
 COPY . .
+COPY --from=solver /app/engine/_dds.*.so engine/
 RUN pip install --no-deps --no-build-isolation -e . \
+    && python -c "import engine.double_dummy as d; assert d.compiled_available(), d.compiled_unavailable_reason()" \
     && useradd --system --home-dir "${VAR_DIR}" --shell /usr/sbin/nologin league \
     && mkdir -p "${VAR_DIR}" \
     && SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-state \

@@ -18,6 +18,7 @@ from api import (
     notifications,
     people,
     ratings,
+    replays,
     rounds,
     tables,
     tournaments,
@@ -171,6 +172,17 @@ urlpatterns = [
         name="api-notification-preferences",
     ),
     path("my-games/", my_games.MyGamesApi.as_view(), name="api-my-games"),
+    path("replays/", replays.PrivateReplayListApi.as_view(), name="api-private-replays"),
+    path(
+        "replays/<int:replay_id>/",
+        replays.PrivateReplayApi.as_view(),
+        name="api-private-replay",
+    ),
+    path(
+        "replays/<int:replay_id>/record/",
+        replays.PrivateReplayRecordApi.as_view(),
+        name="api-private-replay-record",
+    ),
     path("my-games/next/", my_games.MyNextGameApi.as_view(), name="api-my-next-game"),
     path("matches/", cached(matches.MatchListApi.as_view()), name="api-matches"),
     path(

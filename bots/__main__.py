@@ -1,7 +1,7 @@
 """The bots' command line: try a bot exactly as the league runs it.
 
     python -m bots match GAME BOT BOT BOT BOT [--seed N] [--sandbox | --no-sandbox]
-                         [--out FILE] [--move-ms MS] [--bank-ms MS] [--startup-ms MS]
+                         [--record FILE] [--move-ms MS] [--bank-ms MS] [--startup-ms MS]
     python -m bots sandbox [--setup]
     python -m bots runtimes
 
@@ -9,7 +9,11 @@ BOT is the path of a bot file (a .py, .zip, .js or .jar file, or a Linux executa
 runtime is recognised from its files, ``RUNTIME:PATH`` to choose the runtime
 (``python-numpy:bot.zip``), or ``builtin:NAME`` (random, greedy, strong). The
 match prints each seat's score and outcome as JSON on stdout, the uploaded bots' stderr
-on stderr, and writes the game record to --out. ``sandbox`` says whether uploaded bots
+on stderr, and writes the game record to --record (``--out`` is its older name): the
+league's record format (engine/record.py), the JSON the site serves for a finished match,
+which ``python -m engine show FILE --html OUT.html`` turns into a page replaying it in the
+site's viewer, and which a person may upload as a private replay. ``sandbox`` says whether
+uploaded bots
 can run in the sandbox here, and with --setup (as root) creates its users; ``runtimes``
 lists the runtimes and what to install for those missing here (exit 3 if any is).
 
@@ -77,7 +81,13 @@ def _parser() -> _Parser:
         action="store_false",
         help="run uploaded bots as plain processes (your own code only)",
     )
-    match.add_argument("--out", help="write the game record to this file")
+    match.add_argument(
+        "--record",
+        "--out",
+        dest="record",
+        metavar="FILE",
+        help="write the game record (JSON) to this file: python -m engine show FILE --html",
+    )
     defaults = TimeControl()
     match.add_argument("--move-ms", type=int, default=defaults.move_ms)
     match.add_argument("--bank-ms", type=int, default=defaults.bank_ms)
@@ -113,9 +123,9 @@ def _match(args: argparse.Namespace) -> int:
         raise ValueError(f"{game} has {game.num_seats} seats: give {game.num_seats} bots")
     specs: list[BotSpec] = [bot_spec_parse(text) for text in args.bots]
     control = TimeControl(args.move_ms, args.bank_ms, args.startup_ms)
-    out = Path(args.out) if args.out else None
+    out = Path(args.record) if args.record else None
     if out is not None and not out.parent.is_dir():
-        raise ValueError(f"--out: the folder {out.parent} does not exist")
+        raise ValueError(f"--record: the folder {out.parent} does not exist")
     result = match_play(game, specs, seed=args.seed, sandbox=args.sandbox, time_control=control)
     for seat, report in enumerate(result.seats):
         if report.log.strip():

@@ -26,6 +26,7 @@ from config.configuration import (
     var_dir_from_env,
 )
 from config.outgoing_mail import email_from_env, from_email_from_env, site_url_from_env
+from engine.viewer import STATIC_DIR as VIEWER_STATIC_DIR
 
 django_stubs_ext.monkeypatch()  # generic Django classes (ModelAdmin[Model], ...) at run time
 
@@ -161,6 +162,9 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 # so the web server (uvicorn) alone serves the whole site; see docs/operations.md.
 STATIC_URL = "static/"
 STATIC_ROOT = path_from_env(os.environ, "STATIC_ROOT", default=VAR_DIR / "static")
+# The replay viewer's scripts, the stylesheet and the card images are package data of the
+# engine (engine/viewer), which also inlines them into standalone replays; served as web/...
+STATICFILES_DIRS = [VIEWER_STATIC_DIR]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -2,17 +2,22 @@
 
     python -m engine play GAME --seed N [--bots random,greedy,greedy,greedy] [--out FILE]
     python -m engine verify FILE      (FILE "-": standard input)
-    python -m engine show FILE
+    python -m engine show FILE [--html OUT.html [--four-colour]]
     python -m engine solve FILE --deal N --event K
+    python -m engine solver
 
 ``solve`` prints, as one JSON line, the double-dummy value of each legal card at the
 position just before event K of deal N (both from 1): the acting seat's score of the
 whole deal if it plays that card and every seat then plays with all hands known
-(engine/double_dummy.py says how); the card the record played there, if any.
+(engine/double_dummy.py says how); the card the record played there, if any. ``solver``
+says whether the compiled solver was built here (exit 0) or the pure-Python search runs,
+and what to install for the compiled one (exit 3). ``show --html OUT.html`` writes a
+standalone page that replays the record in the site's viewer, with no server and no
+network (engine/viewer).
 
 Exit codes: 0 success; 1 a record that breaks the rules (verify); 2 bad input (a game
-string, a file that is not a record, a file larger than MAX_RECORD_BYTES). Errors are one
-line on stderr, never a traceback.
+string, a file that is not a record, a file larger than MAX_RECORD_BYTES); 3 the compiled
+solver is not built here (solver). Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -25,7 +30,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.cards import card_name
-from engine.double_dummy import NotSolvableError, compiled_available, solve
+from engine.double_dummy import (
+    NotSolvableError,
+    compiled_available,
+    compiled_unavailable_reason,
+    solve,
+)
 from engine.errors import EngineError
 from engine.game import TrickTakingState
 from engine.players import make_player
@@ -36,10 +46,10 @@ from engine.record import (
     state_before_event,
     verify_record,
 )
-from engine.show import show_record
+from engine.show import show_record, show_record_html
 from engine.variants import load_game
 
-EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_NOT_COMPILED = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,12 +72,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     verify.add_argument("file", help="the record ('-': standard input)")
     show = commands.add_parser("show", help="print a record trick by trick")
     show.add_argument("file", help="the record ('-': standard input)")
+    show.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write a standalone page that replays it in the site's viewer (no server)",
+    )
+    show.add_argument(
+        "--four-colour", action="store_true", help="with --html: the four-colour deck"
+    )
     solver = commands.add_parser("solve", help="each legal card's double-dummy value")
     solver.add_argument("file", help="the record ('-': standard input)")
     solver.add_argument("--deal", type=int, required=True, help="the deal, from 1")
     solver.add_argument("--event", type=int, required=True, help="the event of the deal, from 1")
+    commands.add_parser("solver", help="is the compiled double-dummy solver built here?")
     args = parser.parse_args(argv)
     try:
+        if args.command == "solver":
+            return _solver()
         if args.command == "play":
             return _play(args.game, args.seed, args.bots, args.out)
         record = read_record(args.file)
@@ -85,6 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "scores": result.scores,
             }
             sys.stdout.write(json.dumps(outcome) + "\n")
+            return EXIT_OK
+        if args.html:
+            page = show_record_html(record, four_colour=args.four_colour)
+            Path(args.html).write_text(page, encoding="utf-8")
+            sys.stdout.write(f"{args.html}: open it in a browser\n")
             return EXIT_OK
         sys.stdout.write(show_record(record))
         return EXIT_OK
@@ -115,6 +141,15 @@ def _solve(record: dict[str, object], deal: int, event: int) -> int:
     }
     sys.stdout.write(json.dumps(answer) + "\n")
     return EXIT_OK
+
+
+def _solver() -> int:
+    reason = compiled_unavailable_reason()
+    if reason is None:
+        sys.stdout.write("the compiled double-dummy solver (engine._dds) is built here\n")
+        return EXIT_OK
+    sys.stdout.write(reason + "\n")
+    return EXIT_NOT_COMPILED
 
 
 MAX_ERROR_CHARACTERS = 500

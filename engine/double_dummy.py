@@ -25,12 +25,15 @@ The search is alpha-beta over the remaining cards with a transposition table at 
 start of every trick, cards that are equivalent (adjacent once played cards are ignored,
 worth the same points, bound by the same rules) searched once, the best card of a stored
 position tried first, and a bound on what the remaining cards can still be worth. It runs
-in the compiled module ``engine._dds`` when that was built (``pip install -e .`` builds it
-where a C compiler is found) and in pure Python otherwise, with the same results.
+in the compiled module ``engine._dds`` when that was built (``pip install ./engine`` and the
+league's ``pip install -e .`` build it where a C compiler is found) and in pure Python
+otherwise, with the same results; the first solve without it warns once
+(``compiled_unavailable_reason``), and ``python -m engine solver`` says which one runs.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import pairwise
 from math import gcd
@@ -210,6 +213,8 @@ def solve_problem(
             raise SearchLimitError(f"more than {node_limit} nodes")
         raw = dict(answer)
     else:
+        if compiled is None:
+            _fallback_warn()
         search = _Search(problem, node_limit)
         raw = search.root_values()
         last_nodes[0] = search.nodes
@@ -234,6 +239,31 @@ def clear_table() -> None:
 def compiled_available() -> bool:
     """Whether the compiled solver was built on this machine."""
     return _dds is not None
+
+
+def compiled_unavailable_reason() -> str | None:
+    """Why the solver runs in pure Python here, with what to do; None if it is compiled."""
+    if _dds is not None:
+        return None
+    return (
+        "the compiled double-dummy solver (engine._dds) was not built when the engine was"
+        " installed (no C compiler then?), so the engine runs its pure-Python search: the"
+        " same values, 30-50 times slower per node. Install gcc and Python's headers"
+        " (Debian: apt-get install gcc libc6-dev python3-dev) and reinstall"
+        " (pip install --force-reinstall ./engine), or install the engine's wheel"
+        " (engine/README.md)"
+    )
+
+
+_fallback_warned = [False]
+
+
+def _fallback_warn() -> None:
+    """Warn once per process that the pure-Python search runs for want of the compiled one."""
+    reason = compiled_unavailable_reason()
+    if reason is not None and not _fallback_warned[0]:
+        _fallback_warned[0] = True
+        warnings.warn(reason, RuntimeWarning, stacklevel=3)
 
 
 def _final(problem: Problem, value: int) -> int:

@@ -1,4 +1,6 @@
-"""A game for people: each deal with the hands, the choices, and the tricks one by one."""
+"""A game for people: each deal with the hands, the choices, and the tricks one by one, as
+text (``show_record``) or as a standalone page that replays it in the site's viewer
+(``show_record_html``: ``python -m engine show FILE --html OUT.html``)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,12 @@ from typing import Any
 
 from engine.cards import card_symbol, format_cards
 from engine.chance import DEAL, DRAW, FIRST_DEALER, Chance
+from engine.errors import RecordError
 from engine.game import TrickTakingState
 from engine.record import parse_record, verify_record
+from engine.timeline import record_timeline
 from engine.variants import load_game
+from engine.viewer import standalone_page
 
 
 def show_record(source: str | bytes | dict[str, Any]) -> str:
@@ -89,6 +94,25 @@ def show_record(source: str | bytes | dict[str, Any]) -> str:
     if not verification.ok:
         out.append(f"NOT VERIFIED: {verification.problem}")
     return "\n".join(out) + "\n"
+
+
+def show_record_html(source: str | bytes | dict[str, Any], *, four_colour: bool = False) -> str:
+    """One HTML page that replays the record in the site's replay viewer (cards, tricks,
+    scores, stepping, the keyboard) with everything inline: opened from a file, it makes
+    no request. Raises RecordError if the record is not one, or breaks the rules."""
+    data = parse_record(source)
+    verification = verify_record(data)
+    if not verification.ok:
+        raise RecordError(f"the record does not replay: {verification.problem}")
+    game = load_game(data["game"])
+    names = [str(seat.get("name") or f"seat {i}") for i, seat in enumerate(data["seats"])]
+    title = f"{game}: {', '.join(names)}"
+    return standalone_page(
+        data,
+        record_timeline(data),
+        title=title,
+        deck="cards-four" if four_colour else "cards",
+    )
 
 
 def _chance_lines(chance: Chance, who: Any) -> list[str]:

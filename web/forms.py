@@ -247,3 +247,26 @@ class BotUploadForm(forms.Form):
                 bot_too_large_message(upload.name or "the file", upload.size)
             )
         return upload
+
+
+class PrivateReplayUploadForm(forms.Form):
+    """A game record to keep as one's own private replay (league.services.private_replays
+    checks the record itself)."""
+
+    file = forms.FileField(
+        label=_("Game record"),
+        help_text=_(
+            "A record as python -m bots match … --record FILE writes it (JSON); only you"
+            " will see the replay."
+        ),
+        error_messages={
+            "required": _("Choose the record's file to upload."),
+            "empty": _("The file is empty."),
+        },
+    )
+    title = forms.CharField(
+        label=_("Title"),
+        required=False,
+        max_length=200,
+        help_text=_("Left empty: the game and its players."),
+    )

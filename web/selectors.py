@@ -19,6 +19,7 @@ from django.db.models import Q, QuerySet
 
 from bots.models import Bot, BotVersion
 from engine.record import record_from_state
+from engine.timeline import TIMELINE_VERSION, record_timeline
 from league.models import (
     Club,
     Competitor,
@@ -37,7 +38,6 @@ from league.selectors.matches import match_list
 from league.selectors.replays import MatchLogError, match_replay
 from league.selectors.tables import clubs_with_lobby
 from league.services.clubs import ORGANISING_ROLES
-from web.timeline import TIMELINE_VERSION, record_timeline
 
 User = Account | AnonymousUser
 
@@ -60,7 +60,7 @@ def clubs_of(*, user: User) -> QuerySet[Membership]:
 
 
 def match_timeline(*, match: Match) -> dict[str, Any]:
-    """The public facts after each event of ``match`` (web.timeline), from its full record.
+    """The public facts after each event of ``match`` (engine.timeline), from its full record.
 
     A running match's record is rebuilt from its stored events on the server; only public
     facts leave this function, so anyone who may watch the match may have them.

@@ -38,6 +38,12 @@ from web.views.notifications import (
     notification_settings,
     notifications_mark_all_read,
 )
+from web.views.private_replays import (
+    private_replay,
+    private_replay_record_json,
+    private_replay_timeline_json,
+    private_replays,
+)
 from web.views.rounds import round_play_by
 
 app_name = "web"
@@ -197,6 +203,18 @@ urlpatterns = [
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/consent/", bots.bot_consent, name="bot-consent"),
     path("samples/", samples.sample_index, name="samples"),
+    path("replays/", private_replays, name="private-replays"),
+    path("replays/<int:replay_id>/", private_replay, name="private-replay"),
+    path(
+        "replays/<int:replay_id>/record.json",
+        private_replay_record_json,
+        name="private-replay-record",
+    ),
+    path(
+        "replays/<int:replay_id>/timeline.json",
+        private_replay_timeline_json,
+        name="private-replay-timeline",
+    ),
     path("samples/replay/", samples.sample_replay, name="sample-replay"),
     path("samples/record.json", samples.sample_record_json, name="sample-record"),
     path("samples/timeline.json", samples.sample_timeline_json, name="sample-timeline"),

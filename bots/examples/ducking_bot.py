@@ -10,14 +10,14 @@ to win tricks, and sheds its high cards when that is safe:
 - leading: the lowest card;
 - any other decision (a bid, a contract, trumps, tribute): the first legal action.
 
-From a terminal (kingbot.py is in bots/sdk; in a match the league provides it):
+From a terminal (``pip install ./bots/sdk`` once, for kingbot; in a match the league provides it):
 
-    PYTHONPATH=bots/sdk python3 bots/examples/ducking_bot.py
+    python3 bots/examples/ducking_bot.py
 
 then type a hello line and request lines (docs/bot-protocol.md has real ones).
 """
 
-import kingbot  # type: ignore[import-not-found]  # bots/sdk, or the league's copy
+import kingbot  # type: ignore[import-not-found]  # pip install ./bots/sdk; the league's copy in a match
 
 
 def choose(request: kingbot.Request) -> str:

@@ -574,7 +574,9 @@ def _engine_copy(target: Path) -> None:
     shutil.copytree(
         ENGINE_DIR,
         target,
-        ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.md", "pettingzoo_env.py"),
+        ignore=shutil.ignore_patterns(
+            "__pycache__", "*.toml", "*.md", "pettingzoo_env.py", "setup.py", "viewer", "build"
+        ),
     )
     compileall.compile_dir(target, quiet=1, workers=1)
     for folder, _folders, files in os.walk(target):

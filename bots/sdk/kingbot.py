@@ -1,8 +1,10 @@
 """kingbot: a small helper for King League bots (standard library only).
 
-Copy this file next to your bot, or just ``import kingbot``: the league puts its own copy
-on the path of every bot it runs. The protocol it speaks is in docs/bot-protocol.md;
-you can also write it by hand in twenty lines.
+Install it (``pip install ./bots/sdk`` from the league's repository: the distribution
+``king-league-kingbot``, whose major version is the protocol's) to run your bot on your
+machine; in the league just ``import kingbot``: the sandbox puts its own copy on the path
+of every Python bot it runs, so an upload needs nothing more. The protocol it speaks is in
+docs/bot-protocol.md; you can also write it by hand in twenty lines.
 
     import kingbot
 
@@ -32,6 +34,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 PROTOCOL_VERSION = 1
+__version__ = "1.0.0"
+"""The distribution's version (bots/sdk/pyproject.toml); its major number is the protocol's."""
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 

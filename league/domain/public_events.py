@@ -5,7 +5,7 @@ Each event is ``{"index", "seat", "action"}`` for an action, with ``"won": seat`
 completed a trick, or ``{"index", "chance": kind}`` for a chance event (never its cards: a
 deal is private). A private action (the game's ``private_action_verbs``, the rule
 engine.record.redact_record applies: Kung och Adel's face-down tribute) keeps only its verb.
-The winner of a trick is what the replay timeline (web/timeline.py) reads: the spectator's
+The winner of a trick is what the replay timeline (engine/timeline.py) reads: the spectator's
 view of the state after the event, replayed on a copy without the seed (so that it takes
 the log's chance events instead of drawing its own, and stops after a deal's last trick).
 

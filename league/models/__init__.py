@@ -22,6 +22,7 @@ from league.models.matches import (
 from league.models.notifications import Notification, NotificationKind, NotificationPreference
 from league.models.processes import Heartbeat, OutboxTask, ProcessTick
 from league.models.ratings import RatedMatch, Rating, RatingChange, RatingQueueEntry
+from league.models.replays import PrivateReplay
 from league.models.results import AnalysisStatus, MatchAnalysis, MatchResult
 from league.models.standings import StandingsPart, StandingsSnapshot
 from league.models.tournaments import (
@@ -50,3 +51,4 @@ __all__ += ["RatedMatch", "Rating", "RatingChange", "RatingQueueEntry"]
 __all__ += ["Notification", "NotificationKind", "NotificationPreference"]
 __all__ += ["RoundAttendance", "ScoreCorrection", "TableSheet", "TableSheetStatus"]
 __all__ += ["Ladder", "LadderEntrant", "LadderEntrantStatus"]
+__all__ += ["PrivateReplay"]

@@ -33,6 +33,8 @@ TOOLS = {
     "cargo": "rustup (https://rustup.rs) or apt-get install cargo",
     "javac": "apt-get install default-jdk-headless",
     "jar": "apt-get install default-jdk-headless",
+    "make": "apt-get install make",
+    "node": "apt-get install nodejs",
 }
 
 
@@ -115,10 +117,11 @@ def c_executable(source_dir: Path, *sources: str, static: bool = True) -> bytes:
 
 @functools.cache
 def c_kit() -> bytes:
-    """The C starter kit, built with its own Makefile; its ``main``."""
+    """The C starter kit, built with its own Makefile into a folder that does not exist
+    yet (the Makefile makes it); its ``main``."""
     require_tool("gcc")
-    out = _scratch() / "c-kit"
-    out.mkdir()
+    out = _scratch() / "c-kit" / "out"
+    assert not out.parent.exists()
     _run(["make", "-s", "-C", str(EXAMPLES / "native" / "c"), f"OUT={out}", "zip"])
     assert (out / "bot.zip").is_file()
     return (out / "main").read_bytes()

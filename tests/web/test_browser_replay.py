@@ -14,10 +14,10 @@ from urllib.parse import urlencode
 import pytest
 
 from engine import load_game
+from engine.timeline import record_timeline
 from tests.web.browser import screenshot
 from tests.web.conftest import wait_for
 from web.samples import SAMPLE_GAMES, sample_record
-from web.timeline import record_timeline
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver

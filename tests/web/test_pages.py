@@ -56,8 +56,11 @@ def test_pages_reference_only_their_own_site(client: Client, samples: None, path
 def test_the_stylesheet_and_scripts_load_nothing_from_elsewhere() -> None:
     from pathlib import Path
 
-    static = Path(__file__).resolve().parents[2] / "web" / "static" / "web"
-    for path in [static / "site.css", *sorted((static / "js").glob("*.js"))]:
+    project = Path(__file__).resolve().parents[2]
+    static = project / "web" / "static" / "web"
+    viewer = project / "engine" / "viewer" / "static" / "web"
+    scripts = [*sorted((static / "js").glob("*.js")), *sorted((viewer / "js").glob("*.js"))]
+    for path in [viewer / "site.css", *scripts]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"https?://", text), path
         assert external_urls(text) == [], path

@@ -1,13 +1,13 @@
-"""web.timeline: the public facts of a record, step by step, for every family."""
+"""engine.timeline: the public facts of a record, step by step, for every family."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.record import redact_record
+from engine.timeline import PUBLIC_EXTRAS, record_timeline
 from engine.variants import load_game
 from web.samples import SAMPLE_GAMES, record_cut, sample_record
-from web.timeline import PUBLIC_EXTRAS, record_timeline
 
 PUBLIC_FACTS = {
     "phase",

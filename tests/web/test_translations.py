@@ -117,6 +117,7 @@ def pages(league: int, club: int, username: str) -> list[str]:
         f"/clubs/{club}/",
         f"/clubs/{club}/leagues/new/",
         "/bots/",
+        "/replays/",
         "/lobby/",
         "/play/",
         "/play-now/",

@@ -98,7 +98,7 @@ def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> d
 
 @require_GET
 def match_timeline_json(request: HttpRequest, match_id: int) -> JsonResponse:
-    """Public facts after each event of the match (web.timeline); anyone may see them."""
+    """Public facts after each event of the match (engine.timeline); anyone may see them."""
     try:
         match = match_get(match_id=match_id)
     except NotFoundError:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.errors import EngineError, IllegalActionError
+from engine.timeline import record_timeline
 from league.words.engine_refusals import refusal_in_language
 from web.samples import (
     SampleTable,
@@ -23,7 +24,6 @@ from web.samples import (
     samples_enabled,
 )
 from web.templatetags.games import game_name
-from web.timeline import record_timeline
 
 TABLE_SESSION_KEY = "web_sample_table"
 

@@ -2,13 +2,14 @@
 linear policy in numpy (weights you would train offline and ship in the zip) and plays the
 best; any other decision takes the first legal action.
 
-The helper module kingbot is the league's (importable in the sandbox); numpy is the
+The helper module kingbot is the league's (importable in the sandbox; ``pip install
+./bots/sdk`` on your machine); numpy is the
 server's pinned copy (docs/bot-protocol.md, "Runtimes"). Start from here: README.md.
 """
 
 from __future__ import annotations
 
-import kingbot  # type: ignore[import-not-found]  # bots/sdk, or the league's copy
+import kingbot  # type: ignore[import-not-found]  # pip install ./bots/sdk; the league's copy in a match
 import numpy as np
 
 RANKS = kingbot.RANKS

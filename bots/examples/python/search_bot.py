@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 
-import kingbot  # type: ignore[import-not-found]  # bots/sdk, or the league's copy
+import kingbot  # type: ignore[import-not-found]  # pip install ./bots/sdk; the league's copy in a match
 
 from engine.hidden_hands import HandSampler, InconsistentViewError, search_state
 from engine.protocol_view import view_from_json

@@ -10,9 +10,9 @@ import pytest
 from engine.chance import Chance
 from engine.game import State
 from engine.record import record_from_state
+from engine.timeline import record_timeline
 from engine.variants import load_game
 from league.domain.public_events import EVENTS_MAX, PublicEvents
-from web.timeline import record_timeline
 
 
 def played_out(game: str, seed: int, batch: int = 1) -> tuple[State[Any], list[dict[str, Any]]]:

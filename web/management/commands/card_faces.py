@@ -1,6 +1,7 @@
-"""Write the card images: 52 faces and a back, plain SVG, into web/static/web/cards/, and
+"""Write the card images: 52 faces and a back, plain SVG, into engine/viewer/static/web/cards/
+(package data of the engine, where the replay viewer lives; the site serves them), and
 the four-colour deck (clubs green, diamonds blue: a person's display setting) into
-web/static/web/cards-four/.
+engine/viewer/static/web/cards-four/.
 
     python manage.py card_faces            # (re)write the files
     python manage.py card_faces --check    # exit 1 when a committed file differs
@@ -19,8 +20,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_OF, parse_card
+from engine.viewer import STATIC_DIR as VIEWER_STATIC_DIR
 
-CARDS_DIR = Path(__file__).resolve().parents[2] / "static" / "web" / "cards"
+CARDS_DIR = VIEWER_STATIC_DIR / "web" / "cards"
 FOUR_COLOUR_DIR = CARDS_DIR.parent / "cards-four"
 
 RANK_LABELS = {"T": "10"}

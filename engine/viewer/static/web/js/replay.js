@@ -3,10 +3,11 @@
 // It reads two documents named by data attributes of #replay:
 //   data-record-url    the game record (for a running match, a redacted one: null hands);
 //   data-timeline-url  the public facts after each event, computed by the engine on the
-//                      server (web/timeline.py): contract, trumps, dealer, trick winners, ...
+//                      server (engine/timeline.py): contract, trumps, dealer, trick winners, ...
 // A step is "deal d, event k": the state after the first k events of deal d. The URL's
 // hash names it (#deal=3&event=17), so any step can be linked and reloads to itself.
-// With data-socket-url, a running match refetches both documents on each "update".
+// With data-socket-url, a running match refetches both documents on each "update". A
+// standalone page (engine/viewer, no server) has both inline in #replay-documents instead.
 // Play/pause (or Space) steps forward by itself at the chosen speed and stops at the end;
 // a bid or a choice shows what it means under the game's rules (the timeline's "explain").
 // With data-analysis-url (a finished match) and its analysis done, each card played shows
@@ -226,7 +227,15 @@ function requestAnalysis(button) {
     });
 }
 
+// A standalone page (python -m engine show FILE --html OUT.html) carries both documents.
+const inlineDocuments = document.getElementById("replay-documents");
+
 async function load() {
+  if (inlineDocuments) {
+    const documents = JSON.parse(inlineDocuments.textContent);
+    build(documents.record, documents.timeline);
+    return;
+  }
   const [newRecord, timeline] = await Promise.all([
     fetchJSON(root.dataset.recordUrl),
     root.dataset.timelineUrl

@@ -118,14 +118,16 @@ export function breakableName(name) {
   return String(name).split(/(?<=[-_.])/).flatMap((part, i) => (i ? [el("wbr"), part] : [part]));
 }
 
-/** An image of a card face (or the back for null), in a span.card. */
+/** An image of a card face (or the back for null), in a span.card: from `base` on the
+ * site, from the page itself (window.klCardImages: data URLs) on a standalone replay. */
 export function cardImage(base, card, { small = false, label = null } = {}) {
   const file = card === null ? "back" : normaliseCard(card);
   const alt = label ?? (card === null ? gettext("a hidden card") : cardName(card));
+  const src = window.klCardImages?.[file] ?? `${base}${file}.svg`;
   return el(
     "span",
     { class: small ? "card small" : "card", "data-card": card ?? "" },
-    el("img", { src: `${base}${file}.svg`, alt, width: 200, height: 280, draggable: "false" }),
+    el("img", { src, alt, width: 200, height: 280, draggable: "false" }),
   );
 }
 

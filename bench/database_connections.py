@@ -85,7 +85,8 @@ def requests_run(database_url: str, pool: int, count: int) -> tuple[int, float]:
         log_path = Path(folder) / "server.log"
         with web_server_process(
             free_port(), environment, log_path=log_path, cwd=REPOSITORY_ROOT
-        ) as url:
+        ) as server:
+            url = server.url
             before = sessions_opened()
             began = time.perf_counter()
             for number in range(count):

@@ -29,6 +29,12 @@ PROCESSES_PER_CORE = 2
 process waiting on PostgreSQL or Redis leaves its core idle, so two a core keep it busy."""
 MAX_DEFAULT_PROCESSES = 8
 GRACEFUL_SHUTDOWN_SECONDS = 20
+HUNG_SECONDS = 60
+"""A web process that does not answer its manager's ping for this long is hung and is
+replaced (WEB_PROCESS_HUNG_SECONDS). uvicorn's default, 5 s, killed healthy processes of a
+busy machine (load 12-62 on two cores: 8 and 15 times in 11-13 minutes), each replacement
+taking 30-60 s to start there: a process that answers nothing for a minute is hung; one
+that answers late is busy."""
 
 
 class WebServerConfigurationError(Exception):
@@ -58,6 +64,18 @@ def processes_from(environ: Mapping[str, str], given: int | None, cores: int) ->
     return count
 
 
+def hung_seconds_from(environ: Mapping[str, str]) -> int:
+    """WEB_PROCESS_HUNG_SECONDS, or HUNG_SECONDS; at least 1."""
+    text = environ.get("WEB_PROCESS_HUNG_SECONDS", "").strip()
+    if not text:
+        return HUNG_SECONDS
+    if not text.isdigit() or int(text) < 1:
+        raise WebServerConfigurationError(
+            f"WEB_PROCESS_HUNG_SECONDS: expected whole seconds, at least 1, got {text!r}"
+        )
+    return int(text)
+
+
 def uvicorn_options() -> dict[str, Any]:
     """How uvicorn serves the site, in production and in the tests' live servers
     (tests/uvicorn_servers.py): everything but the address and the number of processes."""
@@ -83,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         processes = processes_from(os.environ, args.processes, os.cpu_count() or 1)
+        hung_seconds = hung_seconds_from(os.environ)
     except WebServerConfigurationError as exc:
         sys.stderr.write(f"king-league: {exc}\n")
         return 2
@@ -93,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         host=args.host,
         port=args.port,
         workers=processes,
+        timeout_worker_healthcheck=hung_seconds,
         **uvicorn_options(),
     )
     return 0

@@ -23,6 +23,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,8 +44,9 @@ waiting those 20 s at its end (measured: 25 s of teardown after tests/web/test_a
 6 s with this)."""
 
 
-def web_server_command(port: int, host: str = "127.0.0.1") -> list[str]:
-    """Production's web server, in one process (its own WebSockets need no Redis then)."""
+def web_server_command(port: int, host: str = "127.0.0.1", processes: int = 1) -> list[str]:
+    """Production's web server, in one process unless asked for more (one process's own
+    WebSockets need no Redis)."""
     return [
         sys.executable,
         "-m",
@@ -54,20 +56,29 @@ def web_server_command(port: int, host: str = "127.0.0.1") -> list[str]:
         "--port",
         str(port),
         "--processes",
-        "1",
+        str(processes),
     ]
+
+
+@dataclass(frozen=True)
+class WebServerProcess:
+    """Production's web server started by ``web_server_process``: its address, and the
+    process id of uvicorn's manager (whose children serve)."""
+
+    url: str
+    pid: int
 
 
 @contextlib.contextmanager
 def web_server_process(
-    port: int, environment: Mapping[str, str], *, log_path: Path, cwd: Path
-) -> Iterator[str]:
-    """Production's web server in a process of its own with ``environment``: its address
-    once it answers (LiveServerStartError with its log if it never does); stopped after."""
+    port: int, environment: Mapping[str, str], *, log_path: Path, cwd: Path, processes: int = 1
+) -> Iterator[WebServerProcess]:
+    """Production's web server in a process of its own with ``environment``, once it
+    answers (LiveServerStartError with its log if it never does); stopped after."""
     url = f"http://127.0.0.1:{port}"
     with log_path.open("wb") as log:
         server = subprocess.Popen(
-            web_server_command(port),
+            web_server_command(port, processes=processes),
             cwd=cwd,
             env=dict(environment),
             stdout=log,
@@ -86,7 +97,7 @@ def web_server_process(
                         f"the server did not start:\n{log_path.read_text()}"
                     ) from None
                 time.sleep(0.05)
-        yield url
+        yield WebServerProcess(url=url, pid=server.pid)
     finally:
         server.terminate()
         try:

@@ -50,8 +50,8 @@ def live_server_url(subprocess_environment: dict[str, str], tmp_path: Path) -> I
     try:
         with web_server_process(
             port, environment, log_path=tmp_path / "server.log", cwd=REPOSITORY_ROOT
-        ) as url:
-            yield url
+        ) as server:
+            yield server.url
     except LiveServerStartError as error:
         pytest.fail(str(error))
     finally:

@@ -41,7 +41,8 @@ def connections_for_requests(environment: dict[str, str], tmp_path: Path, pool: 
     database for a person), started with DATABASE_POOL_SIZE=``pool``."""
     env = environment | {"DATABASE_POOL_SIZE": str(pool)}
     log_path = tmp_path / f"server-{pool}.log"
-    with web_server_process(free_port(), env, log_path=log_path, cwd=REPOSITORY_ROOT) as url:
+    with web_server_process(free_port(), env, log_path=log_path, cwd=REPOSITORY_ROOT) as server:
+        url = server.url
         before = sessions_opened()
         for number in range(REQUESTS):
             assert person_missing(f"{url}/api/people/nobody-{number}/")

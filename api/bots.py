@@ -14,13 +14,17 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
 
-from api.fields import BotFileField, StrictBooleanField, StrictCharField
-from api.operations import nested_serializers_named, responses, validated
+from api.fields import BotFileField, GameFamiliesField, StrictBooleanField, StrictCharField
+from api.operations import (
+    nested_serializers_named,
+    responses,
+    validated,
+    validated_every_field,
+)
 from api.serializers import BotSerializer, BotVersionSerializer
 from api.throttles import UploadThrottle
 from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
-from bots.services import bot_create
 from league.errors import NotAllowedError
 from league.selectors.bots import (
     bot_get,
@@ -29,14 +33,14 @@ from league.selectors.bots import (
     bot_version_get,
     bot_version_list,
 )
+from league.services.bot_settings import bot_add, bot_settings_change
 from league.services.bot_versions import bot_version_submit
-from league.services.competitors import bot_entry_consent_set
 
 
 class BotListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=80)
-        family = StrictCharField(max_length=40, required=False, blank=True, default="")
+        families = GameFamiliesField()
 
     @extend_schema(responses=responses(BotSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -44,8 +48,11 @@ class BotListApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(BotSerializer, 201))
     def post(self, request: Request) -> Response:
-        data = validated(self.InputSerializer, request.data)
-        bot = bot_create(owner=request.user, name=data["name"], family=data["family"])  # type: ignore[arg-type]
+        """A bot of yours, playing one or more game families (none is refused)."""
+        data = validated_every_field(
+            self.InputSerializer, request.data, read_only=BotSerializer.Meta.fields
+        )
+        bot = bot_add(actor=request.user, name=data["name"], families=data["families"])
         return Response(BotSerializer(bot).data, status=201)
 
 
@@ -57,7 +64,12 @@ class BotDetailApi(APIView):
             fields = (*BotSerializer.Meta.fields, "versions")
 
     class InputSerializer(serializers.Serializer[Any]):
-        club_organisers_may_enter = StrictBooleanField()
+        families = GameFamiliesField(required=False)
+        club_organisers_may_enter = StrictBooleanField(
+            required=False,
+            help_text="The owner's standing consent: organisers of the owner's clubs may "
+            "enter its versions in their clubs' tournaments.",
+        )
 
     @extend_schema(responses=responses(OutputSerializer))
     def get(self, request: Request, bot_id: int) -> Response:
@@ -66,13 +78,17 @@ class BotDetailApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
     def patch(self, request: Request, bot_id: int) -> Response:
-        """The owner's standing consent: may organisers of the owner's clubs enter it?"""
+        """The owner changes the bot: the fields sent, each of them (a field this does not
+        take, or a read-only one, is a 400 naming it); those left out stay as they are."""
         bot = bot_get(bot_id=bot_id)
-        data = validated(self.InputSerializer, request.data)
-        bot_entry_consent_set(
+        data = validated_every_field(
+            self.InputSerializer, request.data, read_only=self.OutputSerializer.Meta.fields
+        )
+        bot_settings_change(
             actor=request.user,
             bot=bot,
-            club_organisers_may_enter=data["club_organisers_may_enter"],
+            families=data.get("families"),
+            club_organisers_may_enter=data.get("club_organisers_may_enter"),
         )
         bot = bot_get(bot_id=bot_id, with_versions=True)
         return Response(self.OutputSerializer(bot, context={"request": request}).data)

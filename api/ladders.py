@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from api.fields import StrictBooleanField, id_field
-from api.operations import nested_serializers_named, responses, validated
+from api.operations import nested_serializers_named, responses, validated, validated_every_field
 from api.throttles import SettingsThrottle
 from league.selectors.ladders import (
     challenges_of,
@@ -107,7 +107,7 @@ class LadderEntrantApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
     def patch(self, request: Request, slug: str, competitor_id: int) -> Response:
-        data = validated(self.InputSerializer, request.data)
+        data = validated_every_field(self.InputSerializer, request.data)
         ladder = ladder_get(slug)
         ladder_entrant_update(
             actor=request.user,

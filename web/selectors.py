@@ -153,7 +153,7 @@ def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
 
 def bots_by_whose(*, user: User) -> dict[str, QuerySet[Bot]]:
     """The bots page's lists by name: ``mine`` (the person's), ``builtin``, ``others``."""
-    bots = Bot.objects.order_by("name")
+    bots = Bot.objects.prefetch_related("families").order_by("name")
     return {
         "mine": bots.filter(owner_id=user.pk) if user.is_authenticated else bots.none(),
         "builtin": bots.filter(kind=Bot.Kind.BUILTIN),

@@ -196,6 +196,7 @@ urlpatterns = [
     path("bots/<int:bot_id>/versions/", bots.bot_versions_fragment, name="bot-versions"),
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/consent/", bots.bot_consent, name="bot-consent"),
+    path("bots/<int:bot_id>/families/", bots.bot_families, name="bot-families"),
     path("samples/", samples.sample_index, name="samples"),
     path("samples/replay/", samples.sample_replay, name="sample-replay"),
     path("samples/record.json", samples.sample_record_json, name="sample-record"),

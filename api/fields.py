@@ -243,9 +243,9 @@ class GameFamiliesField(serializers.ListField):
             max_length=len(FAMILIES),
             help_text="The game families the bot plays, one or more "
             f"({', '.join(FAMILIES)}); its versions play the ladders of these families.",
+            error_messages={"required": missing, "empty": missing, "min_length": missing},
             **kwargs,
         )
-        self.error_messages.update(required=missing, empty=missing, min_length=missing)
 
     def to_internal_value(self, data: Any) -> list[str]:
         names = super().to_internal_value(data)

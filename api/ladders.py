@@ -59,6 +59,11 @@ class LadderSerializer(LadderSummarySerializer):
     queued_limit = serializers.IntegerField()
     concurrent_limit = serializers.IntegerField()
     placement_games = serializers.IntegerField()
+    time_control = serializers.CharField(help_text="live or correspondence.")
+    move_seconds = serializers.FloatField(help_text="A bot's time per move, in seconds.")
+    time_bank_seconds = serializers.FloatField(
+        help_text="A bot's time bank for the whole match, in seconds."
+    )
     seats = serializers.IntegerField()
     rows = LadderRowSerializer(many=True)
 

@@ -24,13 +24,20 @@ from league.selectors.bots import (
     can_read_bot_private,
 )
 from league.selectors.ratings import competitor_ratings
+from league.selectors.version_standing import bot_version_standing
 from league.services.bot_settings import bot_add, bot_settings_change
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from league.words.upload_refusals import upload_refusal_in_language
 from web.charts import line_chart_svg
 from web.forms import BotConsentForm, BotFamiliesForm, BotForm, BotUploadForm, family_choices
-from web.selectors import bot_competitors, bot_versions, bots_by_whose, matches_of_competitors
+from web.selectors import (
+    bot_competitors,
+    bot_versions,
+    bots_by_whose,
+    matches_of_competitors,
+    seat_logs_of,
+)
 from web.templatetags.games import game_name
 from web.throttling import rate_limited
 
@@ -79,8 +86,10 @@ def bot_index(request: HttpRequest) -> HttpResponse:
 def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
     versions = list(bot_versions(bot=bot))
     private = can_read_bot_private(user=request.user, bot=bot)
-    if not private:
-        for version in versions:
+    standing = bot_version_standing(bot=bot, versions=versions)
+    for version in versions:
+        version.ladder_states = standing.get(version.pk, [])  # type: ignore[attr-defined]
+        if not private:
             version.report = bot_report_public(version.report or {})
     return {
         "bot": bot,
@@ -94,7 +103,7 @@ def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     competitors = list(bot_competitors(bot=bot))
-    matches = matches_of_competitors(competitors=competitors, limit=MATCHES_SHOWN)
+    matches = matches_of_competitors(competitors=competitors, limit=MATCHES_SHOWN)[:MATCHES_SHOWN]
     series: list[tuple[str, list[tuple[float, float]]]] = []
     leaderboard: list[dict[str, object]] = []
     for competitor in competitors:
@@ -112,6 +121,10 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             points.append((float(len(points)), round(change["conservative"], 2)))
         series += [(f"{label} ({family})", points) for family, points in by_family.items()]
     context = _versions_context(request, bot)
+    if context["private"]:  # the owner's (and staff's) click to its seats' stderr and times
+        logs = seat_logs_of(competitors=competitors, matches=matches)
+        for match in matches:
+            match.own_log_seats = logs.get(match.pk, [])  # type: ignore[attr-defined]
     owner = request.user.is_authenticated and bot.owner_id == request.user.pk
     context.update(
         owner=owner,
@@ -120,7 +133,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             initial={"club_organisers_may_enter": bot.club_organisers_may_enter}
         ),
         families_form=BotFamiliesForm(initial={"families": bot.family_names}),
-        matches=matches[:MATCHES_SHOWN],
+        matches=matches,
         leaderboard=leaderboard,
         chart=line_chart_svg(
             series,

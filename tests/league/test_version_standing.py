@@ -19,6 +19,7 @@ from league.services.ladders import (
     ladder_anchor_add,
     ladder_matchmake,
     ladder_open,
+    ladder_roster_sync,
 )
 from league.services.matches import match_run
 from tests.api_answers import client_for, ok
@@ -133,3 +134,23 @@ def test_a_version_suspended_after_three_crashes_says_so() -> None:
     assert "/logs/" not in others
     ladder_page = Client().get(f"/ladders/{ladder.slug}/versions/{crasher.pk}/")
     assert said in ladder_page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_family_taken_off_a_bot_stops_its_matches_there_and_says_so() -> None:
+    ladder = ladder_open(game="kingen", anchors=("greedy", "random"), queued_limit=20)
+    ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
+    dora = user_create("dora")
+    mine = active_uploaded_version(dora, "dotty", CRASHING_BOT)  # never played here
+    other = active_uploaded_version(user_create("fred"), "freddy", CRASHING_BOT)
+    ladder_roster_sync(ladder)  # both join the ladder (the matchmaker's first step)
+    version = mine.bot_version
+    assert version is not None
+    api = client_for(dora)
+    ok(api.patch(f"/api/bots/{version.bot_id}/", {"families": ["priffe"]}, format="json"))
+    queued = ladder_matchmake(ladder_id=ladder.pk)
+    assert MatchSeat.objects.filter(match_id__in=queued, competitor=other).exists()
+    assert not MatchSeat.objects.filter(match_id__in=queued, competitor=mine).exists()
+    states = ok(api.get(f"/api/bot-versions/{version.pk}/"))["ladders"]
+    assert [(s["ladder"], s["state"]) for s in states] == [(ladder.slug, "family_left")]
+    assert "no longer plays" in states[0]["text"]

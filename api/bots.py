@@ -25,6 +25,7 @@ from api.serializers import BotSerializer, BotVersionSerializer
 from api.throttles import UploadThrottle
 from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
+from league.domain.version_standing import LIMITS, REASONS, STATES
 from league.errors import NotAllowedError
 from league.selectors.bots import (
     bot_get,
@@ -47,24 +48,12 @@ class SuspensionFaultSerializer(serializers.Serializer[Any]):
 class LadderStateSerializer(serializers.Serializer[Any]):
     """Why a version is (not) playing in one ladder (league.domain.version_standing)."""
 
-    state = serializers.ChoiceField(
-        choices=[
-            "not_in_ladder",
-            "superseded",
-            "joining",
-            "suspended",
-            "opted_out",
-            "family_left",
-            "paused",
-            "placement",
-            "rated",
-        ]
-    )
+    state = serializers.ChoiceField(choices=list(STATES))
     text = serializers.CharField(help_text="The state in one sentence, in your language.")
     ladder = serializers.CharField(allow_null=True, help_text="The ladder's slug.")
     ladder_name = serializers.CharField(allow_blank=True)
     reason = serializers.ChoiceField(
-        choices=["builtin", "pending", "rejected", "no_family", "no_ladder"],
+        choices=list(REASONS),
         allow_null=True,
         help_text="Why it is in no ladder (state not_in_ladder only).",
     )
@@ -89,7 +78,7 @@ class LadderStateSerializer(serializers.Serializer[Any]):
     queued = serializers.IntegerField()
     running = serializers.IntegerField()
     limit = serializers.ChoiceField(
-        choices=["concurrent", "queue"],
+        choices=list(LIMITS),
         allow_null=True,
         help_text="What holds it back: its matches at once, or the ladder's queue.",
     )

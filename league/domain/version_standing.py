@@ -30,6 +30,22 @@ from typing import Any
 
 from league.domain.ladder_results import FAILURE_OUTCOMES
 
+STATES = (
+    "not_in_ladder",
+    "superseded",
+    "joining",
+    "suspended",
+    "opted_out",
+    "family_left",
+    "paused",
+    "placement",
+    "rated",
+)
+"""A version's states in a ladder, in the order they are decided (the module's list)."""
+REASONS = ("builtin", "pending", "rejected", "no_family", "no_ladder")
+"""Why a version is in no ladder (``not_in_ladder``), in the order they are decided."""
+LIMITS = ("concurrent", "queue")
+
 
 @dataclass(frozen=True)
 class EntrantFacts:

@@ -14,13 +14,18 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
 
-from api.fields import BotFileField, StrictBooleanField, StrictCharField
-from api.operations import nested_serializers_named, responses, validated
+from api.fields import BotFileField, GameFamiliesField, StrictBooleanField, StrictCharField
+from api.operations import (
+    nested_serializers_named,
+    responses,
+    validated,
+    validated_every_field,
+)
 from api.serializers import BotSerializer, BotVersionSerializer
 from api.throttles import UploadThrottle
 from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
-from bots.services import bot_create
+from league.domain.version_standing import LIMITS, REASONS, STATES
 from league.errors import NotAllowedError
 from league.selectors.bots import (
     bot_get,
@@ -29,14 +34,75 @@ from league.selectors.bots import (
     bot_version_get,
     bot_version_list,
 )
+from league.selectors.version_standing import bot_version_standing
+from league.services.bot_settings import bot_add, bot_settings_change
 from league.services.bot_versions import bot_version_submit
-from league.services.competitors import bot_entry_consent_set
+
+
+class SuspensionFaultSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField(required=False)
+    outcome = serializers.CharField()
+
+
+class LadderStateSerializer(serializers.Serializer[Any]):
+    """Why a version is (not) playing in one ladder (league.domain.version_standing)."""
+
+    state = serializers.ChoiceField(choices=list(STATES))
+    text = serializers.CharField(help_text="The state in one sentence, in your language.")
+    ladder = serializers.CharField(allow_null=True, help_text="The ladder's slug.")
+    ladder_name = serializers.CharField(allow_blank=True)
+    reason = serializers.ChoiceField(
+        choices=list(REASONS),
+        allow_null=True,
+        help_text="Why it is in no ladder (state not_in_ladder only).",
+    )
+    newer = serializers.IntegerField(
+        allow_null=True, help_text="Superseded: the version that plays instead."
+    )
+    failures = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Suspended: its failures in a row by outcome (crash, init_failure).",
+    )
+    faults = SuspensionFaultSerializer(many=True, help_text="Suspended: the matches it failed.")
+    placement_left = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Rated games on the ladder.")
+    mu = serializers.FloatField(allow_null=True)
+    sigma = serializers.FloatField(allow_null=True)
+    conservative = serializers.FloatField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="Its position on the ladder.")
+    ranked = serializers.IntegerField(help_text="Rows on the ladder's leaderboard.")
+    confidence = serializers.FloatField(
+        allow_null=True, help_text="P(truly above the next row); null for the last."
+    )
+    queued = serializers.IntegerField()
+    running = serializers.IntegerField()
+    limit = serializers.ChoiceField(
+        choices=list(LIMITS),
+        allow_null=True,
+        help_text="What holds it back: its matches at once, or the ladder's queue.",
+    )
+    limit_value = serializers.IntegerField(allow_null=True)
+
+
+class BotVersionWithLaddersSerializer(BotVersionSerializer):
+    """A version and its state in each ladder, read by the view (bot_version_standing) and
+    passed as the context's "ladders" (version id -> states)."""
+
+    ladders = serializers.SerializerMethodField()
+
+    class Meta(BotVersionSerializer.Meta):
+        fields = (*BotVersionSerializer.Meta.fields, "ladders")
+
+    @extend_schema_field(LadderStateSerializer(many=True))
+    def get_ladders(self, version: BotVersion) -> list[dict[str, Any]]:
+        return list(self.context["ladders"].get(version.pk, []))
 
 
 class BotListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=80)
-        family = StrictCharField(max_length=40, required=False, blank=True, default="")
+        families = GameFamiliesField()
 
     @extend_schema(responses=responses(BotSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -44,38 +110,55 @@ class BotListApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(BotSerializer, 201))
     def post(self, request: Request) -> Response:
-        data = validated(self.InputSerializer, request.data)
-        bot = bot_create(owner=request.user, name=data["name"], family=data["family"])  # type: ignore[arg-type]
+        """A bot of yours, playing one or more game families (none is refused)."""
+        data = validated_every_field(
+            self.InputSerializer, request.data, read_only=BotSerializer.Meta.fields
+        )
+        bot = bot_add(actor=request.user, name=data["name"], families=data["families"])
         return Response(BotSerializer(bot).data, status=201)
 
 
 class BotDetailApi(APIView):
     class OutputSerializer(BotSerializer):
-        versions = BotVersionSerializer(many=True, read_only=True)
+        versions = BotVersionWithLaddersSerializer(many=True, read_only=True)
 
         class Meta(BotSerializer.Meta):
             fields = (*BotSerializer.Meta.fields, "versions")
 
     class InputSerializer(serializers.Serializer[Any]):
-        club_organisers_may_enter = StrictBooleanField()
+        families = GameFamiliesField(required=False)
+        club_organisers_may_enter = StrictBooleanField(
+            required=False,
+            help_text="The owner's standing consent: organisers of the owner's clubs may "
+            "enter its versions in their clubs' tournaments.",
+        )
+
+    def _answer(self, request: Request, bot_id: int) -> Response:
+        bot = bot_get(bot_id=bot_id, with_versions=True)
+        ladders = bot_version_standing(bot=bot, versions=list(bot.versions.all()))
+        context = {"request": request, "ladders": ladders}
+        return Response(self.OutputSerializer(bot, context=context).data)
 
     @extend_schema(responses=responses(OutputSerializer))
     def get(self, request: Request, bot_id: int) -> Response:
-        bot = bot_get(bot_id=bot_id, with_versions=True)
-        return Response(self.OutputSerializer(bot, context={"request": request}).data)
+        """The bot, its versions and why each is (not) playing in each ladder."""
+        return self._answer(request, bot_id)
 
     @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
     def patch(self, request: Request, bot_id: int) -> Response:
-        """The owner's standing consent: may organisers of the owner's clubs enter it?"""
+        """The owner changes the bot: the fields sent, each of them (a field this does not
+        take, or a read-only one, is a 400 naming it); those left out stay as they are."""
         bot = bot_get(bot_id=bot_id)
-        data = validated(self.InputSerializer, request.data)
-        bot_entry_consent_set(
+        data = validated_every_field(
+            self.InputSerializer, request.data, read_only=self.OutputSerializer.Meta.fields
+        )
+        bot_settings_change(
             actor=request.user,
             bot=bot,
-            club_organisers_may_enter=data["club_organisers_may_enter"],
+            families=data.get("families"),
+            club_organisers_may_enter=data.get("club_organisers_may_enter"),
         )
-        bot = bot_get(bot_id=bot_id, with_versions=True)
-        return Response(self.OutputSerializer(bot, context={"request": request}).data)
+        return self._answer(request, bot_id)
 
 
 class BotVersionListApi(APIView):
@@ -132,13 +215,13 @@ class FaultListSerializer(serializers.ModelSerializer[BotFault]):
 
 
 class BotVersionDetailApi(APIView):
-    class OutputSerializer(BotVersionSerializer):
+    class OutputSerializer(BotVersionWithLaddersSerializer):
         # The latest faults, read for the viewer by the view (bot_version_faults_for) and
         # passed as the context's "faults": the serializer runs no query of its own.
         faults = serializers.SerializerMethodField()
 
-        class Meta(BotVersionSerializer.Meta):
-            fields = (*BotVersionSerializer.Meta.fields, "faults")
+        class Meta(BotVersionWithLaddersSerializer.Meta):
+            fields = (*BotVersionWithLaddersSerializer.Meta.fields, "faults")
 
         @extend_schema_field(FaultListSerializer(many=True))
         def get_faults(self, version: BotVersion) -> list[dict[str, Any]]:
@@ -148,7 +231,8 @@ class BotVersionDetailApi(APIView):
     def get(self, request: Request, version_id: int) -> Response:
         version = bot_version_get(version_id=version_id)
         faults = bot_version_faults_for(version=version, user=request.user)
-        context = {"request": request, "faults": faults}
+        ladders = bot_version_standing(bot=version.bot, versions=[version])
+        context = {"request": request, "faults": faults, "ladders": ladders}
         return Response(self.OutputSerializer(version, context=context).data)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.fields import empty
@@ -31,6 +32,7 @@ from drf_spectacular.utils import extend_schema_field
 from bots.bundle import MAX_BOT_BYTES, bot_too_large_message
 from bots.protocol import json_kind
 from engine.variants import FAMILIES
+from league.words.bot_families import families_missing
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
@@ -226,6 +228,28 @@ class GameFamilyQueryField(_QueryValue, StrictCharField):
     def run_validation(self, data: Any = empty) -> Any:
         value = super().run_validation(data)
         return value.split("(", 1)[0].strip() if isinstance(value, str) else value
+
+
+class GameFamiliesField(serializers.ListField):
+    """The game families a bot plays: one or more names of the engine's registry
+    (engine.variants.FAMILIES), each once; none is refused with a message naming what to
+    add (league.words.bot_families)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        missing = lazy(families_missing, str)()
+        super().__init__(
+            child=serializers.ChoiceField(choices=list(FAMILIES)),
+            min_length=1,
+            max_length=len(FAMILIES),
+            help_text="The game families the bot plays, one or more "
+            f"({', '.join(FAMILIES)}); its versions play the ladders of these families.",
+            error_messages={"required": missing, "empty": missing, "min_length": missing},
+            **kwargs,
+        )
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        names = super().to_internal_value(data)
+        return [name for name in FAMILIES if name in names]
 
 
 SEAT_TEXT_PATTERN = rf"\A(me|open|(builtin|invite):[^{WHITE_SPACE}\u0000]+)\Z"

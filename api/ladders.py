@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from api.fields import StrictBooleanField, id_field
-from api.operations import nested_serializers_named, responses, validated
+from api.operations import nested_serializers_named, responses, validated, validated_every_field
 from api.throttles import SettingsThrottle
 from league.selectors.ladders import (
     challenges_of,
@@ -59,6 +59,11 @@ class LadderSerializer(LadderSummarySerializer):
     queued_limit = serializers.IntegerField()
     concurrent_limit = serializers.IntegerField()
     placement_games = serializers.IntegerField()
+    time_control = serializers.CharField(help_text="live or correspondence.")
+    move_seconds = serializers.FloatField(help_text="A bot's time per move, in seconds.")
+    time_bank_seconds = serializers.FloatField(
+        help_text="A bot's time bank for the whole match, in seconds."
+    )
     seats = serializers.IntegerField()
     rows = LadderRowSerializer(many=True)
 
@@ -107,7 +112,7 @@ class LadderEntrantApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
     def patch(self, request: Request, slug: str, competitor_id: int) -> Response:
-        data = validated(self.InputSerializer, request.data)
+        data = validated_every_field(self.InputSerializer, request.data)
         ladder = ladder_get(slug)
         ladder_entrant_update(
             actor=request.user,

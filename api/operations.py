@@ -8,7 +8,7 @@ league and renders the answer; it never queries the database itself
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 from drf_spectacular.utils import OpenApiResponse
 
 from api.serializers import ErrorSerializer
+from league.errors import InvalidInputError
+from league.words.request_fields import field_read_only, field_unknown, fields_refused
 
 ERRORS: dict[int | tuple[int, str], Any] = {
     400: OpenApiResponse(ErrorSerializer, description="Invalid input; the message names it."),
@@ -38,6 +40,28 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def validated_every_field(
+    serializer_class: type[serializers.Serializer[Any]],
+    data: Any,
+    *,
+    read_only: Iterable[str] = (),
+) -> dict[str, Any]:
+    """``validated``, and a body's fields that ``serializer_class`` does not take are a 400
+    naming each (``read_only``: the answer's fields this request cannot change, said so),
+    never ignored: a request that answers 200 changed everything it sent."""
+    if isinstance(data, Mapping):
+        taken = list(serializer_class().fields)
+        fixed = set(read_only)
+        refused = {
+            str(name): [field_read_only() if name in fixed else field_unknown(taken)]
+            for name in data
+            if name not in taken
+        }
+        if refused:
+            raise InvalidInputError(fields_refused(refused), errors=refused)
+    return validated(serializer_class, data)
 
 
 def nested_serializers_named(views: Iterable[Any]) -> None:

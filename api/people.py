@@ -109,7 +109,10 @@ class TablemateSerializer(serializers.Serializer[Any]):
 class OwnedBotSerializer(serializers.Serializer[Any]):
     bot = serializers.IntegerField()
     name = serializers.CharField()
-    family = serializers.CharField(help_text=gettext_lazy("Empty: any family."))
+    families = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("The game families it plays; empty: none named yet."),
+    )
     versions = serializers.IntegerField()
 
 
@@ -194,7 +197,7 @@ class PersonDetailApi(APIView):
                 for m in mates.individual
             ],
             "bots": [
-                {"bot": b.bot, "name": b.name, "family": b.family, "versions": b.versions}
+                {"bot": b.bot, "name": b.name, "families": b.families, "versions": b.versions}
                 for b in person_bots(person=person)
             ],
         }

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
-from api.operations import nested_serializers_named, responses, validated
+from api.operations import nested_serializers_named, responses, validated_every_field
 from api.serializers import RoundSerializer
 from api.throttles import SettingsThrottle
 from league.selectors.tournaments import round_get
@@ -36,7 +36,7 @@ class RoundDetailApi(APIView):
     @extend_schema(request=InputSerializer, responses=responses(RoundSerializer))
     def patch(self, request: Request, round_id: int) -> Response:
         round_ = round_get(round_id=round_id)
-        data = validated(self.InputSerializer, request.data)
+        data = validated_every_field(self.InputSerializer, request.data)
         round_play_by_set(actor=request.user, round_=round_, play_by=data["play_by"])
         return Response(RoundSerializer(round_get(round_id=round_id)).data)
 

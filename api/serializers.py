@@ -106,13 +106,21 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
 
 class BotSerializer(serializers.ModelSerializer[Bot]):
     owner_name = serializers.SerializerMethodField()
+    families = serializers.ListField(
+        child=serializers.CharField(),
+        source="family_names",
+        read_only=True,
+        help_text="The game families it plays (engine's registry names); empty for a "
+        "built-in bot (it plays every family) and for a bot stored before families were "
+        "required, which plays no ladder until its owner names one.",
+    )
 
     class Meta:
         model = Bot
         fields: tuple[str, ...] = (
             "id",
             "name",
-            "family",
+            "families",
             "kind",
             "owner",
             "owner_name",

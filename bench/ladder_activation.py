@@ -108,7 +108,7 @@ def version_activate(name: str) -> tuple[int, datetime]:
     from bots.services import bot_create, bot_version_store
 
     owner = User.objects.create_user(f"author-{name}", password="x" * 12)
-    bot = bot_create(owner=owner, name=name, family="kingen")
+    bot = bot_create(owner=owner, name=name, families=["kingen"])
     version = bot_version_store(
         owner=owner, bot=bot, filename="main.py", data=STARTER_BOT.read_bytes()
     )

@@ -144,7 +144,7 @@ def competitors(*, uploaded: bool) -> list[int]:
     owner = User.objects.create_user(username=f"author-{time.time_ns()}", password=None)
     ids = []
     for index in range(4):
-        bot = bot_create(owner=owner, name=f"trivial{index}", family=GAME)
+        bot = bot_create(owner=owner, name=f"trivial{index}", families=[GAME])
         code = TRIVIAL_BOT + f"# bot {index}\n".encode()
         version = bot_version_store(owner=owner, bot=bot, filename="main.py", data=code)
         version.status = BotVersion.Status.ACTIVE

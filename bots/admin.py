@@ -7,6 +7,7 @@ and staff only (league.selectors.bots.can_read_bot_private)."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from bots.models import Bot, BotFault, BotVersion
@@ -35,11 +36,25 @@ class BotVersionInline(admin.TabularInline[BotVersion, Bot]):
 
 @admin.register(Bot)
 class BotAdmin(admin.ModelAdmin[Bot]):
-    list_display = ("name", "kind", "family", "owner", "club_organisers_may_enter", "created_at")
-    list_filter = ("kind", "family")
+    list_display = (
+        "name",
+        "kind",
+        "families_played",
+        "owner",
+        "club_organisers_may_enter",
+        "created_at",
+    )
+    list_filter = ("kind", "families__family")
     readonly_fields = ("club_organisers_may_enter",)  # the owner's consent: theirs to give
     search_fields = ("name", "owner__username")
     inlines = (BotVersionInline,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Bot]:
+        return super().get_queryset(request).prefetch_related("families")
+
+    @admin.display(description="families")
+    def families_played(self, bot: Bot) -> str:
+        return ", ".join(bot.family_names)
 
 
 @admin.register(BotVersion)

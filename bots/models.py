@@ -12,7 +12,7 @@ match by id only, so this app depends on nothing in ``league``.
 Note (league engineer, issue 8): this file was written for the league's API while the
 bots engineer (issue 7) was writing theirs, and replaced it by accident at 10:45; it
 keeps the fields that bots/admin.py used (``kind``, ``validated_at``, ``BotFault``).
-Restore or merge yours freely: the league uses ``Bot.owner/name/family``,
+Restore or merge yours freely: the league uses ``Bot.owner/name/families``,
 ``BotVersion.bot/number/kind/builtin_name/options/filename/code/sha256/size/status/report``.
 """
 
@@ -39,9 +39,6 @@ class Bot(models.Model):
         related_name="bots",
     )
     name = models.CharField(max_length=80)
-    family = models.CharField(
-        max_length=40, blank=True, help_text="The game family it plays; empty: any family."
-    )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.UPLOADED)
     club_organisers_may_enter = models.BooleanField(
         default=False,
@@ -73,6 +70,31 @@ class Bot(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def family_names(self) -> list[str]:
+        """The game families it plays (``BotFamily``), in name order; prefetch
+        ``families`` to read them without a query."""
+        return sorted(row.family for row in self.families.all())
+
+
+class BotFamily(models.Model):
+    """A game family a bot plays (a name of engine.variants.FAMILIES): its versions are
+    validated in and play the ladders of its families. An uploaded bot plays one or more
+    (bots.services.bot_create refuses none); a bot stored before families were required
+    may have none, and then plays no ladder until its owner names one."""
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="families")
+    family = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ("bot_id", "family")
+        constraints = (
+            models.UniqueConstraint(fields=["bot", "family"], name="bot_family_once_per_bot"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.bot_id}: {self.family}"
 
 
 class BotVersion(models.Model):

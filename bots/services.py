@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -22,7 +23,7 @@ from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check, bundle_kind
 from bots.match import BotSpec, match_play
-from bots.models import Bot, BotFault, BotVersion
+from bots.models import Bot, BotFamily, BotFault, BotVersion
 from bots.runner.runtimes import runtime_unavailable_reason
 from bots.runner.sandbox import SandboxUnavailableError
 from bots.seats import Outcome, SeatReport, builtin_names
@@ -31,13 +32,33 @@ from engine.errors import InvalidGameError
 from engine.variants import FAMILIES, load_game
 
 
-def validation_game(family: str) -> str:
-    """The game a new version of a family plays to be validated: the family's short game
-    (engine.game.Game.short_game), or the first registered family's for a bot of no family."""
-    game_class = FAMILIES.get(family) if family else next(iter(FAMILIES.values()))
-    if game_class is None:  # a family no longer registered: refused when it loads
-        return family
-    return game_class.short_game_string()
+def validation_game(families: Sequence[str]) -> str:
+    """The game a new version plays to be validated: the short game
+    (engine.game.Game.short_game) of the first of its bot's families in the registry's
+    order, or the first registered family's for a bot of no family (one stored before
+    families were required)."""
+    played = [game for name, game in FAMILIES.items() if name in families]
+    if not played and families:  # a family no longer registered: refused when it loads
+        return families[0]
+    return (played or list(FAMILIES.values()))[0].short_game_string()
+
+
+FAMILIES_MISSING = "families: name the game families the bot plays, one or more of %(known)s"
+"""How a bot of no family is refused (league.words.bot_families says it to people)."""
+
+
+def families_checked(families: Iterable[str]) -> list[str]:
+    """The game families named, each once, in the registry's order; BotServiceError for
+    none (``FAMILIES_MISSING``) or an unknown one."""
+    named = set(families)
+    unknown = sorted(named - set(FAMILIES))
+    if unknown:
+        raise BotServiceError(
+            f"families: unknown game family {unknown[0]!r} (known: {', '.join(FAMILIES)})"
+        )
+    if not named:
+        raise BotServiceError(FAMILIES_MISSING % {"known": ", ".join(FAMILIES)})
+    return [name for name in FAMILIES if name in named]
 
 
 VALIDATION_SEED = 1
@@ -52,20 +73,33 @@ class BotServiceError(ValueError):
     """A request about bots that cannot be carried out; the message says why."""
 
 
-def bot_create(*, owner: User, name: str, family: str = "") -> Bot:
+@transaction.atomic
+def bot_create(*, owner: User, name: str, families: Sequence[str]) -> Bot:
+    """An uploaded bot of ``owner`` playing ``families`` (one or more: ``families_checked``)."""
     name = name.strip()
     if not name:
         raise BotServiceError("name: may not be blank")
-    if family and family not in FAMILIES:
-        raise BotServiceError(
-            f"family: unknown game family {family!r} (known: {', '.join(sorted(FAMILIES))})"
-        )
+    checked = families_checked(families)
     if Bot.objects.filter(owner=owner, name=name).exists():
         raise BotServiceError(f"you have a bot named {name!r} already")
-    bot = Bot(owner=owner, name=name, family=family, kind=Bot.Kind.UPLOADED)
+    bot = Bot(owner=owner, name=name, kind=Bot.Kind.UPLOADED)
     bot.full_clean()
     bot.save()
+    BotFamily.objects.bulk_create(BotFamily(bot=bot, family=family) for family in checked)
     return bot
+
+
+@transaction.atomic
+def bot_families_set(*, bot: Bot, families: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The bot plays ``families`` from now on (``families_checked``); the families added
+    and those removed. Who may change them is the caller's to check."""
+    checked = families_checked(families)
+    before = set(bot.families.values_list("family", flat=True))
+    removed = sorted(before - set(checked))
+    added = [family for family in checked if family not in before]
+    bot.families.filter(family__in=removed).delete()
+    BotFamily.objects.bulk_create(BotFamily(bot=bot, family=family) for family in added)
+    return added, removed
 
 
 def bot_version_store(
@@ -127,7 +161,7 @@ def bot_version_validate(*, version_id: int) -> BotVersion | None:
     version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
     if version is None or version.status != BotVersion.Status.PENDING:
         return version
-    game = validation_game(version.bot.family)
+    game = validation_game(version.bot.family_names)
     report: dict[str, Any] = {"structure": "ok", "game": game}
     fallbacks: int | None = None
     try:

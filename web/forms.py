@@ -14,6 +14,7 @@ from bots.runtimes import RUNTIME_NAMES
 from bots.seats import builtin_names
 from engine.variants import FAMILIES, load_game
 from league.models import LEAGUE_FORMATS
+from league.words.bot_families import families_missing
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -200,14 +201,30 @@ class TableForm(forms.Form):
     )
 
 
+def families_field(**kwargs: Any) -> forms.MultipleChoiceField:
+    """The game families a bot plays: one or more (none is refused, naming what to add)."""
+    return forms.MultipleChoiceField(
+        label=_("Game families it plays"),
+        choices=family_choices,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": lazy(families_missing, str)()},
+        help_text=_(
+            "One or more: its versions play the ladders of these families, and its "
+            "validation game is played in the first."
+        ),
+        **kwargs,
+    )
+
+
 class BotForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Name"))
-    family = forms.ChoiceField(
-        label=_("Family"),
-        choices=lambda: [("", _("any family")), *family_choices()],
-        required=False,
-        help_text=_("The game its validation game is played in."),
-    )
+    families = families_field()
+
+
+class BotFamiliesForm(forms.Form):
+    """A bot's families changed (its page), or named in one click (a bot of none)."""
+
+    families = families_field()
 
 
 class BotUploadForm(forms.Form):

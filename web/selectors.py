@@ -30,6 +30,7 @@ from league.models import (
     MatchStatus,
     Membership,
     RatingChange,
+    SeatLog,
     Tournament,
 )
 from league.selectors.clubs import club_role_of
@@ -153,7 +154,7 @@ def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
 
 def bots_by_whose(*, user: User) -> dict[str, QuerySet[Bot]]:
     """The bots page's lists by name: ``mine`` (the person's), ``builtin``, ``others``."""
-    bots = Bot.objects.order_by("name")
+    bots = Bot.objects.prefetch_related("families").order_by("name")
     return {
         "mine": bots.filter(owner_id=user.pk) if user.is_authenticated else bots.none(),
         "builtin": bots.filter(kind=Bot.Kind.BUILTIN),
@@ -168,6 +169,20 @@ def matches_of_competitors(*, competitors: Iterable[Competitor], limit: int) -> 
     for competitor in competitors:
         matches.extend(match_list(competitor_id=competitor.pk).order_by("-id")[:limit])
     return sorted(matches, key=lambda m: -m.pk)
+
+
+def seat_logs_of(
+    *, competitors: Iterable[Competitor], matches: Iterable[Match]
+) -> dict[int, list[int]]:
+    """Match id -> the seats of ``competitors`` there whose stderr and move times were kept
+    (league.models.SeatLog; their page is the bot owner's and staff's only)."""
+    rows = SeatLog.objects.filter(
+        competitor__in=list(competitors), match__in=list(matches)
+    ).order_by("match_id", "seat")
+    seats: dict[int, list[int]] = {}
+    for match_id, seat in rows.values_list("match_id", "seat"):
+        seats.setdefault(match_id, []).append(seat)
+    return seats
 
 
 def bot_competitors(*, bot: Bot) -> QuerySet[Competitor]:

@@ -92,19 +92,35 @@ def bot_version_report_for(*, user: User, version: BotVersion) -> dict[str, Any]
 
 
 def bot_list() -> QuerySet[Bot]:
-    return Bot.objects.select_related("owner").order_by("kind", "name", "id")
+    return (
+        Bot.objects.select_related("owner")
+        .prefetch_related("families")
+        .order_by("kind", "name", "id")
+    )
 
 
 def bot_get(*, bot_id: int, with_versions: bool = False) -> Bot:
     """The bot, with its owner (and, ``with_versions``, its versions and their
     competitors); NotFoundError if there is none."""
-    bots = Bot.objects.select_related("owner")
+    bots = Bot.objects.select_related("owner").prefetch_related("families")
     if with_versions:
         bots = bots.prefetch_related("versions__competitor")
     bot = bots.filter(pk=bot_id).first()
     if bot is None:
         raise NotFoundError(_("no bot %(bot_id)s") % {"bot_id": bot_id})
     return bot
+
+
+def bots_without_family(*, user: User) -> list[Bot]:
+    """The person's uploaded bots of no game family (stored before families were
+    required): they play no ladder until a family is named, so their owner is asked to."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Bot.objects.filter(
+            owner_id=user.pk, kind=Bot.Kind.UPLOADED, families__isnull=True
+        ).order_by("name", "id")
+    )
 
 
 def bot_version_list(*, bot: Bot) -> QuerySet[BotVersion]:

@@ -54,7 +54,8 @@ def ladders_list() -> list[dict[str, Any]]:
 
 
 def ladder_board(ladder: Ladder) -> dict[str, Any]:
-    """The ladder and its leaderboard: every entrant (the suspended, opted-out and
+    """The ladder, its time control (its tournament's: a bot's time per move and its time
+    bank) and its leaderboard: every entrant (the suspended, opted-out and
     superseded ones too, flagged), best conservative rating first, with how sure each
     position is to be above the next (``confidence``)."""
     ratings = {
@@ -73,7 +74,11 @@ def ladder_board(ladder: Ladder) -> dict[str, Any]:
             | {"sigma": sigma, "conservative": conservative(mu, sigma), "games": games}
             | {"owner": owner.get_username() if owner else ""}
         )
+    tournament = ladder.tournament
     return {f: getattr(ladder, f) for f in LADDER_FIELDS + SETTINGS_FIELDS} | {
+        "time_control": tournament.time_control,
+        "move_seconds": tournament.move_seconds,
+        "time_bank_seconds": tournament.time_bank_seconds,
         "seats": len(load_game(ladder.game).player_seats),
         "rows": ranked(rows),
     }

@@ -271,8 +271,9 @@ def _unit_name(game: str) -> str:
 class OwnedBot:
     bot: int
     name: str
-    family: str
-    family_title: str
+    families: list[str]
+    family_titles: str
+    """The families' names for people, joined; empty for a bot of no family."""
     versions: int
 
 
@@ -282,14 +283,15 @@ def person_bots(*, person: Account) -> list[OwnedBot]:
     bots = (
         Bot.objects.filter(owner_id=person.pk)
         .annotate(version_count=Count("versions"))
+        .prefetch_related("families")
         .order_by("name", "id")
     )
     return [
         OwnedBot(
             bot=bot.pk,
             name=bot.name,
-            family=bot.family,
-            family_title=_family_title(bot.family) if bot.family else "any game",
+            families=bot.family_names,
+            family_titles=", ".join(_family_title(family) for family in bot.family_names),
             versions=bot.version_count,
         )
         for bot in bots

@@ -98,7 +98,8 @@ def challenge_create(
         raise InvalidInputError(_("version: name one of your uploaded bot versions"))
     if not can_read_bot_private(user=actor, bot=version.bot):
         raise NotAllowedError(_("only the bot's owner challenges with it"))
-    if version.status != BotVersion.Status.ACTIVE or version.bot.family != ladder.family:
+    plays = version.bot.families.filter(family=ladder.family).exists()
+    if version.status != BotVersion.Status.ACTIVE or not plays:
         raise InvalidInputError(
             _("version: %(name)s is not an active %(family)s bot version")
             % {"name": competitor.name, "family": ladder.family}

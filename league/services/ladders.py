@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
@@ -129,10 +129,13 @@ def _entrant_add(ladder: Ladder, competitor: Competitor, bot: Bot, **flags: bool
 
 
 def ladder_roster_sync(ladder: Ladder) -> list[int]:
-    """Each bot of the family plays its newest active version (the owner's choices carried
-    over), older ones are superseded (still listed); the competitors who joined."""
+    """Each bot playing the ladder's family (``Bot.families``) plays its newest active
+    version (the owner's choices carried over), older ones are superseded (still listed);
+    the competitors who joined."""
     versions = BotVersion.objects.filter(
-        bot__kind=Bot.Kind.UPLOADED, bot__family=ladder.family, status=BotVersion.Status.ACTIVE
+        bot__kind=Bot.Kind.UPLOADED,
+        bot__families__family=ladder.family,
+        status=BotVersion.Status.ACTIVE,
     ).select_related("bot")
     newest = {v.bot_id: v for v in versions.defer("code").order_by("bot_id", "number")}
     if not newest:
@@ -161,6 +164,12 @@ def ladder_roster_sync(ladder: Ladder) -> list[int]:
 
 
 # ---------------------------------------------------------------- matchmaking
+
+
+def entrant_plays_family(family: str) -> Q:
+    """An entrant the matchmaker seats: an anchor, or a version of a bot that still plays
+    the ladder's family (its owner may have taken the family off it since it joined)."""
+    return Q(anchor=True) | Q(bot__families__family=family)
 
 
 def _in_flight(tournament_id: int) -> dict[int, int]:
@@ -204,9 +213,13 @@ def ladder_matchmake(*, ladder_id: int, seed: int | None = None) -> list[int]:
             concurrent_limit=ladder.concurrent_limit,
             placement_games=ladder.placement_games,
         )
-        entrants = LadderEntrant.objects.filter(
-            ladder=ladder, status=LadderEntrantStatus.PLAYING, opted_out=False
-        ).values_list("competitor_id", "anchor")
+        entrants = (
+            LadderEntrant.objects.filter(
+                ladder=ladder, status=LadderEntrantStatus.PLAYING, opted_out=False
+            )
+            .filter(entrant_plays_family(ladder.family))
+            .values_list("competitor_id", "anchor")
+        )
         ratings = Rating.objects.filter(tournament_id=ladder.tournament_id)
         tables = plan_tables(
             results.candidates_of(

@@ -28,7 +28,7 @@ def test_a_bad_upload_is_refused_with_a_message_and_stores_nothing() -> None:
     ann = user_create("ann")
     api = APIClient()
     api.force_authenticate(ann)
-    bot = ok(api.post("/api/bots/", {"name": "Rando", "family": "kingen"}, format="json"), 201)
+    bot = ok(api.post("/api/bots/", {"name": "Rando", "families": ["kingen"]}, format="json"), 201)
     for name, content in (("notes.txt", b"hello"), ("empty.py", b"")):
         upload = SimpleUploadedFile(name, content)
         response = api.post(
@@ -51,7 +51,7 @@ def test_an_uploaded_bot_is_validated_in_its_sandbox_and_becomes_a_competitor() 
     ann = user_create("ann")
     api = APIClient()
     api.force_authenticate(ann)
-    bot = ok(api.post("/api/bots/", {"name": "Rando", "family": "kingen"}, format="json"), 201)
+    bot = ok(api.post("/api/bots/", {"name": "Rando", "families": ["kingen"]}, format="json"), 201)
     upload = SimpleUploadedFile("random_bot.py", EXAMPLE_BOT.read_bytes())
     version = ok(
         api.post(f"/api/bots/{bot['id']}/versions/", {"file": upload}, format="multipart"), 201
@@ -78,7 +78,7 @@ def test_a_league_match_with_an_uploaded_bot_records_its_outcome() -> None:
     ann = user_create("ann")
     api = APIClient()
     api.force_authenticate(ann)
-    bot = ok(api.post("/api/bots/", {"name": "Rando", "family": "kingen"}, format="json"), 201)
+    bot = ok(api.post("/api/bots/", {"name": "Rando", "families": ["kingen"]}, format="json"), 201)
     upload = SimpleUploadedFile("random_bot.py", EXAMPLE_BOT.read_bytes())
     version = ok(
         api.post(f"/api/bots/{bot['id']}/versions/", {"file": upload}, format="multipart"), 201

@@ -292,7 +292,7 @@ def test_bad_input_to_every_write_endpoint_is_a_4xx_with_a_message_and_changes_n
         (api, "/api/competitors/", {"bot_version": "x"}, 400),
         (api, "/api/competitors/", {"bot_version": 999999}, 400),
         (api, "/api/bots/", {}, 400),
-        (api, "/api/bots/", {"name": "b", "family": "whist"}, 400),
+        (api, "/api/bots/", {"name": "b", "families": ["whist"]}, 400),
         (api, "/api/tournaments/", {}, 400),
         (api, "/api/tournaments/", {"name": "T", "club": club["id"], "game": "whist"}, 400),
         (api, "/api/tournaments/", {"name": "T", "club": club["id"], "game": "kingen(x=1)"}, 400),

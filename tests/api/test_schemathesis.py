@@ -68,7 +68,7 @@ def _league_with_data() -> tuple[str, dict[str, list[Any]]]:
     assert Match.objects.get(pk=played.pk).status == MatchStatus.FINISHED
     table = table_open(actor=organiser, game="kingen", seats=["me", *["builtin:random"] * 3])
     match_run(match_id=table.pk, worker="test")  # the bots play until the person is to act
-    bot: Bot = bot_create(owner=organiser, name="Rando", family="kingen")
+    bot: Bot = bot_create(owner=organiser, name="Rando", families=["kingen"])
     version = bot_version_store(
         owner=organiser, bot=bot, filename="random_bot.py", data=EXAMPLE_BOT.read_bytes()
     )

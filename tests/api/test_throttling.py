@@ -230,7 +230,7 @@ def test_uploads_are_limited_per_person_with_retry_after_and_a_message(
     rates_set(settings, uploads="2/hour")
     ann = user_create("ann")
     api = client_for(ann)
-    bot = api.post("/api/bots/", {"name": "Rando", "family": "kingen"}, format="json").json()
+    bot = api.post("/api/bots/", {"name": "Rando", "families": ["kingen"]}, format="json").json()
     url = f"/api/bots/{bot['id']}/versions/"
 
     def upload() -> Any:
@@ -245,7 +245,7 @@ def test_uploads_are_limited_per_person_with_retry_after_and_a_message(
 
     # Per person: Bea's allowance is her own.
     bea = client_for(user_create("bea"))
-    bot = bea.post("/api/bots/", {"name": "Bea", "family": "kingen"}, format="json").json()
+    bot = bea.post("/api/bots/", {"name": "Bea", "families": ["kingen"]}, format="json").json()
     file = SimpleUploadedFile("random_bot.py", EXAMPLE_BOT.read_bytes())
     response = bea.post(f"/api/bots/{bot['id']}/versions/", {"file": file}, format="multipart")
     assert response.status_code == 201, response.content

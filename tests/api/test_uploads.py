@@ -19,6 +19,7 @@ import pytest
 
 from bots.bundle import MAX_BOT_BYTES, MAX_BOT_SIZE, bot_too_large_message
 from bots.models import Bot, BotVersion
+from bots.services import bot_create
 from tests.league.builders import user_create
 
 PASSWORD = "a long password 1"
@@ -60,7 +61,7 @@ REFUSED = [
 
 def _owner_and_bot() -> tuple[Any, Bot]:
     ann = user_create("ann")
-    return ann, Bot.objects.create(owner=ann, name="Rando", family="kingen")
+    return ann, bot_create(owner=ann, name="Rando", families=["kingen"])
 
 
 @pytest.mark.postgres

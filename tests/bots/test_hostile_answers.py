@@ -157,7 +157,7 @@ def _uploaded_competitor_ids(owner: User, names: list[str]) -> list[int]:
     be rejected) and the competitor playing it."""
     ids = []
     for name in names:
-        bot: Bot = bot_create(owner=owner, name=name.removesuffix(".py"), family="kingen")
+        bot: Bot = bot_create(owner=owner, name=name.removesuffix(".py"), families=["kingen"])
         version = bot_version_store(
             owner=owner, bot=bot, filename=name, data=(HOSTILE / name).read_bytes()
         )
@@ -190,7 +190,7 @@ def test_a_league_match_with_malformed_answers_finishes_with_their_protocol_erro
 def test_in_the_league_a_seat_silent_at_hello_costs_the_next_seat_nothing() -> None:
     owner = User.objects.create_user("mallory", password="a long password 1")
     (silent,) = _uploaded_competitor_ids(owner, ["hello_never_answered.py"])
-    bot = bot_create(owner=owner, name="rando", family="kingen")
+    bot = bot_create(owner=owner, name="rando", families=["kingen"])
     version = bot_version_store(
         owner=owner, bot=bot, filename="random_bot.py", data=RANDOM_BOT.read_bytes()
     )

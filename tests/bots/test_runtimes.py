@@ -153,7 +153,7 @@ def test_each_runtime_has_its_limits_and_start_up_allowance() -> None:
 @pytest.mark.django_db
 def test_the_upload_stores_the_runtime_and_the_version_replays_it() -> None:
     author = User.objects.create_user("runtime-author", password="x")
-    bot = bot_create(owner=author, name="polyglot")
+    bot = bot_create(owner=author, name="polyglot", families=["kingen"])
     files = kits.node_kit()
     version = bot_version_store(owner=author, bot=bot, filename="bot.zip", data=kits.zipped(files))
     assert version.runtime == "node"
@@ -175,7 +175,7 @@ def test_a_runtime_missing_here_is_refused_at_upload_naming_what_to_install(
     monkeypatch.setenv(NUMPY_VARIABLE, str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path))  # no node, no java
     author = User.objects.create_user("runtime-author", password="x")
-    bot = bot_create(owner=author, name="polyglot")
+    bot = bot_create(owner=author, name="polyglot", families=["kingen"])
     cases = {
         ("bot.py", b"import numpy\n"): f"numpy is not installed in {tmp_path}: run"
         " scripts/runtimes-install python-numpy",
@@ -391,7 +391,7 @@ def test_the_command_line_plays_bots_of_every_runtime(tmp_path: Path) -> None:
 @pytest.mark.django_db
 def test_uploads_through_the_api_and_the_page_choose_or_recognise_the_runtime() -> None:
     author = User.objects.create_user("runtime-author", password="x")
-    bot = bot_create(owner=author, name="polyglot", family="kingen")
+    bot = bot_create(owner=author, name="polyglot", families=["kingen"])
     api = APIClient()
     api.force_authenticate(author)
     native = io.BytesIO(kits.zipped({"main": kits.c_kit()}))

@@ -41,17 +41,17 @@ def _upload(bot: Bot, author: User, filename: str, data: bytes) -> BotVersion:
 
 @pytest.mark.django_db
 def test_bot_create_checks_family_and_name(author: User) -> None:
-    bot = bot_create(owner=author, name="ducker", family="kingen")
-    assert (bot.kind, bot.family, bot.owner) == (Bot.Kind.UPLOADED, "kingen", author)
+    bot = bot_create(owner=author, name="ducker", families=["kingen"])
+    assert (bot.kind, bot.family_names, bot.owner) == (Bot.Kind.UPLOADED, ["kingen"], author)
     with pytest.raises(BotServiceError, match="unknown game family"):
-        bot_create(owner=author, name="other", family="poker")
+        bot_create(owner=author, name="other", families=["poker"])
     with pytest.raises(BotServiceError, match="already"):
-        bot_create(owner=author, name="ducker", family="king")
+        bot_create(owner=author, name="ducker", families=["king"])
 
 
 @pytest.mark.django_db
 def test_an_upload_is_stored_as_the_next_version_pending(author: User) -> None:
-    bot = bot_create(owner=author, name="ducker", family="kingen")
+    bot = bot_create(owner=author, name="ducker", families=["kingen"])
     first = _upload(bot, author, "ducker.py", GOOD_BOT)
     second = _upload(bot, author, "ducker.py", GOOD_BOT)
     assert (first.number, second.number) == (1, 2)
@@ -73,7 +73,7 @@ def test_an_upload_is_stored_as_the_next_version_pending(author: User) -> None:
 def test_a_bad_upload_stores_nothing(
     author: User, filename: str, data: bytes, message: str
 ) -> None:
-    bot = bot_create(owner=author, name="b", family="kingen")
+    bot = bot_create(owner=author, name="b", families=["kingen"])
     with pytest.raises(BotServiceError, match=message):
         _upload(bot, author, filename, data)
     assert not BotVersion.objects.exists()
@@ -81,7 +81,7 @@ def test_a_bad_upload_stores_nothing(
 
 @pytest.mark.django_db
 def test_only_the_owner_uploads(author: User) -> None:
-    bot = bot_create(owner=author, name="b", family="kingen")
+    bot = bot_create(owner=author, name="b", families=["kingen"])
     stranger = User.objects.create_user("stranger", password="x")
     with pytest.raises(BotServiceError, match="owner"):
         _upload(bot, stranger, "b.py", GOOD_BOT)
@@ -89,7 +89,7 @@ def test_only_the_owner_uploads(author: User) -> None:
 
 @pytest.mark.django_db
 def test_a_stored_version_is_immutable(author: User) -> None:
-    bot = bot_create(owner=author, name="b", family="kingen")
+    bot = bot_create(owner=author, name="b", families=["kingen"])
     version = _upload(bot, author, "b.py", GOOD_BOT)
     version.code = b"print('changed')"
     with pytest.raises(ValueError, match="immutable"):
@@ -105,7 +105,7 @@ def test_a_stored_version_is_immutable(author: User) -> None:
 @pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_good_bot_becomes_active(author: User) -> None:
-    bot = bot_create(owner=author, name="good", family="kingen")
+    bot = bot_create(owner=author, name="good", families=["kingen"])
     archive = io.BytesIO()
     with zipfile.ZipFile(archive, "w") as bundle:
         bundle.writestr("main.py", "import player\nplayer.play()\n")
@@ -125,7 +125,7 @@ def test_a_good_bot_becomes_active(author: User) -> None:
 @pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_crashing_bot_is_rejected_with_its_fault_and_log(author: User) -> None:
-    bot = bot_create(owner=author, name="crasher", family="dubbelkingen")
+    bot = bot_create(owner=author, name="crasher", families=["dubbelkingen"])
     version = _upload(bot, author, "crasher.py", CRASHING_BOT)
     validated = bot_version_validate(version_id=version.pk)
     assert validated is not None
@@ -141,7 +141,7 @@ def test_a_crashing_bot_is_rejected_with_its_fault_and_log(author: User) -> None
 def test_without_the_sandbox_a_version_stays_pending(
     author: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = bot_create(owner=author, name="b", family="kingen")
+    bot = bot_create(owner=author, name="b", families=["kingen"])
     version = _upload(bot, author, "b.py", GOOD_BOT)
     monkeypatch.setenv("KING_LEAGUE_BWRAP", "/nonexistent/bwrap")
     sandbox.sandbox_unavailable_reason.cache_clear()
@@ -168,7 +168,7 @@ def test_a_version_whose_code_failed_at_every_decision_is_rejected_and_says_why(
     """kingbot played every move for code that raised each time: the game itself had no
     fault, but the version is not reported as active; the API, the report and the bot's
     page say why."""
-    bot = bot_create(owner=author, name="raiser", family="kingen")
+    bot = bot_create(owner=author, name="raiser", families=["kingen"])
     data = (HOSTILE / "kingbot_choose_always_raises.py").read_bytes()
     version = _upload(bot, author, "raiser.py", data)
 
@@ -199,7 +199,7 @@ def test_a_version_whose_code_failed_at_every_decision_is_rejected_and_says_why(
 def test_a_version_whose_code_failed_once_is_active_and_its_report_says_so(
     author: User,
 ) -> None:
-    bot = bot_create(owner=author, name="once", family="kingen")
+    bot = bot_create(owner=author, name="once", families=["kingen"])
     data = (HOSTILE / "kingbot_choose_fails_once.py").read_bytes()
     version = _upload(bot, author, "once.py", data)
 
@@ -217,7 +217,7 @@ def test_a_version_whose_code_failed_once_is_active_and_its_report_says_so(
 @pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_version_that_decides_for_itself_has_no_fallbacks(author: User) -> None:
-    bot = bot_create(owner=author, name="self", family="kingen")
+    bot = bot_create(owner=author, name="self", families=["kingen"])
     version = _upload(bot, author, "self.py", GOOD_BOT)
     validated = bot_version_validate(version_id=version.pk)
     assert validated is not None

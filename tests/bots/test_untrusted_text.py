@@ -132,7 +132,7 @@ def _contains_no_raw_text(value: object) -> None:
 @pytest.mark.sandbox
 @pytest.mark.django_db
 def test_the_validation_of_a_bot_with_unstorable_text_stores_it_escaped(author: User) -> None:
-    bot = bot_create(owner=author, name="nul", family="kingen")
+    bot = bot_create(owner=author, name="nul", families=["kingen"])
     version = bot_version_store(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
 
     validated = bot_version_validate(version_id=version.pk)
@@ -151,7 +151,7 @@ def test_the_validation_of_a_bot_with_unstorable_text_stores_it_escaped(author: 
 @pytest.mark.sandbox
 @pytest.mark.django_db
 def test_a_league_match_with_unstorable_text_stores_it_escaped(author: User) -> None:
-    bot = bot_create(owner=author, name="nul", family="kingen")
+    bot = bot_create(owner=author, name="nul", families=["kingen"])
     version = bot_version_store(owner=author, bot=bot, filename="nul.py", data=UNSTORABLE)
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
     version.refresh_from_db()

@@ -87,7 +87,7 @@ def test_an_uploaded_seats_sandbox_start_is_kept_and_counted_in_the_histogram() 
     from tests.bots.botcode import PLAYER
 
     owner = user_create("ursula")
-    bot = bot_create(owner=owner, name="plain", family="kingen")
+    bot = bot_create(owner=owner, name="plain", families=["kingen"])
     version = bot_version_store(
         owner=owner, bot=bot, filename="plain.py", data=(PLAYER + "\nplay()\n").encode()
     )

@@ -31,7 +31,7 @@ def builtin_competitors(count: int, name: str = "random") -> list[Competitor]:
 def active_uploaded_version(owner: User, name: str, code: str) -> Competitor:
     """An active uploaded Kingen version of ``owner``'s bot ``name`` playing ``code`` (its
     validation game is the bots' tests' business)."""
-    bot = bot_create(owner=owner, name=name, family="kingen")
+    bot = bot_create(owner=owner, name=name, families=["kingen"])
     version = bot_version_store(owner=owner, bot=bot, filename=f"{name}.py", data=code.encode())
     version.status = BotVersion.Status.ACTIVE
     version.validated_at = timezone.now()

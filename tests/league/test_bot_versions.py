@@ -27,7 +27,7 @@ def author() -> User:
 
 @pytest.mark.django_db
 def test_each_version_uploaded_has_its_validation_task_in_the_outbox(author: User) -> None:
-    bot = bot_create(owner=author, name="rando", family="kingen")
+    bot = bot_create(owner=author, name="rando", families=["kingen"])
     data = EXAMPLE_BOT.read_bytes()
     with transaction.atomic():  # what the outbox holds before the commit sends it
         first = bot_version_submit(owner=author, bot=bot, filename="rando.py", data=data)
@@ -40,7 +40,7 @@ def test_each_version_uploaded_has_its_validation_task_in_the_outbox(author: Use
 
 @pytest.mark.django_db
 def test_a_refused_or_rolled_back_upload_leaves_no_version_and_no_task(author: User) -> None:
-    bot = bot_create(owner=author, name="rando", family="kingen")
+    bot = bot_create(owner=author, name="rando", families=["kingen"])
     with pytest.raises(BotServiceError, match="empty"):
         bot_version_submit(owner=author, bot=bot, filename="rando.py", data=b"")
 

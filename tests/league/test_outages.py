@@ -306,7 +306,7 @@ def test_with_redis_cut_an_upload_answers_201_and_its_validation_game_is_played_
 ) -> None:
     environment = environment_through(subprocess_environment, redis=redis_proxy)
     author = User.objects.create_user("uploader", password="a long password 1")
-    bot = bot_create(owner=author, name="rando", family="kingen")
+    bot = bot_create(owner=author, name="rando", families=["kingen"])
     token = Token.objects.create(user=author)
     upload = BOT_EXAMPLE.read_text()
 

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 
 import pytest
 
-from bots.models import Bot, BotFault, BotVersion
+from bots.models import BotFault, BotVersion
+from bots.services import bot_create
 from league.models import (
     Club,
     Competitor,
@@ -47,7 +48,7 @@ SECRET_REPORT_LOG = "stderr of the validation game: plan_secretly() at main.py:9
 def uploaded_version(owner: User, name: str = "Secretive") -> BotVersion:
     """An active uploaded version with a validation report holding the bot's output and a
     fault with its message and stderr (as bots.services.bot_version_validate stores them)."""
-    bot = Bot.objects.create(owner=owner, name=name, family="kingen")
+    bot = bot_create(owner=owner, name=name, families=["kingen"])
     code = f"# {name}\n".encode()
     version = BotVersion.objects.create(
         bot=bot,

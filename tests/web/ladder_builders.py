@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from bots.models import Bot, BotVersion
+from bots.models import BotVersion
+from bots.services import bot_create
 from league.models import Competitor, Ladder, LadderEntrant, LadderEntrantStatus, MatchSeat, SeatLog
 from league.services.competitors import competitor_for_bot_version
 from league.services.ladder_authors import challenge_create
@@ -46,7 +47,7 @@ def ladder_with_anchors() -> Ladder:
 
 def uploaded_version(owner: User) -> Competitor:
     """An active uploaded kingen version of ``owner``'s (no file: it is not played here)."""
-    bot = Bot.objects.create(name="zotbot", owner=owner, kind=Bot.Kind.UPLOADED, family="kingen")
+    bot = bot_create(name="zotbot", owner=owner, families=["kingen"])
     version = BotVersion.objects.create(
         bot=bot,
         number=1,

@@ -309,7 +309,7 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     # ------------------------------------------------------------ upload a bot
     go("/bots/")
     fill(driver, "id_name", "Randy")
-    choose(driver, "id_family", "kingen")
+    css(driver, "input[name=families][value=kingen]").click()
     submit(driver)
     wait_for(driver, lambda d: "upload its first version" in message(d))
     driver.find_element("id", "id_file").send_keys(str(BOT_FILE))

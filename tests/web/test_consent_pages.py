@@ -12,6 +12,7 @@ from django.test import Client
 import pytest
 
 from bots.models import Bot, BotVersion
+from bots.services import bot_create
 from league.models import Entry, Invitation, Membership
 from league.services.clubs import club_create
 from league.services.tournaments import tournament_create
@@ -76,7 +77,7 @@ def test_a_personal_invitation_is_accepted_or_declined_by_its_invitee_only() -> 
 
 
 def active_version(owner: User, name: str) -> BotVersion:
-    bot = Bot.objects.create(owner=owner, name=name, family="kingen")
+    bot = bot_create(owner=owner, name=name, families=["kingen"])
     code = f"# {name}\n".encode()
     return BotVersion.objects.create(
         bot=bot,

@@ -11,7 +11,8 @@ from django.test import Client
 
 import pytest
 
-from bots.models import Bot, BotVersion
+from bots.models import BotVersion
+from bots.services import bot_create
 from league.models import Competitor, LadderEntrant, Match
 from league.services.competitors import competitor_for_bot_version
 from league.services.ladders import ladder_anchor_add, ladder_matchmake, ladder_open
@@ -27,7 +28,7 @@ def signed_in(user: User) -> Client:
 
 
 def active_version(owner: User, name: str) -> Competitor:
-    bot = Bot.objects.create(name=name, owner=owner, kind=Bot.Kind.UPLOADED, family="kingen")
+    bot = bot_create(name=name, owner=owner, families=["kingen"])
     version = BotVersion.objects.create(
         bot=bot,
         number=1,

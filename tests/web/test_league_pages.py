@@ -14,6 +14,7 @@ from django.test import Client
 import pytest
 
 from bots.models import Bot, BotFault, BotVersion
+from bots.services import bot_create
 from league.models import Entry, Membership
 from league.services.clubs import club_create, invitation_create
 from league.services.tournaments import tournament_create
@@ -137,7 +138,7 @@ def test_the_pause_resume_and_finish_buttons_follow_the_status() -> None:
 
 def test_a_bot_page_shows_versions_their_sha256_and_faults_with_the_log() -> None:
     owner, client = person("bea")
-    bot = Bot.objects.create(owner=owner, name="Crashy", family="kingen")
+    bot = bot_create(owner=owner, name="Crashy", families=["kingen"])
     code = b"raise SystemExit(3)\n"
     version = BotVersion.objects.create(
         bot=bot,

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 import pytest
 
-from bots.models import Bot, BotFault, BotVersion
-from bots.services import bot_version_validate
+from bots.models import BotFault, BotVersion
+from bots.services import bot_create, bot_version_validate
 from league.models import Match, MatchResult, MatchStatus
 from league.services.matches import match_run
 
@@ -76,7 +76,7 @@ def test_a_crashing_bots_messages_and_traceback_reach_its_owner_only() -> None:
     staff, staff_page = person("stan", staff=True)
     other, other_page = person("eve")
     api = api_for(owner)
-    bot = api.post("/api/bots/", {"name": "Leaky", "family": "kingen"}, format="json").json()
+    bot = api.post("/api/bots/", {"name": "Leaky", "families": ["kingen"]}, format="json").json()
     upload = SimpleUploadedFile("main.py", LEAKY_BOT)
     version = api.post(f"/api/bots/{bot['id']}/versions/", {"file": upload}, format="multipart")
     assert version.status_code == 201, version.content
@@ -140,7 +140,7 @@ def test_a_crashing_bots_messages_and_traceback_reach_its_owner_only() -> None:
 
 
 def stored_version(owner: User) -> BotVersion:
-    bot = Bot.objects.create(owner=owner, name="Crashy", family="kingen")
+    bot = bot_create(owner=owner, name="Crashy", families=["kingen"])
     code = b"raise SystemExit(3)\n"
     version = BotVersion.objects.create(
         bot=bot,

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 import pytest
 
-from bots.models import Bot, BotVersion
+from bots.models import BotVersion
+from bots.services import bot_create
 from engine.record import replay_record
 from league.domain.scored_results import UNITS_KEY
 from league.models import (
@@ -118,7 +119,11 @@ def played() -> dict[str, Any]:
             conservative=5.0 + index,
         )
     code = b"print('hi')\n"
-    bot = Bot.objects.create(owner=ann.user, name="Annbot", family="kingen")
+    bot = bot_create(
+        owner=ann.user,  # type: ignore[arg-type]
+        name="Annbot",
+        families=["kingen"],
+    )
     BotVersion.objects.create(
         bot=bot,
         number=1,
@@ -224,7 +229,7 @@ def test_the_api_gives_the_same_profile(client: Client, played: dict[str, Any]) 
         m.pk for m in [*played["partnership"], played["individual"]]
     }
     assert body["bots"] == [
-        {"bot": played["bot"].pk, "name": "Annbot", "family": "kingen", "versions": 1}
+        {"bot": played["bot"].pk, "name": "Annbot", "families": ["kingen"], "versions": 1}
     ]
     assert {p["username"] for p in body["partners"]} == {"bob", "cat", "dan"}
 

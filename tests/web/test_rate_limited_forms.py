@@ -46,7 +46,7 @@ def test_an_upload_through_the_page_counts_in_the_apis_allowance(settings: Setti
     ann = user_create("ann")
     api = APIClient()
     api.force_authenticate(ann)
-    bot = api.post("/api/bots/", {"name": "Rando", "family": "kingen"}, format="json").json()
+    bot = api.post("/api/bots/", {"name": "Rando", "families": ["kingen"]}, format="json").json()
     file = SimpleUploadedFile("random_bot.py", EXAMPLE_BOT.read_bytes())
     assert (
         api.post(f"/api/bots/{bot['id']}/versions/", {"file": file}, format="multipart").status_code

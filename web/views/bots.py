@@ -15,16 +15,30 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from api.throttles import UploadThrottle
 from bots.models import Bot, BotVersion
-from bots.services import BotServiceError, bot_create
+from bots.services import BotServiceError
 from league.errors import LeagueError, NotFoundError
-from league.selectors.bots import bot_get, bot_report_public, can_read_bot_private
+from league.selectors.bots import (
+    bot_get,
+    bot_report_public,
+    bots_without_family,
+    can_read_bot_private,
+)
 from league.selectors.ratings import competitor_ratings
+from league.selectors.version_standing import bot_version_standing
+from league.services.bot_settings import bot_add, bot_settings_change
 from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from league.words.upload_refusals import upload_refusal_in_language
 from web.charts import line_chart_svg
-from web.forms import BotConsentForm, BotForm, BotUploadForm
-from web.selectors import bot_competitors, bot_versions, bots_by_whose, matches_of_competitors
+from web.forms import BotConsentForm, BotFamiliesForm, BotForm, BotUploadForm, family_choices
+from web.selectors import (
+    bot_competitors,
+    bot_versions,
+    bots_by_whose,
+    matches_of_competitors,
+    seat_logs_of,
+)
+from web.templatetags.games import game_name
 from web.throttling import rate_limited
 
 MATCHES_SHOWN = 50
@@ -45,28 +59,37 @@ def bot_index(request: HttpRequest) -> HttpResponse:
             return redirect("web:login")
         if form.is_valid():
             try:
-                bot = bot_create(
-                    owner=request.user,
+                bot = bot_add(
+                    actor=request.user,
                     name=form.cleaned_data["name"],
-                    family=form.cleaned_data["family"],
+                    families=form.cleaned_data["families"],
                 )
             except BotServiceError as exc:
-                form.add_error(None, str(exc))
+                form.add_error(None, upload_refusal_in_language(str(exc)))
+            except LeagueError as exc:
+                form.add_error(None, exc.detail)
             else:
                 messages.success(
                     request,
                     _("%(name)s is created: upload its first version.") % {"name": bot.name},
                 )
                 return redirect("web:bot", bot_id=bot.pk)
-    context = {**bots_by_whose(user=request.user), "form": form}
+    context = {
+        **bots_by_whose(user=request.user),
+        "form": form,
+        "without_family": bots_without_family(user=request.user),
+        "family_choices": family_choices(),
+    }
     return render(request, "web/bots.html", context)
 
 
 def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
     versions = list(bot_versions(bot=bot))
     private = can_read_bot_private(user=request.user, bot=bot)
-    if not private:
-        for version in versions:
+    standing = bot_version_standing(bot=bot, versions=versions)
+    for version in versions:
+        version.ladder_states = standing.get(version.pk, [])  # type: ignore[attr-defined]
+        if not private:
             version.report = bot_report_public(version.report or {})
     return {
         "bot": bot,
@@ -80,7 +103,7 @@ def _versions_context(request: HttpRequest, bot: Bot) -> dict[str, object]:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     competitors = list(bot_competitors(bot=bot))
-    matches = matches_of_competitors(competitors=competitors, limit=MATCHES_SHOWN)
+    matches = matches_of_competitors(competitors=competitors, limit=MATCHES_SHOWN)[:MATCHES_SHOWN]
     series: list[tuple[str, list[tuple[float, float]]]] = []
     leaderboard: list[dict[str, object]] = []
     for competitor in competitors:
@@ -98,6 +121,10 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             points.append((float(len(points)), round(change["conservative"], 2)))
         series += [(f"{label} ({family})", points) for family, points in by_family.items()]
     context = _versions_context(request, bot)
+    if context["private"]:  # the owner's (and staff's) click to its seats' stderr and times
+        logs = seat_logs_of(competitors=competitors, matches=matches)
+        for match in matches:
+            match.own_log_seats = logs.get(match.pk, [])  # type: ignore[attr-defined]
     owner = request.user.is_authenticated and bot.owner_id == request.user.pk
     context.update(
         owner=owner,
@@ -105,7 +132,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         consent_form=BotConsentForm(
             initial={"club_organisers_may_enter": bot.club_organisers_may_enter}
         ),
-        matches=matches[:MATCHES_SHOWN],
+        families_form=BotFamiliesForm(initial={"families": bot.family_names}),
+        matches=matches,
         leaderboard=leaderboard,
         chart=line_chart_svg(
             series,
@@ -177,4 +205,36 @@ def bot_consent(request: HttpRequest, bot_id: int) -> HttpResponse:
             if allowed
             else _("Only you enter this bot now."),
         )
+    return redirect("web:bot", bot_id=bot.pk)
+
+
+@login_required
+@require_POST
+def bot_families(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The owner changes the game families the bot plays (its page's form, or one click
+    on a bot of no family: the bots page and the home page list those)."""
+    bot = _bot(bot_id)
+    form = BotFamiliesForm(request.POST)
+    if not form.is_valid():
+        problems = [str(problem) for problem in form.errors.get("families", [])]
+        messages.error(request, " ".join(problems))
+        return redirect("web:bot", bot_id=bot.pk)
+    try:
+        bot_settings_change(actor=request.user, bot=bot, families=form.cleaned_data["families"])
+    except LeagueError as exc:
+        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
+    else:
+        messages.success(
+            request,
+            _("%(name)s plays %(families)s now.")
+            % {
+                "name": bot.name,
+                "families": ", ".join(game_name(f) for f in form.cleaned_data["families"]),
+            },
+        )
+    back = request.POST.get("back")  # the page the click came from: only these two
+    if back == "home":
+        return redirect("home")
+    if back == "bots":
+        return redirect("web:bots")
     return redirect("web:bot", bot_id=bot.pk)

@@ -24,6 +24,7 @@ from league.selectors.ladders import (
     ladders_list,
     seat_log_read,
 )
+from league.selectors.version_standing import competitor_ladder_standing
 from league.services.ladder_authors import (
     challenge_create,
     challenges_left,
@@ -122,7 +123,9 @@ def ladder_version_page(request: HttpRequest, slug: str, competitor_id: int) -> 
         y_label=_("rating's low end"),
         chart_id=f"ladder-{ladder.pk}-{competitor_id}",
     )
+    standing = competitor_ladder_standing(competitor_id=competitor_id, ladder_slug=ladder.slug)
     context = {"ladder": ladder, "version": version, "owner": owner, "chart": chart}
+    context["standing"] = standing
     return render(request, "web/ladder_version.html", context)
 
 

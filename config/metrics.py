@@ -2,8 +2,9 @@
 
 Two kinds:
 
-- **requests**, per process, by django-prometheus's middleware (``django_http_*``: counts by
-  view, method and status, latency histograms);
+- **requests**, by django-prometheus's middleware (``django_http_*``: counts by view, method
+  and status, latency histograms), summed over the web server's processes (each writes
+  its own to a file under PROMETHEUS_MULTIPROC_DIR, prometheus_client's multiprocess mode);
 - **the league's own**, read from the database and the broker when Prometheus scrapes
   (``LeagueCollector``), so they are the same whichever process answers and include what
   every worker on every machine did: matches finished (a counter: ``rate()`` gives matches
@@ -20,6 +21,7 @@ it were not there.
 from __future__ import annotations
 
 import hmac
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -27,7 +29,7 @@ from django.conf import settings
 from django.db.models import Count, DurationField, ExpressionWrapper, F
 from django.http import Http404, HttpRequest, HttpResponse
 
-from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -46,6 +48,7 @@ from league.models import (
     SeatLog,
 )
 
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 QUEUES = ("default", "matches", "ratings", "analysis")
 PRIORITY_STEPS = (0, 3, 6, 9)
 """kombu's Redis priority steps: a message of priority p waits in ``queue\\x06\\x16p``."""
@@ -186,11 +189,20 @@ _registry: CollectorRegistry | None = None
 
 
 def registry() -> CollectorRegistry:
-    """The default registry (django-prometheus's request metrics) with the league's."""
+    """The request metrics with the league's. Under production's web server of several
+    processes (PROMETHEUS_MULTIPROC_DIR set by config/web_server.py) every process writes
+    its counts to a file of its own there and a scrape sums them all, whichever process
+    answers; otherwise the process's own default registry (django-prometheus's)."""
     global _registry
     if _registry is None:
-        REGISTRY.register(LeagueCollector())
-        _registry = REGISTRY
+        if os.environ.get(MULTIPROCESS_VARIABLE):
+            own = CollectorRegistry()
+            multiprocess.MultiProcessCollector(own)  # type: ignore[no-untyped-call]
+            own.register(LeagueCollector())
+            _registry = own
+        else:
+            REGISTRY.register(LeagueCollector())
+            _registry = REGISTRY
     return _registry
 
 

@@ -20,9 +20,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
+from pathlib import Path
 from typing import Any
+
+from config.configuration import var_dir_from_env
 
 PROCESSES_PER_CORE = 2
 """Django runs a request's synchronous middleware and view in one thread per process: a
@@ -76,6 +80,21 @@ def hung_seconds_from(environ: Mapping[str, str]) -> int:
     return int(text)
 
 
+def metrics_directory_prepare(environ: MutableMapping[str, str], port: int) -> Path:
+    """Before several processes start: an empty folder of this server's (by its port, under
+    VAR_DIR) where each process writes its request counts, named in the environment they
+    inherit (PROMETHEUS_MULTIPROC_DIR: prometheus_client's multiprocess mode, summed by
+    config/metrics.py whichever process is scraped). Emptied first: counts a server stopped
+    earlier left would be summed with the new ones."""
+    var_dir = var_dir_from_env(environ, default=Path(__file__).resolve().parent.parent / "var")
+    directory = var_dir / "metrics" / str(port)
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    return directory
+
+
 def uvicorn_options() -> dict[str, Any]:
     """How uvicorn serves the site, in production and in the tests' live servers
     (tests/uvicorn_servers.py): everything but the address and the number of processes."""
@@ -105,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WebServerConfigurationError as exc:
         sys.stderr.write(f"king-league: {exc}\n")
         return 2
+    if processes > 1:
+        metrics_directory_prepare(os.environ, args.port)
     import uvicorn
 
     uvicorn.run(

@@ -91,3 +91,43 @@ def test_a_paused_web_process_is_kept_and_a_hung_one_is_replaced(
         assert eventually(lambda: before[0] not in serving_processes(server))
         assert eventually(lambda: len(serving_processes(server)) == 2)
         assert answers(server.url)
+
+
+REQUESTS = 40
+
+
+def requests_counted(url: str, token: str) -> float:
+    """The scraped count of GET requests answered 200 by the schema's view."""
+    request = urllib.request.Request(f"{url}/metrics", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("django_http_responses_total_by_status_view_method_total{") and (
+            'view="api-schema"' in line and 'status="200"' in line and 'method="GET"' in line
+        ):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def test_every_scrape_counts_the_requests_of_every_web_process(
+    subprocess_environment: dict[str, str], tmp_path: Path
+) -> None:
+    """Two processes share the requests (the kernel gives each connection to either), and
+    each scrape is answered by either: every scrape sums both."""
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DEBUG": "false",
+        "METRICS_TOKEN": "scrape-token",
+        "VAR_DIR": str(tmp_path / "var"),
+    }
+    with web_server_process(
+        free_port(), environment, log_path=tmp_path / "web.log", cwd=REPOSITORY_ROOT, processes=2
+    ) as server:
+        assert eventually(lambda: len(serving_processes(server)) == 2)
+        already = requests_counted(server.url, "scrape-token")  # the start's own checks
+        for _ in range(REQUESTS):
+            assert answers(server.url)
+        scrapes = [requests_counted(server.url, "scrape-token") for _ in range(4)]
+        assert scrapes == [already + REQUESTS] * 4
+        assert len(list((tmp_path / "var" / "metrics").glob("*/*.db"))) >= 2  # each process's

@@ -311,6 +311,11 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # Each queue has its own exchange and routing key, so a message lands in exactly one queue.
 # A worker consumes every queue listed here unless told otherwise (-Q).
 CELERY_TASK_QUEUES = (
+    # What a person waits for (league.domain.lanes): the bots' moves at a table with a
+    # person, the start of a people's table, a challenge. A worker of its own serves it
+    # (scripts/run, docker-compose: `--queues interactive`), which bot-only work can never
+    # occupy (docs/operations.md, *Queues and priorities*).
+    Queue("interactive", Exchange("interactive", type="direct"), routing_key="interactive"),
     Queue("default", Exchange("default", type="direct"), routing_key="default"),
     Queue("matches", Exchange("matches", type="direct"), routing_key="matches"),
     # Ratings change in the order results are rated: one worker process, concurrency 1.
@@ -322,10 +327,12 @@ CELERY_TASK_QUEUES = (
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
 CELERY_TASK_ROUTES = {
+    # Exact names are matched before the patterns below: a match a person waits for.
+    "league.tasks.run_match_interactive": {"queue": "interactive"},
     # Ladder games wait behind every other match: on Redis a message's priority picks the
     # list it goes to (`matches` for 0, the default; `matches\x06\x169` for 9), and a
     # worker polls every queue's priority-0 list before any priority-9 one (kombu's
-    # priority_steps), so challenges, leagues and people's tables go first
+    # priority_steps), so leagues' and tournaments' matches go first
     # (docs/operations.md, *Queues and priorities*).
     "league.tasks.run_match_ladder": {"queue": "matches", "priority": 9},
     "league.tasks.run_match*": {"queue": "matches"},

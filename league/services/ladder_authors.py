@@ -31,7 +31,7 @@ from league.selectors.bots import can_read_bot_private
 from league.services.ladders import match_queue, round_next
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw
-from league.task_names import LADDERS_MATCHMAKE, RUN_MATCH
+from league.task_names import LADDERS_MATCHMAKE
 
 User = Account | AnonymousUser
 
@@ -145,5 +145,4 @@ def challenge_create(
         table=1,
         seed=seed_draw(),
         players=[competitor_id, *opponent_ids],
-        task=RUN_MATCH,  # the default priority: ahead of the ladder's games
     )

@@ -327,8 +327,13 @@ CELERY_TASK_QUEUES = (
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
 CELERY_TASK_ROUTES = {
-    # Exact names are matched before the patterns below: a match a person waits for.
+    # Exact names are matched before the patterns below: a match a person waits for. A
+    # challenge is a whole match where a table's run is a few bots' moves: the people's
+    # tables waiting in the lane go first (priority 3, kombu's next step after 0; as for
+    # the ladder below), and a worker without the lane's own still takes a challenge
+    # before the ladder's games (priority 9).
     "league.tasks.run_match_interactive": {"queue": "interactive"},
+    "league.tasks.run_match_challenge": {"queue": "interactive", "priority": 3},
     # Ladder games wait behind every other match: on Redis a message's priority picks the
     # list it goes to (`matches` for 0, the default; `matches\x06\x169` for 9), and a
     # worker polls every queue's priority-0 list before any priority-9 one (kombu's

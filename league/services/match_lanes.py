@@ -5,8 +5,9 @@ challenge, a ladder's pass, a person's move handing over to the bots, a tourname
 resume, the sweep's re-queues and re-sends) calls ``match_run_enqueue``: the lane is
 decided each time from who sits at the match and what kind of tournament it is
 (league.domain.lanes), so a re-queued match keeps its lane. The lanes' tasks are one body
-under three names (league/tasks.py), which settings' CELERY_TASK_ROUTES send to the
-`interactive` queue, to `matches`, and to `matches` at the lowest priority.
+under four names (league/tasks.py), which settings' CELERY_TASK_ROUTES send to the
+`interactive` queue (a challenge after the tables there), to `matches`, and to
+`matches` at the lowest priority.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ from django.db.models import Exists, OuterRef
 from league.domain.lanes import Lane, match_lane
 from league.models import Match, MatchSeat, OutboxTask, TournamentFormat
 from league.services.task_outbox import task_enqueue
-from league.task_names import RUN_INTERACTIVE_MATCH, RUN_LADDER_MATCH, RUN_MATCH
+from league.task_names import (
+    RUN_CHALLENGE_MATCH,
+    RUN_INTERACTIVE_MATCH,
+    RUN_LADDER_MATCH,
+    RUN_MATCH,
+)
 
 RUN_TASK_OF_LANE: dict[Lane, str] = {
     Lane.INTERACTIVE: RUN_INTERACTIVE_MATCH,
+    Lane.CHALLENGE: RUN_CHALLENGE_MATCH,
     Lane.MATCHES: RUN_MATCH,
     Lane.LADDER: RUN_LADDER_MATCH,
 }

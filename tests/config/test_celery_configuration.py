@@ -27,6 +27,7 @@ def test_match_tasks_go_to_their_lanes_queues_and_the_rest_to_default() -> None:
         return name
 
     assert queue_of("league.tasks.run_match_interactive") == "interactive"  # a person waits
+    assert queue_of("league.tasks.run_match_challenge") == "interactive"  # its author waits
     assert queue_of("league.tasks.run_match") == "matches"
     assert queue_of("league.tasks.run_match_deal") == "matches"
     assert queue_of("league.tasks.run_match_ladder") == "matches"
@@ -58,4 +59,5 @@ def test_ladder_matches_go_at_the_lowest_priority_and_every_other_match_at_the_h
     assert priority_of("league.tasks.run_match_ladder") == 9
     assert priority_of("league.tasks.run_match") is None
     assert priority_of("league.tasks.run_match_interactive") is None
+    assert priority_of("league.tasks.run_match_challenge") == 3  # after the people's tables
     assert priority_of("league.tasks.ladders_matchmake") is None

@@ -1,8 +1,9 @@
 """Each match's play is queued in its lane (league.domain.lanes, league.services.match_lanes),
 first and every time again: a match a person waits for (a people's table, a league game
-with a person, a challenge) on the `interactive` queue, a bot-only league's on `matches`,
-a ladder's on `matches` at the lowest priority; a person's move handing over to the bots,
-the fallback at a deadline, a lease that ran out and a lost task sent again keep the lane.
+with a person) on the `interactive` queue, a challenge there after the tables, a bot-only
+league's on `matches`, a ladder's on `matches` at the lowest priority; a person's move
+handing over to the bots, the fallback at a deadline, a lease that ran out and a lost task
+sent again keep the lane.
 
 The tasks are read from the outbox (in a test's transaction nothing is sent) and routed as
 the relay sends them: by name through settings' CELERY_TASK_ROUTES.
@@ -48,6 +49,7 @@ from tests.league.builders import (
 pytestmark = [pytest.mark.postgres]
 
 INTERACTIVE = ("interactive", None)
+CHALLENGE = ("interactive", 3)
 MATCHES = ("matches", None)
 LADDER = ("matches", 9)
 
@@ -86,7 +88,7 @@ def people_table(host: User) -> Match:
 
 def test_the_lane_is_interactive_when_a_person_sits_or_for_a_challenge() -> None:
     assert match_lane(person_seated=True, challenge=False, ladder=False) == Lane.INTERACTIVE
-    assert match_lane(person_seated=False, challenge=True, ladder=False) == Lane.INTERACTIVE
+    assert match_lane(person_seated=False, challenge=True, ladder=False) == Lane.CHALLENGE
     assert match_lane(person_seated=True, challenge=False, ladder=True) == Lane.INTERACTIVE
     assert match_lane(person_seated=False, challenge=False, ladder=True) == Lane.LADDER
     assert match_lane(person_seated=False, challenge=False, ladder=False) == Lane.MATCHES
@@ -155,6 +157,7 @@ def test_a_people_table_its_bots_turns_and_every_requeue_go_to_interactive() -> 
 
 @pytest.mark.django_db
 def test_ladder_games_go_to_matches_at_the_lowest_priority_and_a_challenge_to_interactive() -> None:
+    """A challenge: to `interactive`, after the people's tables waiting there."""
     ladder = ladder_open(game="kingen", anchors=("greedy", "random"), queued_limit=1)
     ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
     ladder_anchor_add(ladder=ladder, name="random", bot_name="random-2")
@@ -172,7 +175,7 @@ def test_ladder_games_go_to_matches_at_the_lowest_priority_and_a_challenge_to_in
         competitor_id=mine.pk,
         opponent_ids=list(anchors.values_list("competitor_id", flat=True)[:3]),
     )
-    assert lanes_sent(challenge.pk) == [INTERACTIVE]  # only bots play, but its author waits
+    assert lanes_sent(challenge.pk) == [CHALLENGE]  # only bots play, but its author waits
     lease_lost_and_swept(challenge.pk)
     task_lost_and_resent(challenge.pk)
-    assert lanes_sent(challenge.pk) == [INTERACTIVE] * 3
+    assert lanes_sent(challenge.pk) == [CHALLENGE] * 3

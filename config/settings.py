@@ -247,6 +247,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 # when it starts (config/celery.py), so on a shared machine a person's move is not queued
 # behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
 WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
+# The `interactive` lane's own worker (one that consumes that queue only) plays the bots a
+# person waits for: it takes this niceness instead, between the web process's and the
+# bot-only workers', so its short bursts are not halved by a bot-only match's bot on the
+# same core (docs/operations.md, *Queues and priorities*).
+INTERACTIVE_WORKER_NICENESS = niceness_from_env(
+    os.environ, "INTERACTIVE_WORKER_NICENESS", default=5
+)
 # A worker's lease on a match it plays (docs/operations.md, *Worker machines*): renewed at
 # every write; a match whose worker died (its machine lost, its processes killed) is
 # re-queued by a sweep once the lease runs out: after this many seconds plus the match's

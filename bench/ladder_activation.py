@@ -189,7 +189,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             worker = worker_start(
                 environment=environment,
                 log_path=Path(folder) / "worker.log",
-                queues="default,matches,ratings",
+                queues="interactive,default,matches,ratings",
                 concurrency=args.concurrency,
                 node_name=f"activation-{os.getpid()}@localhost",
             )

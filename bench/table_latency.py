@@ -215,7 +215,7 @@ def servers(concurrency: int) -> Iterator[str]:
             worker = worker_start(
                 environment=environment,
                 log_path=folder / "worker.log",
-                queues="default,matches,ratings",
+                queues="interactive,default,matches,ratings",
                 concurrency=concurrency,
                 node_name=f"table-latency-{os.getpid()}@localhost",
             )

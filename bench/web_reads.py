@@ -201,7 +201,7 @@ def worker(environment: dict[str, str], log: Path) -> Iterator[None]:
         process = worker_start(
             environment=environment,
             log_path=log,
-            queues="default,matches,ratings",
+            queues="interactive,default,matches,ratings",
             node_name=f"web-reads-{os.getpid()}@localhost",
         )
     except WorkerError as error:

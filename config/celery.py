@@ -3,13 +3,15 @@
 A worker also sweeps: when it is ready it starts a thread that re-queues matches whose
 lease expired and relays the task outbox every few seconds (config/worker_sweeper.py), so
 recovering lost matches does not depend on beat alone. Before its pool starts it lowers its
-own CPU priority to settings.WORKER_NICENESS: bots' matches yield to the web process, which
-answers people waiting for the table to move.
+own CPU priority to settings.WORKER_NICENESS (settings.INTERACTIVE_WORKER_NICENESS for the
+`interactive` lane's own worker): bots' matches yield to the web process, which answers
+people waiting for the table to move.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -38,13 +40,26 @@ app.autodiscover_tasks()
 _sweepers: list[Any] = []
 
 
+INTERACTIVE_QUEUE = "interactive"
+
+
+def worker_niceness(consumed: Iterable[str]) -> int:
+    """The niceness of a worker consuming the queues ``consumed``: the interactive lane's
+    own worker (that queue only) plays what people wait for, the others bot-only work."""
+    if set(consumed) == {INTERACTIVE_QUEUE}:
+        return int(settings.INTERACTIVE_WORKER_NICENESS)
+    return int(settings.WORKER_NICENESS)
+
+
 @worker_init.connect
-def worker_priority_lower(**_kwargs: Any) -> None:
-    """Lower the worker's CPU priority to settings.WORKER_NICENESS before its pool starts
-    (the pool's processes and the bots they start inherit it). Never raises it: a worker
-    started under `nice` keeps the lower priority it was given."""
-    if os.getpriority(os.PRIO_PROCESS, 0) < settings.WORKER_NICENESS:
-        os.setpriority(os.PRIO_PROCESS, 0, settings.WORKER_NICENESS)
+def worker_priority_lower(sender: Any = None, **_kwargs: Any) -> None:
+    """Lower the worker's CPU priority to its niceness (``worker_niceness``) before its
+    pool starts (the pool's processes and the bots they start inherit it). Never raises
+    it: a worker started under `nice` keeps the lower priority it was given."""
+    consumed = getattr(getattr(sender, "app", app).amqp.queues, "consume_from", None) or {}
+    niceness = worker_niceness(consumed)
+    if os.getpriority(os.PRIO_PROCESS, 0) < niceness:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
 
 
 @worker_process_init.connect

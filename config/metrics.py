@@ -49,7 +49,7 @@ from league.models import (
 )
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
-QUEUES = ("default", "matches", "ratings", "analysis")
+QUEUES = ("interactive", "default", "matches", "ratings", "analysis")
 PRIORITY_STEPS = (0, 3, 6, 9)
 """kombu's Redis priority steps: a message of priority p waits in ``queue\\x06\\x16p``."""
 RECENT_MATCHES = 200

@@ -251,6 +251,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 # when it starts (config/celery.py), so on a shared machine a person's move is not queued
 # behind a bot's thinking (docs/operations.md). 0 keeps the web process's priority.
 WORKER_NICENESS = niceness_from_env(os.environ, "WORKER_NICENESS", default=10)
+# The `interactive` lane's own worker (one that consumes that queue only) plays the bots a
+# person waits for: it takes this niceness instead, between the web process's and the
+# bot-only workers', so its short bursts are not halved by a bot-only match's bot on the
+# same core (docs/operations.md, *Queues and priorities*).
+INTERACTIVE_WORKER_NICENESS = niceness_from_env(
+    os.environ, "INTERACTIVE_WORKER_NICENESS", default=5
+)
 # A worker's lease on a match it plays (docs/operations.md, *Worker machines*): renewed at
 # every write; a match whose worker died (its machine lost, its processes killed) is
 # re-queued by a sweep once the lease runs out: after this many seconds plus the match's
@@ -320,6 +327,11 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # Each queue has its own exchange and routing key, so a message lands in exactly one queue.
 # A worker consumes every queue listed here unless told otherwise (-Q).
 CELERY_TASK_QUEUES = (
+    # What a person waits for (league.domain.lanes): the bots' moves at a table with a
+    # person, the start of a people's table, a challenge. A worker of its own serves it
+    # (scripts/run, docker-compose: `--queues interactive`), which bot-only work can never
+    # occupy (docs/operations.md, *Queues and priorities*).
+    Queue("interactive", Exchange("interactive", type="direct"), routing_key="interactive"),
     Queue("default", Exchange("default", type="direct"), routing_key="default"),
     Queue("matches", Exchange("matches", type="direct"), routing_key="matches"),
     # Ratings change in the order results are rated: one worker process, concurrency 1.
@@ -331,10 +343,17 @@ CELERY_TASK_QUEUES = (
 CELERY_TASK_DEFAULT_EXCHANGE = "default"
 CELERY_TASK_DEFAULT_ROUTING_KEY = "default"
 CELERY_TASK_ROUTES = {
+    # Exact names are matched before the patterns below: a match a person waits for. A
+    # challenge is a whole match where a table's run is a few bots' moves: the people's
+    # tables waiting in the lane go first (priority 3, kombu's next step after 0; as for
+    # the ladder below), and a worker without the lane's own still takes a challenge
+    # before the ladder's games (priority 9).
+    "league.tasks.run_match_interactive": {"queue": "interactive"},
+    "league.tasks.run_match_challenge": {"queue": "interactive", "priority": 3},
     # Ladder games wait behind every other match: on Redis a message's priority picks the
     # list it goes to (`matches` for 0, the default; `matches\x06\x169` for 9), and a
     # worker polls every queue's priority-0 list before any priority-9 one (kombu's
-    # priority_steps), so challenges, leagues and people's tables go first
+    # priority_steps), so leagues' and tournaments' matches go first
     # (docs/operations.md, *Queues and priorities*).
     "league.tasks.run_match_ladder": {"queue": "matches", "priority": 9},
     "league.tasks.run_match*": {"queue": "matches"},

@@ -3,9 +3,12 @@
 The arrows point one way: tasks import services; services send tasks by name
 (league/task_names.py) through the task outbox and never import this module.
 
-Tasks named league.tasks.run_match* are routed to the `matches` queue,
-league.tasks.ratings_update to the `ratings` queue and league.tasks.match_analyse to the
-`analysis` queue (settings).
+A match is played by one of four tasks, one per lane (league.domain.lanes, chosen by
+league.services.match_lanes): run_match_interactive on the `interactive` queue (a person
+sits at the match), run_match_challenge there after the tables, run_match on
+`matches`, run_match_ladder on `matches` at the lowest priority.
+league.tasks.ratings_update goes to the `ratings` queue and league.tasks.match_analyse to
+the `analysis` queue (settings' CELERY_TASK_ROUTES).
 """
 
 from dataclasses import asdict
@@ -66,6 +69,20 @@ def run_match(self: Task[Any, str], match_id: int) -> str:
 @shared_task(bind=True, base=DjangoTask, name=task_names.RUN_LADDER_MATCH, **RUN_MATCH_RETRIES)
 def run_match_ladder(self: Task[Any, str], match_id: int) -> str:
     """``run_match`` at the lowest priority (settings' routes): other matches go first."""
+    return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
+
+
+@shared_task(bind=True, base=DjangoTask, name=task_names.RUN_INTERACTIVE_MATCH, **RUN_MATCH_RETRIES)
+def run_match_interactive(self: Task[Any, str], match_id: int) -> str:
+    """``run_match`` for a match a person waits for (a person seated, a challenge): on the
+    `interactive` queue, whose worker processes bot-only matches never occupy."""
+    return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
+
+
+@shared_task(bind=True, base=DjangoTask, name=task_names.RUN_CHALLENGE_MATCH, **RUN_MATCH_RETRIES)
+def run_match_challenge(self: Task[Any, str], match_id: int) -> str:
+    """``run_match`` for an author's challenge: on the `interactive` queue, after the
+    people's tables waiting there (settings' routes)."""
     return match_run(match_id=match_id, worker=worker_name(self.request.hostname)).outcome
 
 

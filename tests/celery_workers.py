@@ -64,7 +64,7 @@ def worker_start(
     *,
     environment: Mapping[str, str],
     log_path: Path,
-    queues: str = "default,matches,analysis",
+    queues: str = "interactive,default,matches,analysis",
     node_name: str | None = None,
     concurrency: int = 1,
     command_prefix: Sequence[str] = (),

@@ -127,7 +127,7 @@ def celery_worker_factory(
     workers: list[CeleryWorkerProcess] = []
 
     def start(
-        environment: Mapping[str, str], queues: str = "default,matches,analysis"
+        environment: Mapping[str, str], queues: str = "interactive,default,matches,analysis"
     ) -> CeleryWorkerProcess:
         log_path = tmp_path / f"worker-{len(workers)}.log"
         worker = worker_start(environment=environment, log_path=log_path, queues=queues)

@@ -31,7 +31,7 @@ from league.selectors.bots import can_read_bot_private
 from league.services.ladders import match_queue, round_next
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw
-from league.task_names import LADDERS_MATCHMAKE, RUN_MATCH
+from league.task_names import LADDERS_MATCHMAKE
 from league.words.ladder_messages import challenge_problem_words
 
 User = Account | AnonymousUser
@@ -143,5 +143,4 @@ def challenge_create(
         table=1,
         seed=seed_draw(),
         players=[competitor_id, *opponent_ids],
-        task=RUN_MATCH,  # the default priority: ahead of the ladder's games
     )

@@ -46,10 +46,11 @@ from league.models import (
     TournamentStatus,
 )
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
+from league.services.match_lanes import match_run_enqueue
 from league.services.notifications import notify
 from league.services.task_outbox import task_enqueue
 from league.services.tournaments import seed_draw
-from league.task_names import LADDERS_MATCHMAKE, RUN_LADDER_MATCH
+from league.task_names import LADDERS_MATCHMAKE
 from league.words.ladder_messages import suspension_words
 
 LADDER_SUSPEND_AFTER = results.LADDER_SUSPEND_AFTER
@@ -246,7 +247,6 @@ def _tables_queue(ladder: Ladder, tables: Sequence[PlannedTable]) -> list[Match]
             table=number,
             seed=seeds.setdefault(table.deal_group, seed_draw()),  # a duplicate pair: one seed
             players=table.seats,
-            task=RUN_LADDER_MATCH,  # the lowest priority (docs/operations.md)
         )
         for number, table in enumerate(tables, start=1)
     ]
@@ -262,10 +262,9 @@ def round_next(tournament: Tournament) -> Round:
     return Round.objects.create(tournament=tournament, number=(number or 0) + 1)
 
 
-def match_queue(
-    *, round_: Round, table: int, seed: int, players: Sequence[int], task: str
-) -> Match:
-    """A queued match of ``players`` (the filler bot in a dummy's seat), sent as ``task``."""
+def match_queue(*, round_: Round, table: int, seed: int, players: Sequence[int]) -> Match:
+    """A queued match of ``players`` (the filler bot in a dummy's seat), sent in its lane
+    (a ladder's game at the lowest priority, a challenge in the interactive lane)."""
     game = load_game(round_.tournament.game)
     match = Match.objects.create(
         tournament=round_.tournament,
@@ -282,7 +281,7 @@ def match_queue(
         MatchSeat(match=match, seat=seat, competitor_id=filler if who is None else who)
         for seat, who in enumerate(seated)
     )
-    task_enqueue(task, match.pk)
+    match_run_enqueue(match.pk)
     return match
 
 

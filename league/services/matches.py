@@ -94,6 +94,7 @@ from league.models import (
 from league.selectors.replays import MatchLogError, Replay, match_replay, match_state_read
 from league.services.analysis import analyses_sweep, analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
+from league.services.match_lanes import match_run_enqueue
 from league.services.match_notices import (
     deadline_near,
     deadline_near_notify,
@@ -105,7 +106,7 @@ from league.services.notifications import match_notices_done
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
-from league.task_names import RATINGS_UPDATE, RUN_LADDER_MATCH, RUN_MATCH
+from league.task_names import RATINGS_UPDATE
 from league.words.engine_refusals import refusal_in_language
 
 logger = logging.getLogger(__name__)
@@ -734,7 +735,7 @@ def _person_moved(
         match.waiting_seat = None
         match.deadline = None
         match.queued_at = now
-        task_enqueue(RUN_MATCH, match.pk)
+        match_run_enqueue(match.pk)  # a person sits here: the interactive lane
     match.save(
         update_fields=[
             "events_stored",
@@ -891,7 +892,7 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
         else:
             match.status = MatchStatus.QUEUED
             match.queued_at = now
-            task_enqueue(_run_task(match.tournament_id), match.pk)
+            match_run_enqueue(match.pk)  # its lane, as when it was first queued
         match.save(
             update_fields=[
                 "lease_expiries",
@@ -906,12 +907,6 @@ def match_lease_expire(*, match_id: int, now: datetime) -> str | None:
             match_updated(match.pk, match.events_stored - 1)
             tournament_progressed(match.tournament_id)
         return str(match.status)
-
-
-def _run_task(tournament_id: int) -> str:
-    """The task that plays a match of this tournament (a ladder's goes at low priority)."""
-    ladder = Tournament.objects.filter(pk=tournament_id, format=TournamentFormat.LADDER).exists()
-    return RUN_LADDER_MATCH if ladder else RUN_MATCH
 
 
 def matches_sweep(*, now: datetime | None = None) -> SweepReport:
@@ -942,13 +937,13 @@ def matches_sweep(*, now: datetime | None = None) -> SweepReport:
     stale = Match.objects.filter(status=MatchStatus.QUEUED, queued_at__lt=queued_before).exclude(
         tournament__status=TournamentStatus.PAUSED
     )
-    for match_id, tournament_id in stale.values_list("id", "tournament_id"):
+    for match_id in stale.values_list("id", flat=True):
         with transaction.atomic():
             resent = Match.objects.filter(
                 pk=match_id, status=MatchStatus.QUEUED, queued_at__lt=queued_before
             ).update(queued_at=now)
             if resent == 1:  # not resent by another sweep meanwhile
-                task_enqueue(_run_task(tournament_id), match_id)
+                match_run_enqueue(match_id)
                 report.resent.append(match_id)
     analyses = analyses_sweep(now=now)  # lost analyses: their tasks sent again
     report.analyses_resent, report.analyses_failed = analyses.resent, analyses.failed

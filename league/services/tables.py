@@ -53,11 +53,10 @@ from league.services.competitors import (
     competitor_for_user,
     entry_consent_require,
 )
+from league.services.match_lanes import match_run_enqueue
 from league.services.notifications import notify
-from league.services.task_outbox import task_enqueue
 from league.services.time_controls import time_control_choose
 from league.services.tournaments import match_game_string, matches_create, seed_draw
-from league.task_names import RUN_MATCH
 
 User = Account | AnonymousUser
 
@@ -334,7 +333,7 @@ def _start_if_full(match: Match) -> None:
     match.queued_at = timezone.now()
     match.save(update_fields=["status", "queued_at"])
     Tournament.objects.filter(pk=match.tournament_id).update(status=TournamentStatus.RUNNING)
-    task_enqueue(RUN_MATCH, match.pk)
+    match_run_enqueue(match.pk)  # a person sits here: the interactive lane
 
 
 def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> SeatInvitation:

@@ -60,10 +60,9 @@ from league.services.competitors import (
     competitor_builtin,
     entry_consent_require,
 )
+from league.services.match_lanes import match_run_enqueue
 from league.services.match_notices import league_finished_notify, round_started_notify
-from league.services.task_outbox import task_enqueue
 from league.services.time_controls import time_control_choose
-from league.task_names import RUN_MATCH
 
 User = Account | AnonymousUser
 logger = logging.getLogger(__name__)
@@ -381,7 +380,7 @@ def matches_create(
             seats.append(MatchSeat(match=match, seat=seat, competitor_id=competitor_id))
         MatchSeat.objects.bulk_create(seats)
         if not waiting:
-            task_enqueue(RUN_MATCH, match.pk)  # the outbox: sent on commit
+            match_run_enqueue(match.pk)  # its lane; the outbox: sent on commit
         matches.append(match)
     return matches
 
@@ -483,7 +482,7 @@ def tournament_resume(*, actor: User, tournament: Tournament) -> Tournament:
     for match_id in Match.objects.filter(
         tournament=tournament, status=MatchStatus.QUEUED
     ).values_list("id", flat=True):
-        task_enqueue(RUN_MATCH, match_id)
+        match_run_enqueue(match_id)
     return tournament
 
 

@@ -21,11 +21,13 @@ def test_time_limits_stay_below_the_redelivery_timeout() -> None:
         assert visibility == settings.CELERY_BROKER_VISIBILITY_TIMEOUT
 
 
-def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
+def test_match_tasks_go_to_their_lanes_queues_and_the_rest_to_default() -> None:
     def queue_of(task_name: str) -> str:
         name: str = app.amqp.router.route({}, task_name)["queue"].name
         return name
 
+    assert queue_of("league.tasks.run_match_interactive") == "interactive"  # a person waits
+    assert queue_of("league.tasks.run_match_challenge") == "interactive"  # its author waits
     assert queue_of("league.tasks.run_match") == "matches"
     assert queue_of("league.tasks.run_match_deal") == "matches"
     assert queue_of("league.tasks.run_match_ladder") == "matches"
@@ -35,9 +37,10 @@ def test_match_tasks_go_to_the_matches_queue_and_the_rest_to_default() -> None:
 
 
 def test_a_worker_consumes_every_queue_by_default() -> None:
-    assert set(app.amqp.queues) == {"default", "matches", "ratings", "analysis"}
+    assert set(app.amqp.queues) == {"interactive", "default", "matches", "ratings", "analysis"}
     routing = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
     assert routing == {
+        "interactive": "interactive",
         "default": "default",
         "matches": "matches",
         "ratings": "ratings",
@@ -47,7 +50,7 @@ def test_a_worker_consumes_every_queue_by_default() -> None:
 
 def test_ladder_matches_go_at_the_lowest_priority_and_every_other_match_at_the_highest() -> None:
     """On Redis a worker polls each queue's priority-0 list before any priority-9 one, so
-    a challenge (sent as run_match, no priority: 0) is taken before waiting ladder games
+    a league's match (run_match, no priority: 0) is taken before waiting ladder games
     (docs/operations.md, *Queues and priorities*; tests/league/test_ladder_worker.py)."""
 
     def priority_of(task_name: str) -> object:
@@ -55,4 +58,6 @@ def test_ladder_matches_go_at_the_lowest_priority_and_every_other_match_at_the_h
 
     assert priority_of("league.tasks.run_match_ladder") == 9
     assert priority_of("league.tasks.run_match") is None
+    assert priority_of("league.tasks.run_match_interactive") is None
+    assert priority_of("league.tasks.run_match_challenge") == 3  # after the people's tables
     assert priority_of("league.tasks.ladders_matchmake") is None

@@ -53,7 +53,7 @@ def worker(
         "ANALYSIS_NODE_LIMIT": "50000",
         "ANALYSIS_SAMPLES": "2",
     }
-    return celery_worker_factory(environment, queues="default,matches,analysis")
+    return celery_worker_factory(environment, queues="interactive,default,matches,analysis")
 
 
 def _wait(what: str, predicate: Callable[[], Any], worker: CeleryWorkerProcess) -> Any:

@@ -131,7 +131,7 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
         assert card["entry_url"].endswith(f"/club/table/{card['code']}/")
         assert len(card["code"]) == 6
         assert any("side A seats 0 and 2" in note for note in card["sheet"]["notes"])
-    assert not OutboxTask.objects.filter(task__endswith="run_match").exists()
+    assert not OutboxTask.objects.filter(task__startswith="league.tasks.run_match").exists()
     notice = Notification.objects.filter(user=users[0]).get()
     assert "at the club, with real cards" in notice.text
     assert notice.url == f"/matches/{notice.match_id}/"

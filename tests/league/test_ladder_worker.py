@@ -55,7 +55,7 @@ from tests.servers import database_url_for
 
 WorkerFactory = Callable[..., CeleryWorkerProcess]
 WAIT_SECONDS = 180.0
-ALL_QUEUES = "default,matches,ratings"
+ALL_QUEUES = "interactive,default,matches,ratings"
 
 GOOD_BOT = PLAYER + "\ndef hook(number, request):\n    report('move', str(number))\n\nplay()\n"
 CRASHING_BOT = PLAYER + "\ndef hook(number, request):\n    raise RuntimeError('oops')\n\nplay()\n"

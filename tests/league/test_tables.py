@@ -31,7 +31,7 @@ from league.models import (
 from league.services.competitors import competitor_for_bot_version
 from league.services.matches import match_claim
 from league.services.tables import table_join, table_open
-from league.task_names import RUN_MATCH
+from league.task_names import RUN_INTERACTIVE_MATCH
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
 
@@ -39,7 +39,12 @@ pytestmark = [pytest.mark.postgres]
 
 
 def run_match_tasks(match_id: int) -> int:
-    return sum(1 for task in OutboxTask.objects.filter(task=RUN_MATCH) if task.args == [match_id])
+    """The match's play queued (a people's table: in the interactive lane)."""
+    return sum(
+        1
+        for task in OutboxTask.objects.filter(task=RUN_INTERACTIVE_MATCH)
+        if task.args == [match_id]
+    )
 
 
 def seated_people(match_id: int) -> dict[int, str]:

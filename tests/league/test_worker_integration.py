@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 from django.db import connection
@@ -25,7 +25,7 @@ from tests.servers import database_url_for
 # Generous: the row normally appears well within a second; this only bounds a broken path.
 ROW_APPEARS_TIMEOUT_SECONDS = 60.0
 
-WorkerFactory = Callable[[Mapping[str, str]], CeleryWorkerProcess]
+WorkerFactory = Callable[..., CeleryWorkerProcess]
 
 
 def heartbeat_wait(token: str, *, worker: CeleryWorkerProcess) -> Heartbeat:
@@ -133,3 +133,34 @@ def test_a_worker_and_its_pool_run_below_the_web_process_priority(
     # lowered to the configured niceness, never raised above the one it was started with
     assert set(niceness.values()) == {max(expected, ours)}, niceness
     assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the test process itself is untouched
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("queues", "expected"), [("interactive", 5), ("interactive,default,matches", 10)]
+)
+def test_the_interactive_lanes_own_worker_runs_between_the_web_process_and_bot_only_work(
+    celery_worker_factory: WorkerFactory,
+    subprocess_environment: dict[str, str],
+    tmp_path: Path,
+    queues: str,
+    expected: int,
+) -> None:
+    # settings.INTERACTIVE_WORKER_NICENESS (default 5) for a worker of the `interactive`
+    # queue only; a worker that takes bot-only work too keeps WORKER_NICENESS (10).
+    environment = {
+        key: value
+        for key, value in subprocess_environment.items()
+        if key not in ("REDIS_URL", "WORKER_NICENESS", "INTERACTIVE_WORKER_NICENESS")
+    } | {
+        "VAR_DIR": str(tmp_path / "var"),
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+    }
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    worker = celery_worker_factory(environment, queues)
+
+    niceness = process_tree_niceness(worker.process.pid)
+
+    assert len(niceness) >= 2, "the worker and its pool's process"
+    assert set(niceness.values()) == {max(expected, ours)}, niceness

@@ -125,7 +125,7 @@ def worker(environment: Mapping[str, str], tmp_path: Path) -> Iterator[CeleryWor
     process = worker_start(
         environment=environment,
         log_path=tmp_path / "worker.log",
-        queues="default,matches,ratings,analysis",
+        queues="interactive,default,matches,ratings,analysis",
     )
     try:
         yield process

@@ -10,8 +10,10 @@ front (``beat   | ...``). When a child exits, it is started again after a pause 
 child that exits with status 2 (a configuration error, one line naming the variable) is
 not restarted. Past that, everything is stopped with one line saying which process died
 and why (its exit status or signal and its last line of output), and the supervisor exits
-with status 1. Ctrl-C or SIGTERM stops the children (SIGTERM, then SIGKILL after
-``stop_timeout``) and exits 0. Standard library only: no Django here.
+with status 1. Ctrl-C or SIGTERM stops the children (SIGTERM to each child itself, which
+stops its own processes as it needs: a worker finishes its matches in hand; then SIGKILL to
+what is left of its group after ``stop_timeout``, default 120 s, the grace a match in play
+has: --stop-timeout) and exits 0. Standard library only: no Django here.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ from typing import TextIO
 CONFIGURATION_ERROR_STATUS = 2
 """A child that exits with this status said what is misconfigured: no restart helps."""
 BACKOFF_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0)
+STOP_TIMEOUT_SECONDS = 120.0
+"""How long a stopped child may take: a worker finishes the matches in hand (a bots' match
+takes seconds; the task's hard limit is 10 minutes, and a match cut here is recovered by
+another worker's sweep), uvicorn its requests (20 s)."""
 
 
 def exit_reason(status: int) -> str:
@@ -71,7 +77,7 @@ class Supervisor:
         max_restarts: int = 5,
         restart_window: float = 600.0,
         backoff: Sequence[float] = BACKOFF_SECONDS,
-        stop_timeout: float = 30.0,
+        stop_timeout: float = STOP_TIMEOUT_SECONDS,
         output: TextIO | None = None,
         messages: TextIO | None = None,
         prefix: str = "king-league",
@@ -136,18 +142,24 @@ class Supervisor:
             self.start(child)
 
     def stop_all(self) -> None:
+        """SIGTERM to each child's own process, not its group: the child stops its
+        children the way it needs (a Celery worker lets its pool processes finish the
+        matches in hand, then stops them; uvicorn's manager lets its processes finish their
+        requests). Whatever of a group is left after ``stop_timeout`` gets SIGKILL."""
         running = [c for c in self.children if c.process is not None and c.process.poll() is None]
         for child in running:
             assert child.process is not None
-            _signal_group(child.process, signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + self.stop_timeout
         for child in running:
             assert child.process is not None
             try:
                 child.process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                _signal_group(child.process, signal.SIGKILL)
+                child.process.kill()
                 child.process.wait()
+            _signal_group(child.process, signal.SIGKILL)  # anything it left behind
         for child in self.children:
             if child.reader is not None:
                 child.reader.join(timeout=5)
@@ -259,6 +271,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ready-message", default="", help="said once healthy")
     parser.add_argument("--max-restarts", type=int, default=5)
     parser.add_argument("--restart-window", type=float, default=600.0)
+    parser.add_argument(
+        "--stop-timeout",
+        type=float,
+        default=STOP_TIMEOUT_SECONDS,
+        help="seconds a child may take to stop before it is killed",
+    )
     parser.add_argument("children", nargs="+", metavar="NAME=COMMAND")
     arguments = parser.parse_args(argv)
     children: list[tuple[str, list[str]]] = []
@@ -271,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         children,
         max_restarts=arguments.max_restarts,
         restart_window=arguments.restart_window,
+        stop_timeout=arguments.stop_timeout,
     )
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:

@@ -753,7 +753,12 @@ function poll() {
 
 function connectionState(state) {
   const badge = part("connection");
-  badge.textContent = { live: gettext("live"), reconnecting: gettext("reconnecting…"), offline: "" }[state] ?? "";
+  badge.textContent = {
+    live: gettext("live"),
+    reconnecting: gettext("reconnecting…"),
+    restarting: gettext("the server is restarting; reconnecting…"),
+    offline: "",
+  }[state] ?? "";
   badge.dataset.state = state;
 }
 

@@ -193,7 +193,8 @@ export function csrfToken() {
 
 /**
  * A WebSocket that reconnects with a growing pause and calls onMessage(json) for each
- * message; onState("live" | "reconnecting" | "offline") tells the page. Returns {close}.
+ * message; onState("live" | "reconnecting" | "restarting" | "offline") tells the page ("restarting":
+ * the server closed it because it is restarting). Returns {close}.
  */
 export function liveSocket(path, { onMessage, onState, onOpen }) {
   if (!path || !("WebSocket" in window)) {
@@ -220,9 +221,13 @@ export function liveSocket(path, { onMessage, onState, onOpen }) {
         // A message that is not JSON is ignored.
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (closed) return;
-      onState?.("reconnecting");
+      // 1012: the server is restarting (a deploy, or ./scripts/run stopped): it will be
+      // back, and the balancer or the next process answers the next try.
+      const restarting = event.code === 1012;
+      onState?.(restarting ? "restarting" : "reconnecting");
+      if (restarting) pause = 1000;
       timer = window.setTimeout(connect, pause);
       pause = Math.min(pause * 2, 15000);
     });

@@ -10,12 +10,15 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from league.display_settings import language_of
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
-from league.models import Club, Invitation, Membership, Role
+from league.models import Club, Invitation, Membership, NotificationKind, Role
 from league.selectors.clubs import club_role_of
+from league.services.notifications import notify
 
 INVITATION_DAYS = 14
 ORGANISING_ROLES = (Role.OWNER, Role.ORGANISER)
@@ -136,11 +139,14 @@ def invitation_create(
         if pending is not None:
             if pending.expires_at > now:
                 raise ConflictError(
-                    f"{name} has been invited already (until {pending.expires_at:%Y-%m-%d}); "
-                    "they accept or decline it in their invitations"
+                    _(
+                        "%(name)s has been invited already (until %(until)s); they accept "
+                        "or decline it in their invitations"
+                    )
+                    % {"name": name, "until": f"{pending.expires_at:%Y-%m-%d}"}
                 )
             pending.delete()  # expired unanswered: a new invitation replaces it
-    return Invitation.objects.create(
+    invitation = Invitation.objects.create(
         club=club,
         code=secrets.token_urlsafe(18),
         role=role,
@@ -149,6 +155,20 @@ def invitation_create(
         expires_at=now + timedelta(days=INVITATION_DAYS),
         invitee=invitee,
     )
+    if invitee is not None:
+        with translation.override(language_of(user_id=int(invitee.pk))):  # the invitee's
+            text = _("%(sender)s invites you to join the club %(club)s.") % {
+                "sender": actor.get_username(),
+                "club": club.name,
+            }
+        notify(
+            user=invitee,
+            kind=NotificationKind.INVITED,
+            key=f"club-invitation-{invitation.pk}",
+            text=text,
+            url=reverse("web:invitations"),
+        )
+    return invitation
 
 
 def _invitation_for_answer(*, user: User, code: str, now: datetime) -> Invitation:

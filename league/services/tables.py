@@ -26,10 +26,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from engine.variants import load_game
+from league.display_settings import language_of
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -57,6 +58,7 @@ from league.services.match_lanes import match_run_enqueue
 from league.services.notifications import notify
 from league.services.time_controls import time_control_choose
 from league.services.tournaments import match_game_string, matches_create, seed_draw
+from league.words.games_and_times import game_name_words
 
 User = Account | AnonymousUser
 
@@ -177,12 +179,16 @@ def _invitation_create(
         match=match, seat=seat, code=_code_draw(), invitee=invitee, created_by=host
     )
     if invitee is not None:
-        game = load_game(match.game).display_name
+        with translation.override(language_of(user_id=int(invitee.pk))):  # the invitee's
+            text = _("%(sender)s invites you to a table of %(game)s.") % {
+                "sender": host.get_username(),
+                "game": game_name_words(load_game(match.game).display_name),
+            }
         notify(
             user=invitee,
             kind=NotificationKind.INVITED,
             key=f"seat-invitation-{invitation.pk}",
-            text=f"{host.get_username()} invites you to a table of {game}.",
+            text=text,
             url=invitation_url(invitation),
             match=match,
         )

@@ -16,6 +16,7 @@ from api.throttles import TableThrottle
 from engine.variants import load_game
 from league.errors import LeagueError
 from league.selectors.bots import bots_without_family
+from league.selectors.invitations import invitations_waiting_for
 from league.services.demo import DEMO_TABLE_BOTS, demo_table_game, demo_table_open
 from web.forms import family_choices
 from web.templatetags.games import game_name
@@ -28,6 +29,7 @@ class HomeView(TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["play_now_game"] = load_game(demo_table_game()).display_name
+        context["invitations"] = invitations_waiting_for(user=self.request.user)
         context["without_family"] = bots_without_family(user=self.request.user)
         context["family_choices"] = family_choices()
         return context

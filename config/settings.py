@@ -182,6 +182,12 @@ DEFAULT_FROM_EMAIL = from_email_from_env(os.environ, default="King League <leagu
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = site_url_from_env(os.environ, default="http://127.0.0.1:8000")
 
+# ---------------------------------------------------------------- club nights
+# A table card's codes open its score sheet until the table is confirmed, the organiser
+# closes the night, or this many hours after its round started, whichever comes first
+# (docs/league.md, *A club night*; docs/api.md's rate limits count on it).
+CLUB_TABLE_CODE_HOURS = count_from_env(os.environ, "CLUB_TABLE_CODE_HOURS", default=12, least=1)
+
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "api.throttles.ThrottledAutoSchema",  # documents the 429s
@@ -208,6 +214,9 @@ REST_FRAMEWORK = {
             "uploads": "20/hour",
             "tables": "30/hour",
             "table_joins": "60/hour",
+            "table_code_writes": "120/hour",
+            "table_session_writes": "300/hour",
+            "table_code_guesses": "20/hour",
             "actions": "120/minute",
             "settings": "300/hour",
             "chat": "20/minute",

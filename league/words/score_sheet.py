@@ -126,6 +126,10 @@ def cards_in_language(cards: Mapping[str, Any]) -> dict[str, Any]:
                 },
                 "order": [{**line, "title": sheet_word(line["title"])} for line in card["order"]],
                 "sheet": sheet_in_language(card["sheet"]),
+                "sides": [
+                    {**side, "compass": [sheet_word(c) for c in side["compass"]]}
+                    for side in card.get("sides", [])
+                ],
             }
         )
     seating = [

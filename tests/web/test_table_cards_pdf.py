@@ -33,8 +33,11 @@ def test_each_card_is_one_page(game: str, paper: str) -> None:
             round_number=1,
             table=table,
             names=names,
-            code="ACD34F",
-            entry_url="https://club.example/club/table/ACD34F/",
+            codes=["ACD34F", "HJK79M"],
+            entry_urls=[
+                "https://club.example/club/table/ACD34F/",
+                "https://club.example/club/table/HJK79M/",
+            ],
         )
         for table in (1, 2)
     ]

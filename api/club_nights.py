@@ -159,7 +159,7 @@ class ClubTableApi(APIView):
 
     @extend_schema(responses=responses(OpenApiTypes.OBJECT))
     def get(self, request: Request, code: str) -> Response:
-        with table_code_guesses_limited(request):
+        with table_code_guesses_limited(request, code):
             opened = table_code_open(code=code)
         return Response(table_entry_view(sheet=opened.sheet, opened=opened))
 
@@ -184,7 +184,7 @@ class ClubTableScoresApi(APIView):
     @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
-        with table_code_guesses_limited(request):
+        with table_code_guesses_limited(request, code):
             sheet = table_scores_enter(
                 code=code,
                 seat=data["seat"],
@@ -221,7 +221,7 @@ class ClubTableConfirmApi(APIView):
     @extend_schema(request=InputSerializer, responses=responses(ResultSerializer))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
-        with table_code_guesses_limited(request):
+        with table_code_guesses_limited(request, code):
             result = table_scores_confirm(
                 code=code,
                 seat=data["seat"],

@@ -228,17 +228,36 @@ class TableCodeGuessThrottle(ScopedThrottle):
             logger.error("rate limits unavailable, the cache does not answer: %s", exc)
 
 
+OPENED_CODES_KEY = "table_codes_opened"
+"""The session's list of the table codes it has opened: its phone is not refused them when
+its address has spent its wrong codes (a stranger guessing on the venue's Wi-Fi does not
+lock out the phones already at their tables)."""
+
+
+def _opened_codes(request: HttpRequest | Request) -> list[str]:
+    session = getattr(request, "session", None)
+    return list(session.get(OPENED_CODES_KEY, [])) if session is not None else []
+
+
 @contextmanager
-def table_code_guesses_limited(request: HttpRequest | Request) -> Iterator[None]:
+def table_code_guesses_limited(request: HttpRequest | Request, code: str) -> Iterator[None]:
     """Around a read or write of a table code: refused (RateLimited) while the address
-    has spent its wrong codes; a code no table has (UnknownTableCodeError) is counted."""
+    has spent its wrong codes, unless this session opened the code before; a code no
+    table has (UnknownTableCodeError) is counted, a code that opens is remembered by the
+    session (if the client keeps one)."""
+    code = code.strip().upper()
+    opened = _opened_codes(request)
     throttle = TableCodeGuessThrottle()
-    throttle.refuse_when_spent(request)
+    if code not in opened:
+        throttle.refuse_when_spent(request)
     try:
         yield
     except UnknownTableCodeError:
         throttle.count(request)
         raise
+    session = getattr(request, "session", None)
+    if session is not None and code not in opened and session.session_key:
+        session[OPENED_CODES_KEY] = [*opened[-19:], code]
 
 
 class ActionThrottle(ScopedThrottle):

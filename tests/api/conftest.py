@@ -31,7 +31,8 @@ from tests.uvicorn_servers import web_server_command
 SERVER_START_SECONDS = 60.0
 UNLIMITED_RATES = (
     "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute,"
-    "table_joins=100000/hour"
+    "table_joins=100000/hour,table_code_writes=100000/hour,table_session_writes=100000/hour,"
+    "table_code_guesses=100000/hour"
 )
 
 

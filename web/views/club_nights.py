@@ -123,8 +123,10 @@ def _entered_now(code: str) -> dict[str, Any]:
 def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table's score sheet on a phone, opened by one side's code: enter it (a seat of
     this side), or confirm what the other side entered."""
+    if not request.session.session_key:  # the phone's own: it opens its code again
+        request.session.save()
     try:
-        with table_code_guesses_limited(request):
+        with table_code_guesses_limited(request, code):
             opened = table_code_open(code=code)
     except RateLimited as error:
         return too_many_requests_page(request, error)

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from league.errors import LeagueError, NotFoundError
@@ -23,6 +24,7 @@ from league.selectors.profiles import user_find
 from league.selectors.tournaments import entry_list, tournament_get
 from league.services.club_nights import (
     club_attendance_set,
+    club_night_close,
     table_scores_confirm_by_organiser,
     table_scores_correct,
 )
@@ -84,6 +86,31 @@ def club_attendance_post(request: HttpRequest, tournament_id: int) -> HttpRespon
     else:
         messages.success(request, _("Attendance saved for the next round."))
     return redirect("web:league", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def club_night_close_post(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The organiser closes the round's club night: its table codes no longer open."""
+    try:
+        tournament = tournament_get(tournament_id=tournament_id)
+    except NotFoundError as exc:
+        raise Http404(exc.detail) from None
+    try:
+        closed = club_night_close(actor=request.user, tournament=tournament, number=number)
+    except LeagueError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The club night is closed: the codes of %(count)s table no longer open it.",
+                "The club night is closed: the codes of %(count)s tables no longer open them.",
+                closed,
+            )
+            % {"count": closed},
+        )
+    return redirect("web:league-round", tournament_id=tournament_id, number=number)
 
 
 @login_required

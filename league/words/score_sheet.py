@@ -224,9 +224,7 @@ _REFUSALS = Phrasebook(
         # Priffe
         gettext_noop("'%(key)s' must be true or false"),
         gettext_noop("no deal entered"),
-        gettext_noop(
-            "the game is not over: rubber %(rubber)s of %(rubbers)s has had no second exit yet"
-        ),
+        gettext_noop("the game is not over: no side has won rubber %(rubber)s of %(rubbers)s yet"),
         gettext_noop(
             "the game ended with deal %(deal)s (the second exit of rubber %(rubber)s); "
             "%(count)s deals are entered"

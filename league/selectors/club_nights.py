@@ -288,6 +288,17 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
     return [{**c, "corrected_at": c["corrected_at"].isoformat()} for c in _corrections(match=match)]
 
 
+def match_sheet_to_correct(*, match: Match) -> dict[str, Any]:
+    """What an organiser's correction form starts from: the family's score sheet, the
+    seats with names and compass positions, and the entry as it stands."""
+    names = {s.seat: s.competitor.name for s in match.seats.select_related("competitor")}
+    seats = seat_positions(match.game)
+    for seat in seats:
+        seat["name"] = names.get(seat["seat"], "")
+    entry = TableSheet.objects.filter(match=match).values_list("entry", flat=True).first()
+    return {"sheet": load_game(match.game).score_sheet().to_json(), "seats": seats, "entry": entry}
+
+
 def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
     """A club match's score sheet for its page (where a replay would be): its status, each
     deal's entry and scores (once confirmed), the corrections; None for an online match."""

@@ -4,7 +4,6 @@ the projector's standings and a club match's page with its corrections."""
 
 from __future__ import annotations
 
-import json
 import re
 import zoneinfo
 from typing import Any
@@ -169,17 +168,27 @@ def test_the_organiser_says_who_is_present_confirms_and_corrects_on_the_pages() 
     assert TableSheet.objects.get(match=matches[0]).status == "confirmed"
     match_page = client.get(f"/matches/{matches[0].pk}/").content.decode()
     assert 'data-role="correct"' in match_page
-    entry = TableSheet.objects.get(match=matches[0]).entry
-    assert entry is not None
-    entry[0] = {"taken": [5, 6, 6]}
-    client.post(
-        f"/matches/{matches[0].pk}/correct/",
-        {"entry": json.dumps(entry), "reason": "deal 1 misread"},
-    )
+    # The phones' score grid, filled with the sheet as confirmed (no JSON box).
+    assert 'data-role="correction-form"' in match_page
+    assert "<textarea" not in match_page
+    assert 'name="d1-taken-0" min="0" step="1" value="6"' in match_page
+    assert "Deal 6: 7 &amp; Laatste" in match_page or "Deal 6: 7 &amp; Last" in match_page
+    corrected = {**kingen_form(1), "reason": "deal 1 misread"}
+    del corrected["seat"], corrected["action"]
+    corrected.update({"d1-taken-0": "5", "d1-taken-2": "6"})
+    client.post(f"/matches/{matches[0].pk}/correct/", corrected)
+    corrected_entry = TableSheet.objects.get(match=matches[0]).entry
+    assert corrected_entry is not None
+    assert corrected_entry[0] == {"taken": [5, 6, 6]}
     shown = client.get(f"/matches/{matches[0].pk}/").content.decode()
     assert "deal 1 misread" in shown
-    refused = client.post(f"/matches/{matches[0].pk}/correct/", {"entry": "[{}]"}, follow=True)
-    assert "1 deal entered; a game of Kingen, 3 players has 9" in refused.content.decode()
+    assert 'name="d1-taken-0" min="0" step="1" value="5"' in shown
+    wrong = {**corrected, "d2-taken-0": "9"}
+    refused = client.post(f"/matches/{matches[0].pk}/correct/", wrong, follow=True)
+    assert "deal 2 (hearts): the hearts taken add up to" in refused.content.decode()
+    typo = {**corrected, "d2-taken-0": "x"}
+    refused = client.post(f"/matches/{matches[0].pk}/correct/", typo, follow=True)
+    assert "is not a whole number" in refused.content.decode()
 
 
 def test_a_priffe_table_enters_its_rubber_on_the_phone_form() -> None:

@@ -17,6 +17,7 @@ from api.throttles import (
     TableCodeWriteThrottle,
     TableSessionWriteThrottle,
     phone_of,
+    phone_session_ensure,
     table_code_guesses_limited,
 )
 from league.errors import LeagueError, NotAllowedError, NotFoundError
@@ -97,8 +98,7 @@ def table_code_page(request: HttpRequest) -> HttpResponse:
 
 def _phone(request: HttpRequest) -> str:
     """The digest of this phone's session, the session made if it has none yet."""
-    if not request.user.is_authenticated and not request.session.session_key:
-        request.session.save()
+    phone_session_ensure(request)
     return phone_of(request)
 
 
@@ -123,8 +123,7 @@ def _entered_now(code: str) -> dict[str, Any]:
 def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table's score sheet on a phone, opened by one side's code: enter it (a seat of
     this side), or confirm what the other side entered."""
-    if not request.session.session_key:  # the phone's own: it opens its code again
-        request.session.save()
+    phone_session_ensure(request)  # the phone's own session: it opens its code again
     try:
         with table_code_guesses_limited(request, code):
             opened = table_code_open(code=code)

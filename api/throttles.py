@@ -158,16 +158,6 @@ class TableCodeWriteThrottle(ScopedThrottle):
         return self.cache_format % {"scope": self.scope, "ident": f"code-{code}"} if code else None
 
 
-def phone_session_ensure(request: HttpRequest | Request) -> None:
-    """Give a browser without a session one (the pages' phones): its phone is known by it
-    (``phone_of``) and keeps the codes it opened."""
-    user = getattr(request, "user", None)
-    session = getattr(request, "session", None)
-    signed_in = user is not None and user.is_authenticated
-    if session is not None and not signed_in and not session.session_key:
-        session.save()
-
-
 def phone_of(request: HttpRequest | Request) -> str:
     """Who writes a table's scores, as a digest: the signed-in person, or the browser's
     session; "" for a client with neither (an anonymous API client without cookies)."""

@@ -19,12 +19,12 @@ class LeagueError(Exception):
         detail: str,
         *,
         errors: dict[str, list[str]] | None = None,
-        extra: dict[str, Any] | None = None,
+        answer_fields: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.errors = errors
-        self.extra = extra
+        self.answer_fields = answer_fields
         """More fields of the JSON answer beside ``detail`` (what another phone entered)."""
 
 

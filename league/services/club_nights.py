@@ -291,7 +291,7 @@ def _stale(sheet: TableSheet, *, confirming: bool) -> ConflictError:
         "name": names.get(sheet.entered_seat or 0, ""),
         "scores": said,
     }
-    return ConflictError(message, extra={"entered": entered})
+    return ConflictError(message, answer_fields={"entered": entered})
 
 
 def _version_require(sheet: TableSheet, version: int, *, confirming: bool = False) -> None:

@@ -17,7 +17,6 @@ from api.throttles import (
     TableCodeWriteThrottle,
     TableSessionWriteThrottle,
     phone_of,
-    phone_session_ensure,
     table_code_guesses_limited,
 )
 from league.errors import LeagueError, NotAllowedError, NotFoundError
@@ -34,7 +33,7 @@ from league.words.games_and_times import game_name_words
 from league.words.score_sheet import cards_in_language, seats_in_language, sheet_in_language
 from web.club_forms import FormEntryError, entry_from_form, sheet_rows, totals_from_form
 from web.table_cards import PAPER_SIZES, cards_pdf, grid_rows, qr_svg
-from web.throttling import rate_limited, too_many_requests_page
+from web.throttling import phone_session_ensure, rate_limited, too_many_requests_page
 from web.views.leagues import standings_context
 
 

@@ -19,10 +19,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 
 from api.fields import StrictCharField, StrictIntegerField, id_field
 from api.operations import nested_serializers_named, responses, validated
+from api.serializers import ErrorSerializer
 from api.throttles import (
     TableCodeWriteThrottle,
     TableSessionWriteThrottle,
@@ -148,6 +149,25 @@ class RoundCloseApi(APIView):
         return Response({"round": number, "tables_closed": closed})
 
 
+def code_responses(ok: Any) -> dict[int | tuple[int, str], Any]:
+    """The answers of an operation by a table code: those of every operation, and the
+    code's own refusals."""
+    return {
+        **responses(ok),
+        410: OpenApiResponse(
+            ErrorSerializer,
+            description="The code no longer opens its table (confirmed, the night closed, "
+            "the league over, expired); the message says which.",
+        ),
+        429: OpenApiResponse(
+            ErrorSerializer,
+            description="Too many wrong codes from this address (reads and writes alike), "
+            "or too many writes through this code or from this phone; Retry-After says "
+            "in how many seconds to try again.",
+        ),
+    }
+
+
 SEAT_HELP = gettext_lazy("Your seat at the table: one of the seats of your code's side.")
 TABLE_WRITES = (TableCodeWriteThrottle, TableSessionWriteThrottle)
 """Per table code and per phone, never per address: a club night shares one address."""
@@ -157,7 +177,7 @@ class ClubTableApi(APIView):
     permission_classes = (AllowAny,)  # the table's code is the key: no account needed
     throttle_classes = ()  # reads: only wrong codes are counted, per address
 
-    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(responses=code_responses(OpenApiTypes.OBJECT))
     def get(self, request: Request, code: str) -> Response:
         with table_code_guesses_limited(request, code):
             opened = table_code_open(code=code)
@@ -181,7 +201,7 @@ class ClubTableScoresApi(APIView):
             ),
         )
 
-    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(request=InputSerializer, responses=code_responses(OpenApiTypes.OBJECT))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
         with table_code_guesses_limited(request, code):
@@ -218,7 +238,7 @@ class ClubTableConfirmApi(APIView):
             ),
         )
 
-    @extend_schema(request=InputSerializer, responses=responses(ResultSerializer))
+    @extend_schema(request=InputSerializer, responses=code_responses(ResultSerializer))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
         with table_code_guesses_limited(request, code):

@@ -409,6 +409,7 @@ def club_night_close(*, actor: User, tournament: Tournament, number: int) -> int
     )
 
 
+@transaction.atomic
 def table_scores_confirm_by_organiser(*, actor: User, match: Match) -> MatchResult:
     """The organiser confirms what a table entered."""
     _organiser_require(actor=actor, tournament=match.tournament)

@@ -1,6 +1,7 @@
 """Two phones racing on one table (docs/api.md, *Club nights*): both enter the sheet from
 the same version at the same moment, through production's web server; one wins, the other
-is refused with 409 and told what the winner entered, and nothing is silently replaced."""
+is refused with 409 and told what the winner entered, and nothing is silently replaced.
+Then the organiser confirms the tables (each request in the server's own transaction)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import threading
 import urllib.error
 import urllib.request
 from typing import Any
+
+from rest_framework.authtoken.models import Token
 
 import pytest
 
@@ -24,12 +27,12 @@ SEVENTH_TO_EAST = [*KINGEN_3_ENTRY[:5], {"seventh": 2, "last": 1}, *KINGEN_3_ENT
 -2, 2, 0)."""
 
 
-def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def _post(url: str, body: dict[str, Any], *, token: str = "") -> tuple[int, dict[str, Any]]:
+    headers = {"Content-Type": "application/json", "Accept-Language": "en"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
     request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "Accept-Language": "en"},
+        url, data=json.dumps(body).encode(), method="POST", headers=headers
     )
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
@@ -87,3 +90,15 @@ def test_two_phones_racing_on_one_table_one_wins_the_other_is_told(live_server_u
         assert sheet.entry == won_entry  # the loser replaced nothing
         assert sheet.version == 1
         assert sheet.entered_seat == winner
+
+    # The organiser confirms what the winners entered (in the server's own transaction).
+    token = Token.objects.create(user=organiser).key
+    for card in cards["tables"]:
+        url = f"{live_server_url}/api/matches/{card['match']}/confirm-scores/"
+        status, body = _post(url, {}, token=token)
+        assert status == 200, body
+    assert set(
+        TableSheet.objects.filter(match__tournament_id=league["id"]).values_list(
+            "status", flat=True
+        )
+    ) == {"confirmed"}

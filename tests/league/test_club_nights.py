@@ -116,6 +116,7 @@ def _enter_and_confirm(card: dict[str, Any], entry: list[dict[str, Any]]) -> dic
     view = ok(anyone.get(f"/api/club-tables/{code}/"))
     assert view["status"] == "open"
     assert view["version"] == 0
+    assert view["totals_allowed"] == view["sheet"]["totals_allowed"]  # one answer a table
     ok(anyone.post(f"/api/club-tables/{code}/scores/", {"seat": 0, "entry": entry}, format="json"))
     return ok(anyone.post(f"/api/club-tables/{other}/confirm/", {"seat": 1}, format="json"))
 
@@ -160,6 +161,24 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
         400,
     )
     assert message == "entry: deal 2 (rubber 1): the tricks add up to 12; a deal has 13"
+    assert (
+        refused(
+            anyone.post(
+                f"/api/club-tables/{side_a}/scores/", {"seat": 7, "entry": wrong}, format="json"
+            ),
+            400,
+        )
+        == "seat: there is no seat 7 at this table: its seats are 0, 1, 2, 3"
+    )
+    assert (
+        refused(
+            anyone.post(
+                f"/api/club-tables/{side_a}/scores/", {"seat": 1, "entry": wrong}, format="json"
+            ),
+            400,
+        )
+        == "seat: seat 1 is on the other side of the table: this code is for seats 0, 2"
+    )
     # The side that entered does not confirm; a player of the other side does.
     ok(
         anyone.post(
@@ -370,6 +389,9 @@ def test_game_totals_where_the_organiser_allows_them() -> None:
     cards = _start(organiser, created["id"], [competitor_for_user(user=u).pk for u in users])
     code = cards["tables"][0]["code"]
     anyone = client_for(None)
+    view = ok(anyone.get(f"/api/club-tables/{code}/"))
+    assert view["totals_allowed"] is True
+    assert view["sheet"]["totals_allowed"] is True
     message = refused(
         anyone.post(
             f"/api/club-tables/{code}/scores/", {"seat": 0, "totals": [3, -3, 1, 0]}, format="json"

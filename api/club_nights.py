@@ -1,6 +1,11 @@
 """The API of club nights (docs/api.md, "Club nights"): who is present, a round's table
 cards and seating list, a table's score entry by its code (no account needed), its
-confirmation, and the organisers' corrections."""
+confirmation from the other side's code, the organisers' closing of a night and their
+corrections.
+
+The phones of a club night share the venue's address: entries and confirmations are
+limited per table code and per phone (api.throttles), and only wrong codes per address,
+for reads and writes alike."""
 
 from __future__ import annotations
 
@@ -14,11 +19,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 
 from api.fields import StrictCharField, StrictIntegerField, id_field
 from api.operations import nested_serializers_named, responses, validated
-from api.throttles import TableJoinThrottle
+from api.serializers import ErrorSerializer
+from api.throttles import (
+    TableCodeWriteThrottle,
+    TableSessionWriteThrottle,
+    phone_of,
+    table_code_guesses_limited,
+)
 from league.models import MatchResult, ScoreCorrection
 from league.selectors.club_nights import (
     club_organiser_check,
@@ -26,13 +37,14 @@ from league.selectors.club_nights import (
     match_corrections,
     round_attendance,
     round_cards,
+    table_code_open,
     table_entry_view,
-    table_sheet_for_code,
 )
 from league.selectors.matches import match_get
 from league.selectors.tournaments import tournament_get
 from league.services.club_nights import (
     club_attendance_set,
+    club_night_close,
     table_scores_confirm,
     table_scores_confirm_by_organiser,
     table_scores_correct,
@@ -129,48 +141,114 @@ class RoundCardsApi(APIView):
         return Response(round_cards(round_=round_, base_url=request.build_absolute_uri("/")[:-1]))
 
 
+class RoundCloseApi(APIView):
+    @extend_schema(request=None, responses=responses(OpenApiTypes.OBJECT))
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        closed = club_night_close(actor=request.user, tournament=tournament, number=number)
+        return Response({"round": number, "tables_closed": closed})
+
+
+def code_responses(ok: Any) -> dict[int | tuple[int, str], Any]:
+    """The answers of an operation by a table code: those of every operation, and the
+    code's own refusals."""
+    return {
+        **responses(ok),
+        410: OpenApiResponse(
+            ErrorSerializer,
+            description="The code no longer opens its table (confirmed, the night closed, "
+            "the league over, expired); the message says which.",
+        ),
+        429: OpenApiResponse(
+            ErrorSerializer,
+            description="Too many wrong codes from this address (reads and writes alike), "
+            "or too many writes through this code or from this phone; Retry-After says "
+            "in how many seconds to try again.",
+        ),
+    }
+
+
+SEAT_HELP = gettext_lazy("Your seat at the table: one of the seats of your code's side.")
+TABLE_WRITES = (TableCodeWriteThrottle, TableSessionWriteThrottle)
+"""Per table code and per phone, never per address: a club night shares one address."""
+
+
 class ClubTableApi(APIView):
     permission_classes = (AllowAny,)  # the table's code is the key: no account needed
-    throttle_classes = (TableJoinThrottle,)
+    throttle_classes = ()  # reads: only wrong codes are counted, per address
 
-    @extend_schema(responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(responses=code_responses(OpenApiTypes.OBJECT))
     def get(self, request: Request, code: str) -> Response:
-        return Response(table_entry_view(sheet=table_sheet_for_code(code=code)))
+        with table_code_guesses_limited(request, code):
+            opened = table_code_open(code=code)
+        return Response(table_entry_view(sheet=opened.sheet, opened=opened))
 
 
 class ClubTableScoresApi(APIView):
     permission_classes = (AllowAny,)  # the table's code is the key: no account needed
-    throttle_classes = (TableJoinThrottle,)
+    throttle_classes = TABLE_WRITES
 
     class InputSerializer(ScoresInput):
-        seat = StrictIntegerField(
-            min_value=0, max_value=4, help_text=gettext_lazy("Your seat at the table.")
+        seat = StrictIntegerField(min_value=0, max_value=1000, help_text=SEAT_HELP)
+        version = StrictIntegerField(
+            min_value=0,
+            max_value=1_000_000,
+            default=0,
+            help_text=gettext_lazy(
+                "The sheet's version the entry was made from (GET gives it; 0: nothing was "
+                "entered). An entry made from an older one is refused (409) with what was "
+                "entered since, in 'entered'."
+            ),
         )
 
-    @extend_schema(request=InputSerializer, responses=responses(OpenApiTypes.OBJECT))
+    @extend_schema(request=InputSerializer, responses=code_responses(OpenApiTypes.OBJECT))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
-        sheet = table_scores_enter(
-            code=code, seat=data["seat"], entry=data.get("entry"), totals=data.get("totals")
-        )
-        return Response(table_entry_view(sheet=sheet))
+        with table_code_guesses_limited(request, code):
+            sheet = table_scores_enter(
+                code=code,
+                seat=data["seat"],
+                entry=data.get("entry"),
+                totals=data.get("totals"),
+                version=data["version"],
+                phone=phone_of(request),
+            )
+            opened = table_code_open(code=code)
+        return Response(table_entry_view(sheet=sheet, opened=opened))
 
 
 class ClubTableConfirmApi(APIView):
     permission_classes = (AllowAny,)  # the table's code is the key: no account needed
-    throttle_classes = (TableJoinThrottle,)
+    throttle_classes = TABLE_WRITES
 
     class InputSerializer(serializers.Serializer[Any]):
         seat = StrictIntegerField(
             min_value=0,
-            max_value=4,
-            help_text=gettext_lazy("Your seat: not the seat that entered."),
+            max_value=1000,
+            help_text=gettext_lazy(
+                "Your seat: on the other side from the seat that entered (your side's code)."
+            ),
+        )
+        version = StrictIntegerField(
+            min_value=0,
+            max_value=1_000_000,
+            required=False,
+            help_text=gettext_lazy(
+                "The sheet's version you checked; refused (409) if it was entered again since."
+            ),
         )
 
-    @extend_schema(request=InputSerializer, responses=responses(ResultSerializer))
+    @extend_schema(request=InputSerializer, responses=code_responses(ResultSerializer))
     def post(self, request: Request, code: str) -> Response:
         data = validated(self.InputSerializer, request.data)
-        return Response(_result(table_scores_confirm(code=code, seat=data["seat"])))
+        with table_code_guesses_limited(request, code):
+            result = table_scores_confirm(
+                code=code,
+                seat=data["seat"],
+                version=data.get("version"),
+                phone=phone_of(request),
+            )
+        return Response(_result(result))
 
 
 class MatchScoresConfirmApi(APIView):

@@ -107,6 +107,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         data: dict[str, Any] = {"detail": exc.detail}
         if exc.errors:
             data["errors"] = exc.errors
+        if exc.answer_fields:
+            data.update(exc.answer_fields)
         return Response(data, status=exc.status)
     if isinstance(exc, IllegalActionError):
         return Response({"detail": refusal_in_language(exc)}, status=status.HTTP_400_BAD_REQUEST)

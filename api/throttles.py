@@ -8,13 +8,22 @@ decorator). Both count in the same place, Django's default cache, so a person's 
 through the page and through the API share one allowance, in every web process.
 
 A refused request is a ``RateLimited`` exception: HTTP 429 with a ``Retry-After`` header and
-``{"detail": "..."}`` naming the limit. Only writes are limited (GET, HEAD and OPTIONS pass).
+``{"detail": "..."}`` naming the limit. Only writes are limited (GET, HEAD and OPTIONS pass),
+but for the wrong codes of a club night's tables, which are counted for reads and writes
+alike (``table_code_guesses_limited``).
+
+A club night's phones share the venue's one address: their score entries and confirmations
+are counted per table code and per phone (its session, or its signed-in person), never per
+address; only the guesses of a code (a code no table has) are counted per address.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -33,7 +42,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
 from api.serializers import ErrorSerializer
-from league.errors import InvalidInputError
+from league.errors import InvalidInputError, UnknownTableCodeError
 from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_get
 from league.words.games_and_times import wait_in_words
 
@@ -134,6 +143,121 @@ class TableJoinThrottle(ScopedThrottle):
 
     scope = "table_joins"
     what = gettext_lazy("seats taken at tables")
+
+
+class TableCodeWriteThrottle(ScopedThrottle):
+    """Score entries and confirmations through one table code, whoever sends them."""
+
+    scope = "table_code_writes"
+    what = gettext_lazy("score entries and confirmations for this table")
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        resolved = getattr(request, "resolver_match", None)
+        code = str(resolved.kwargs.get("code", "")) if resolved is not None else ""
+        code = code.strip().upper()[:12]
+        return self.cache_format % {"scope": self.scope, "ident": f"code-{code}"} if code else None
+
+
+def phone_of(request: HttpRequest | Request) -> str:
+    """Who writes a table's scores, as a digest: the signed-in person, or the browser's
+    session; "" for a client with neither (an anonymous API client without cookies)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        raw = f"user-{user.pk}"
+    else:
+        session = getattr(request, "session", None)
+        key = session.session_key if session is not None else None
+        if not key:
+            return ""
+        raw = f"session-{key}"
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+class TableSessionWriteThrottle(ScopedThrottle):
+    """Score entries and confirmations from one phone (its session or its signed-in
+    person); a client with neither is counted per table code only."""
+
+    scope = "table_session_writes"
+    what = gettext_lazy("score entries and confirmations from your phone")
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        phone = phone_of(request)
+        return self.cache_format % {"scope": self.scope, "ident": phone} if phone else None
+
+
+class TableCodeGuessThrottle(ScopedThrottle):
+    """Wrong table codes (codes no table has) from one address, reads and writes alike:
+    the bound that makes guessing a code useless (docs/api.md, *Rate limits*)."""
+
+    scope = "table_code_guesses"
+    what = gettext_lazy("wrong table codes from your address")
+    by_address = True
+
+    def _history_load(self, request: Any) -> int:
+        """Load the address's wrong codes of the period; the most allowed."""
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        period = self.duration or 0
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - period]
+        return self.num_requests or 0
+
+    def refuse_when_spent(self, request: Any) -> None:
+        """RateLimited while the address has no wrong code left; counts nothing."""
+        if self.get_rate() is None:
+            return
+        try:
+            allowed = self._history_load(request)
+        except CACHE_ERRORS as exc:
+            logger.error("rate limits unavailable, the cache does not answer: %s", exc)
+            return
+        if len(self.history) >= allowed:
+            wait = max(1, math.ceil(self.wait() or 1))
+            raise RateLimited(detail=self.message(wait), wait=wait)
+
+    def count(self, request: Any) -> None:
+        """One wrong code more for the address."""
+        if self.get_rate() is None:
+            return
+        try:
+            self._history_load(request)
+            self.history.insert(0, self.now)
+            self.cache.set(self.key, self.history, self.duration)
+        except CACHE_ERRORS as exc:
+            logger.error("rate limits unavailable, the cache does not answer: %s", exc)
+
+
+OPENED_CODES_KEY = "table_codes_opened"
+"""The session's list of the table codes it has opened: its phone is not refused them when
+its address has spent its wrong codes (a stranger guessing on the venue's Wi-Fi does not
+lock out the phones already at their tables)."""
+
+
+def _opened_codes(request: HttpRequest | Request) -> list[str]:
+    session = getattr(request, "session", None)
+    return list(session.get(OPENED_CODES_KEY, [])) if session is not None else []
+
+
+@contextmanager
+def table_code_guesses_limited(request: HttpRequest | Request, code: str) -> Iterator[None]:
+    """Around a read or write of a table code: refused (RateLimited) while the address
+    has spent its wrong codes, unless this session opened the code before; a code no
+    table has (UnknownTableCodeError) is counted, a code that opens is remembered by the
+    session (if the client keeps one)."""
+    code = code.strip().upper()
+    opened = _opened_codes(request)
+    throttle = TableCodeGuessThrottle()
+    if code not in opened:
+        throttle.refuse_when_spent(request)
+    try:
+        yield
+    except UnknownTableCodeError:
+        throttle.count(request)
+        raise
+    session = getattr(request, "session", None)
+    if session is not None and code not in opened and session.session_key:
+        session[OPENED_CODES_KEY] = [*opened[-19:], code]
 
 
 class ActionThrottle(ScopedThrottle):

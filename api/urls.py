@@ -210,6 +210,11 @@ urlpatterns = [
         club_nights.RoundCardsApi.as_view(),
         name="api-round-cards",
     ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/close/",
+        club_nights.RoundCloseApi.as_view(),
+        name="api-round-close",
+    ),
     path("club-tables/<str:code>/", club_nights.ClubTableApi.as_view(), name="api-club-table"),
     path(
         "club-tables/<str:code>/scores/",

@@ -186,7 +186,28 @@ DEFAULT_FROM_EMAIL = from_email_from_env(os.environ, default="King League <leagu
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = site_url_from_env(os.environ, default="http://127.0.0.1:8000")
 
+# ---------------------------------------------------------------- club nights
+# A table card's codes open its score sheet until the table is confirmed, the organiser
+# closes the night, or this many hours after its round started, whichever comes first
+# (docs/league.md, *A club night*; docs/api.md's rate limits count on it).
+CLUB_TABLE_CODE_HOURS = count_from_env(os.environ, "CLUB_TABLE_CODE_HOURS", default=12, least=1)
+
 # ---------------------------------------------------------------- REST API
+RATE_LIMITS_DEFAULT = {
+    "sign_in": "30/minute",
+    "uploads": "20/hour",
+    "tables": "30/hour",
+    "table_joins": "60/hour",
+    # A club night's phones share the venue's address: its score writes count per table
+    # code and per phone, its wrong codes per address (api/throttles.py, docs/api.md).
+    "table_code_writes": "120/hour",
+    "table_session_writes": "300/hour",
+    "table_code_guesses": "20/hour",
+    "actions": "120/minute",
+    "settings": "300/hour",
+    "chat": "20/minute",
+}
+"""The rate limits when RATE_LIMITS does not say otherwise (docs/api.md's table)."""
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "api.throttles.ThrottledAutoSchema",  # documents the 429s
     # Token first: DRF answers a request without credentials with the first class's
@@ -205,18 +226,7 @@ REST_FRAMEWORK = {
     # malformed body is a ParseError, answered by the exception handler.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     # Writes limited per person (sign-in per address): api/throttles.py, docs/api.md.
-    "DEFAULT_THROTTLE_RATES": rate_limits_from_env(
-        os.environ,
-        default={
-            "sign_in": "30/minute",
-            "uploads": "20/hour",
-            "tables": "30/hour",
-            "table_joins": "60/hour",
-            "actions": "120/minute",
-            "settings": "300/hour",
-            "chat": "20/minute",
-        },
-    ),
+    "DEFAULT_THROTTLE_RATES": rate_limits_from_env(os.environ, default=RATE_LIMITS_DEFAULT),
     # How many proxies in front of the site append to X-Forwarded-For; 0: the client's
     # address is REMOTE_ADDR (a client's own X-Forwarded-For is not believed).
     "NUM_PROXIES": count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0),

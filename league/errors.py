@@ -6,16 +6,26 @@ Services raise them; api.exceptions maps them (and the engine's errors) to JSON
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class LeagueError(Exception):
     """Something the caller asked that the league refuses; ``status`` is the HTTP status."""
 
     status = 400
 
-    def __init__(self, detail: str, *, errors: dict[str, list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        errors: dict[str, list[str]] | None = None,
+        answer_fields: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.errors = errors
+        self.answer_fields = answer_fields
+        """More fields of the JSON answer beside ``detail`` (what another phone entered)."""
 
 
 class InvalidInputError(LeagueError):
@@ -34,3 +44,13 @@ class ConflictError(LeagueError):
     """The request is valid but the thing is not in a state that allows it."""
 
     status = 409
+
+
+class GoneError(LeagueError):
+    """The thing was there and is no more (a table code that expired)."""
+
+    status = 410
+
+
+class UnknownTableCodeError(NotFoundError):
+    """No table has this code: a mistyped code, or a guess (counted per address)."""

@@ -63,6 +63,24 @@ def sheet_rows(
     return rows
 
 
+def rows_filled(rows: list[dict[str, Any]], entry: Sequence[Mapping[str, Any]] | None) -> None:
+    """Fill ``rows`` (``sheet_rows``) with an entry's values, deal by deal, as the form
+    shows them (``value`` on each input and single-valued field): the organiser corrects
+    what is there."""
+    for row, deal in zip(rows, entry or [], strict=False):
+        for field in row["fields"]:
+            value = deal.get(field["key"])
+            if value is None:
+                continue
+            if "inputs" in field and isinstance(value, list):
+                for item, one in zip(field["inputs"], value, strict=False):
+                    item["value"] = str(one)
+            elif field["kind"] == "flag":
+                field["value"] = "1" if value else ""
+            else:
+                field["value"] = str(value)
+
+
 def _number(text: str, where: str) -> int:
     try:
         return int(text.strip())

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 import segno
 from fpdf import FPDF
+from fpdf.enums import MethodReturnValue
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter"}
 """The paper sizes of the PDF download (``?paper=``)."""
@@ -27,16 +28,24 @@ DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 it the PDF's core fonts write Latin-1 only (anything else as ``?``)."""
 
 
+QUIET_ZONE = 4
+"""Modules of white round a QR code: the four its specification asks for (ISO/IEC 18004)."""
+
+
 def qr_svg(url: str) -> str:
-    """An inline SVG of a QR code for ``url`` (no XML declaration: it goes into a page)."""
+    """An inline SVG of a QR code for ``url`` (no XML declaration: it goes into a page),
+    with a viewBox and no fixed size: the page's style scales it whole, quiet zone and
+    all."""
     buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    segno.make(url, error="m").save(
+        buffer, kind="svg", scale=4, border=QUIET_ZONE, xmldecl=False, omitsize=True
+    )
     return buffer.getvalue().decode("utf-8")
 
 
 def qr_png(url: str) -> bytes:
     buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="png", scale=6, border=2)
+    segno.make(url, error="m").save(buffer, kind="png", scale=6, border=QUIET_ZONE)
     return buffer.getvalue()
 
 
@@ -97,23 +106,74 @@ def cards_pdf(round_cards: Mapping[str, Any], *, paper: str = "a4") -> bytes:
     return bytes(pdf.output())
 
 
+QR_MM = 36
+"""The printed side of a QR code, quiet zone included (about 1 mm a module)."""
+
+
+def _lines(pdf: FPDF, width: float, text: str) -> int:
+    said = pdf.multi_cell(width, 4, text, align="L", dry_run=True, output=MethodReturnValue.LINES)
+    return max(1, len(said)) if isinstance(said, list) else 1
+
+
+def _row(
+    pdf: FPDF, cells: Sequence[tuple[float, str]], *, line: float = 4.5, least: float = 6.5
+) -> None:
+    """One row of bordered cells whose text wraps (nothing is cut off): as tall as its
+    longest cell; a cell of one line is centred in it."""
+    counts = [_lines(pdf, width, text) for width, text in cells]
+    height = max(least, max(counts) * line)
+    x, y = pdf.l_margin, pdf.get_y()
+    for (width, text), count in zip(cells, counts, strict=True):
+        pdf.rect(x, y, width, height)
+        pdf.set_xy(x, y)
+        pdf.multi_cell(width, height if count == 1 else line, text, align="L")
+        x += width
+    pdf.set_xy(pdf.l_margin, y + height)
+
+
+def _side_words(card: Mapping[str, Any], side: Mapping[str, Any]) -> str:
+    return gettext("Side %(side)s (%(names)s): code %(code)s") % {
+        "side": side["side"],
+        "names": ", ".join(side["names"]),
+        "code": side["code"],
+    }
+
+
 def _card_page(
     pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any], card: Mapping[str, Any]
 ) -> None:
     pdf.add_page()
     width = pdf.w - pdf.l_margin - pdf.r_margin
+    sides = card.get("sides") or [
+        {"side": 1, "names": [], "code": card["code"], "entry_url": card["entry_url"]}
+    ]
+    codes_width = (QR_MM + 4) * len(sides)
+    text_width = width - codes_width
+    top = pdf.get_y()
+    for index, side in enumerate(sides):
+        x = pdf.w - pdf.r_margin - (QR_MM + 4) * (len(sides) - index) + 4
+        pdf.image(io.BytesIO(qr_png(side["entry_url"])), x=x, y=top, w=QR_MM)
+        pdf.set_xy(x, top + QR_MM)
+        pdf.set_font(fonts.sans, "B", 10)
+        pdf.cell(
+            QR_MM,
+            5,
+            fonts.text(gettext("Side %(side)s: %(code)s") % side),
+            align="C",
+        )
+    pdf.set_xy(pdf.l_margin, top)
     pdf.set_font(fonts.sans, "B", 18)
-    pdf.cell(
-        width - 42,
-        10,
+    pdf.multi_cell(
+        text_width,
+        9,
         fonts.text(gettext("Table %(table)s") % {"table": card["table"]}),
         new_x="LMARGIN",
         new_y="NEXT",
     )
     pdf.set_font(fonts.sans, "", 11)
-    pdf.cell(
-        width - 42,
-        6,
+    pdf.multi_cell(
+        text_width,
+        5.5,
         fonts.text(
             gettext("%(league)s, round %(round)s: %(game)s")
             % {"league": round_cards["league"], "round": card["round"], "game": card["game_name"]}
@@ -121,76 +181,84 @@ def _card_page(
         new_x="LMARGIN",
         new_y="NEXT",
     )
-    pdf.image(io.BytesIO(qr_png(card["entry_url"])), x=pdf.w - pdf.r_margin - 38, y=12, w=38)
-    pdf.set_font(fonts.sans, "B", 14)
-    pdf.cell(
-        width - 42,
-        8,
-        fonts.text(gettext("Entry code: %(code)s") % {"code": card["code"]}),
+    pdf.set_font(fonts.sans, "B", 11)
+    for side in sides:
+        pdf.multi_cell(
+            text_width, 5.5, fonts.text(_side_words(card, side)), new_x="LMARGIN", new_y="NEXT"
+        )
+    pdf.set_font(fonts.sans, "", 8)
+    pdf.multi_cell(
+        text_width,
+        4,
+        fonts.text(
+            gettext(
+                "Each side enters or confirms with its own code: what one side enters, a "
+                "player of the other side confirms on their own phone."
+            )
+        ),
         new_x="LMARGIN",
         new_y="NEXT",
     )
-    pdf.set_font(fonts.sans, "", 9)
-    pdf.cell(width - 42, 5, fonts.text(card["entry_url"]), new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(3)
-    pdf.set_font(fonts.sans, "B", 10)
-    for seat in card["seats"]:
-        pdf.cell(22, 6, fonts.text(seat["compass"]), border=1)
-        pdf.set_font(fonts.sans, "", 10)
-        pdf.cell(
-            60,
-            6,
-            fonts.text(
-                gettext("seat %(seat)s: %(name)s") % {"seat": seat["seat"], "name": seat["name"]}
-            ),
-            border=1,
-        )
-        pdf.set_font(fonts.sans, "B", 10)
-        pdf.ln(6)
+    pdf.set_y(max(pdf.get_y(), top + QR_MM + 6) + 2)
     pdf.set_font(fonts.sans, "", 10)
+    for seat in card["seats"]:
+        name = seat["name"]
+        if seat.get("reserve"):
+            name = gettext("%(name)s (reserve: the score does not count)") % {"name": name}
+        _row(
+            pdf,
+            [
+                (24, fonts.text(seat["compass"])),
+                (
+                    width - 24,
+                    fonts.text(
+                        gettext("seat %(seat)s: %(name)s") % {"seat": seat["seat"], "name": name}
+                    ),
+                ),
+            ],
+            least=6,
+        )
     first = card["first_dealer"]
-    pdf.cell(
+    pdf.multi_cell(
         width,
-        7,
+        6,
         fonts.text(gettext("First dealer: %(name)s") % {"name": first["name"]}),
         new_x="LMARGIN",
         new_y="NEXT",
     )
     for note in card["sheet"]["notes"]:
-        pdf.multi_cell(width, 5, fonts.text(note), new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
+        pdf.multi_cell(width, 4.5, fonts.text(note), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1)
     players = [s for s in card["seats"] if s["role"] == "player"]
-    fixed = 12 + 58 + 20
+    fixed = 10 + 58 + 18
     column = (width - fixed) / max(len(players), 1)
-    pdf.set_font(fonts.sans, "B", 9)
-    pdf.cell(12, 6, _fit(pdf, fonts.text(gettext("Deal")), 11), border=1)
-    pdf.cell(58, 6, fonts.text(gettext("Contract")), border=1)
-    pdf.cell(20, 6, _fit(pdf, fonts.text(gettext("Dealer")), 19), border=1)
-    for seat in players:
-        pdf.cell(column, 6, _fit(pdf, fonts.text(seat["name"]), column - 1), border=1)
-    pdf.ln(6)
-    pdf.set_font(fonts.sans, "", 9)
+    pdf.set_font(fonts.sans, "B", 8)
+    _row(
+        pdf,
+        [
+            (10, fonts.text(gettext("Deal"))),
+            (58, fonts.text(gettext("Contract"))),
+            (18, fonts.text(gettext("Dealer"))),
+        ]
+        + [(column, fonts.text(seat["name"])) for seat in players],
+        line=3.8,
+        least=6,
+    )
+    pdf.set_font(fonts.sans, "", 8.5)
     for row in grid_rows(card):
-        pdf.cell(12, 6.5, str(row["deal"]), border=1)
-        pdf.cell(58, 6.5, _fit(pdf, fonts.text(row["title"]), 57), border=1)
-        pdf.cell(20, 6.5, fonts.text(row["dealer"]), border=1)
-        for _ in players:
-            pdf.cell(column, 6.5, "", border=1)
-        pdf.ln(6.5)
+        _row(
+            pdf,
+            [
+                (10, str(row["deal"])),
+                (58, fonts.text(row["title"])),
+                (18, fonts.text(row["dealer"])),
+            ]
+            + [(column, "") for _ in players],
+            line=3.8,
+            least=6.2,
+        )
     pdf.set_font(fonts.sans, "B", 9)
-    pdf.cell(90, 6.5, fonts.text(gettext("Total")), border=1)
-    for _ in players:
-        pdf.cell(column, 6.5, "", border=1)
-    pdf.ln(6.5)
-
-
-def _fit(pdf: FPDF, text: str, width: float) -> str:
-    """``text`` cut (with an ellipsis) to fit ``width`` mm in the current font."""
-    if pdf.get_string_width(text) <= width - 1:
-        return text
-    while text and pdf.get_string_width(text + "...") > width - 1:
-        text = text[:-1]
-    return text + "..."
+    _row(pdf, [(86, fonts.text(gettext("Total")))] + [(column, "") for _ in players], least=6.2)
 
 
 def _seating_page(pdf: FPDF, fonts: _Fonts, round_cards: Mapping[str, Any]) -> None:

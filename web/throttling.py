@@ -41,3 +41,13 @@ def rate_limited(throttle_class: type[ScopedThrottle]) -> Callable[[View], View]
         return limited
 
     return decorate
+
+
+def phone_session_ensure(request: HttpRequest) -> None:
+    """Give a browser without a session one (the pages' phones): its phone is known by it
+    (``phone_of``) and keeps the codes it opened."""
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    signed_in = user is not None and user.is_authenticated
+    if session is not None and not signed_in and not session.session_key:
+        session.save()

@@ -25,6 +25,7 @@ from web.views import (
 )
 from web.views.club_organise import (
     club_attendance_post,
+    club_night_close_post,
     match_correction_post,
     match_scores_confirm_post,
 )
@@ -103,6 +104,11 @@ urlpatterns = [
         name="club-confirm",
     ),
     path("matches/<int:match_id>/correct/", match_correction_post, name="club-correct"),
+    path(
+        "leagues/<int:tournament_id>/rounds/<int:number>/close/",
+        club_night_close_post,
+        name="club-night-close",
+    ),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/play-by/",
         round_play_by,

@@ -673,8 +673,8 @@ class PriffeGame(Game[PriffeRules]):
                 rubber = _table_rubber(rubber.number + 1, seating)
         if len(units) < rules.rubbers_per_game:
             raise ScoreEntryError(
-                f"the game is not over: rubber {rubber.number} of {rules.rubbers_per_game} "
-                "has had no second exit yet"
+                f"the game is not over: no side has won rubber {rubber.number} of "
+                f"{rules.rubbers_per_game} yet"
             )
         return TableScores(tuple(scored), deal_totals(scored, 4), complete=True, units=tuple(units))
 

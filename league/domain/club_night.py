@@ -31,7 +31,8 @@ from engine.variants import load_game
 ENTRY_CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
 """The letters of a table's entry code: none that read alike (0/O, 1/I/L, 2/Z, 5/S, 8/B)."""
 ENTRY_CODE_LENGTH = 6
-"""23**6, about 148 million codes: a code cannot be guessed while its table plays."""
+"""23**6, about 148 million codes: a code cannot be guessed while its table plays (the
+arithmetic with the guesses allowed: docs/api.md, *Rate limits*)."""
 DUPLICATE_DEALS_SHOWN = 40
 """The most deals a round's hand records list (a whole game of the longest family)."""
 
@@ -63,6 +64,14 @@ def playable_tables(
     ]
 
 
+def table_sides(player_seats: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two sides of a table, each with its own entry code: what one side enters, the
+    other confirms. The players' seats taken alternately round the table: partners
+    opposite (North and South, East and West), at a table of three North and South
+    against East."""
+    return tuple(player_seats[0::2]), tuple(player_seats[1::2])
+
+
 def seat_positions(game_string: str) -> list[dict[str, Any]]:
     """Each seat's number, compass position and role (``player``, or the dummy)."""
     game = load_game(game_string)
@@ -84,17 +93,35 @@ def table_card(
     round_number: int,
     table: int,
     names: Sequence[str],
-    code: str,
-    entry_url: str,
+    codes: Sequence[str],
+    entry_urls: Sequence[str],
+    reserve_seats: Sequence[int] = (),
+    totals_allowed: bool = False,
 ) -> dict[str, Any]:
-    """A table card: seats with names and compass positions, the first dealer, the
-    order of contracts or deals, an empty score grid in the family's scoring (the
-    sheet's lines and fields), the entry code and its address."""
+    """A table card: seats with names and compass positions (a reserve marked: his score
+    does not count), the first dealer, the order of contracts or deals, an empty score
+    grid in the family's scoring (the sheet's lines and fields), and each side's entry
+    code and its address (``codes`` and ``entry_urls``: the first side's, the second's;
+    ``code`` and ``entry_url`` are the first side's)."""
     game = load_game(game_string)
     sheet = game.score_sheet()
     seats = seat_positions(game_string)
     for seat, name in zip(seats, names, strict=True):
         seat["name"] = name if seat["role"] == "player" else game.dummy_name
+        seat["reserve"] = seat["seat"] in reserve_seats
+    sides = [
+        {
+            "side": number,
+            "seats": list(side),
+            "compass": [seats[s]["compass"] for s in side],
+            "names": [seats[s]["name"] for s in side],
+            "code": code,
+            "entry_url": url,
+        }
+        for number, (side, code, url) in enumerate(
+            zip(table_sides(game.player_seats), codes, entry_urls, strict=False), start=1
+        )
+    ]
     first = sheet.lines[0].dealer if sheet.lines else 0
     return {
         "round": round_number,
@@ -110,9 +137,10 @@ def table_card(
         "order": [
             {"deal": line.deal, "title": line.title, "dealer": line.dealer} for line in sheet.lines
         ],
-        "sheet": sheet.to_json(),
-        "code": code,
-        "entry_url": entry_url,
+        "sheet": {**sheet.to_json(), "totals_allowed": totals_allowed and sheet.totals_allowed},
+        "code": codes[0],
+        "entry_url": entry_urls[0],
+        "sides": sides,
     }
 
 

@@ -49,12 +49,34 @@ class TableSheetStatus(models.TextChoices):
 
 
 class TableSheet(models.Model):
-    """The score sheet of one table of a round played at the club: its entry code (valid
-    for this table and round only, until confirmed), what was entered and by which seat,
-    and who confirmed it."""
+    """The score sheet of one table of a round played at the club: its two entry codes,
+    one for each side of the table (valid for this table and round only, until confirmed,
+    closed or expired), what was entered, from which version, by which seat and phone,
+    and who confirmed it (a player of the other side, or the organiser)."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="table_sheet")
-    code = models.CharField(max_length=12, unique=True, help_text="The table card's entry code.")
+    code = models.CharField(
+        max_length=12, unique=True, help_text="The entry code of the table's first side."
+    )
+    second_side_code = models.CharField(
+        max_length=12,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="The entry code of the table's second side (none on sheets of old rounds).",
+    )
+    version = models.PositiveIntegerField(
+        default=0, help_text="How many times scores were entered: an entry names the one it saw."
+    )
+    entered_phone = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A digest of the session that entered: that phone does not confirm.",
+    )
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the organiser closed the club night's codes."
+    )
     status = models.CharField(
         max_length=10, choices=TableSheetStatus.choices, default=TableSheetStatus.OPEN
     )

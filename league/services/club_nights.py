@@ -4,9 +4,13 @@
 A tournament ``at_club`` is planned as any other (league.services.tournaments calls
 ``club_round_players`` and ``club_tables_seat`` while it starts a round), but its matches
 wait at their tables (status ``waiting``: no worker touches them) with a ``TableSheet``
-each. A table enters its score sheet through its entry code (no account: the code is the
-key, valid for that table and round only, until the scores are confirmed); a second
-player at the table, or the organiser, confirms; the result is then stored as a result
+each. A table enters its score sheet through an entry code (no account: the code is the
+key, valid for that table and round only, until the scores are confirmed, the organiser
+closes the night or the code expires: league.selectors.club_nights). Each side of the
+table has its own code: what one side entered, a player of the other side confirms, on
+another phone (or the organiser confirms). An entry names the version of the sheet it
+was made from: one made from a sheet another phone has entered since is refused (409,
+with what that phone entered), never silently replaced. The result is then stored as a result
 of kind ``table`` and the standings and ratings take it exactly as an online result
 (``standings_apply_result``, the rating queue). The organiser may correct a confirmed
 result; each correction is kept (``ScoreCorrection``: who, when, from what, to what) and
@@ -38,6 +42,7 @@ from league.domain.club_night import (
     ENTRY_CODE_LENGTH,
     playable_tables,
     round_players,
+    table_sides,
 )
 from league.domain.scored_results import UNITS_KEY
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
@@ -56,6 +61,7 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
+from league.selectors.club_nights import TableCode, table_code_open, table_entry_view
 from league.services.clubs import club_organiser_require
 from league.services.ratings import ratings_enqueue, ratings_recompute
 from league.services.standings import standings_apply_result, standings_recompute
@@ -185,33 +191,25 @@ def _code_draw() -> str:
 
 
 def table_sheets_create(matches: Sequence[Match]) -> None:
-    """An entry code for each table of a round at the club (unique: drawn again on the
-    rare clash)."""
+    """Two entry codes for each table of a round at the club, one a side (unique among
+    all codes: drawn again on the rare clash)."""
     taken = set(TableSheet.objects.values_list("code", flat=True))
-    sheets = []
-    for match in matches:
+    taken |= {
+        code
+        for code in TableSheet.objects.values_list("second_side_code", flat=True)
+        if code is not None
+    }
+
+    def fresh() -> str:
         code = _code_draw()
         while code in taken:
             code = _code_draw()
         taken.add(code)
-        sheets.append(TableSheet(match=match, code=code))
-    TableSheet.objects.bulk_create(sheets)
+        return code
 
-
-def _sheet_by_code(code: str) -> TableSheet:
-    sheet = (
-        TableSheet.objects.select_for_update()
-        .select_related("match__tournament", "match__round")
-        .filter(code=code.strip().upper())
-        .first()
+    TableSheet.objects.bulk_create(
+        TableSheet(match=match, code=fresh(), second_side_code=fresh()) for match in matches
     )
-    if sheet is None:
-        raise NotFoundError(_("no table has this code: check the code on the table card"))
-    if sheet.status == TableSheetStatus.CONFIRMED:
-        raise ConflictError(_("this table's scores are confirmed: the code is no longer valid"))
-    if sheet.match.status != MatchStatus.WAITING:
-        raise ConflictError(_("this table's match was cancelled: the code is no longer valid"))
-    return sheet
 
 
 def _scored(match: Match, entry: Any, totals: Any) -> TableScores:
@@ -235,49 +233,180 @@ def _scored(match: Match, entry: Any, totals: Any) -> TableScores:
         raise InvalidInputError(detail, errors={key: [said]}) from None
 
 
-def _seat_require(match: Match, seat: int) -> None:
+def _seats_said(seats: Sequence[int]) -> str:
+    return ", ".join(map(str, seats))
+
+
+def _seat_require(match: Match, seat: int, side_seats: Sequence[int]) -> None:
+    """InvalidInputError unless ``seat`` is a player's seat on the code's side."""
     players = load_game(match.game).player_seats
     if seat not in players:
-        raise InvalidInputError(
-            _("seat: give your seat at the table (%(seats)s)")
-            % {"seats": ", ".join(map(str, players))},
-            errors={"seat": [_("not a player's seat at this table")]},
+        message = _("there is no seat %(seat)s at this table: its seats are %(seats)s") % {
+            "seat": seat,
+            "seats": _seats_said(players),
+        }
+        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+    if seat not in side_seats:
+        message = _(
+            "seat %(seat)s is on the other side of the table: this code is for seats %(seats)s"
+        ) % {"seat": seat, "seats": _seats_said(side_seats)}
+        raise InvalidInputError(f"seat: {message}", errors={"seat": [message]})
+
+
+def _entered_said(sheet: TableSheet) -> dict[str, Any]:
+    """What is on a sheet now, as a refused phone is shown it: the seat that entered, the
+    entry and the scores by seat."""
+    view = table_entry_view(sheet=sheet)
+    return {
+        "version": sheet.version,
+        "entered_seat": sheet.entered_seat,
+        "entry": sheet.entry,
+        "totals": sheet.totals,
+        "scores": view["scores"],
+        "seats": [{"seat": s["seat"], "name": s["name"]} for s in view["seats"]],
+    }
+
+
+def _stale(sheet: TableSheet, *, confirming: bool) -> ConflictError:
+    """409 for an entry (or a confirmation) made from an older version of the sheet: the
+    message says what the other phone entered."""
+    entered = _entered_said(sheet)
+    names = {s["seat"]: s["name"] for s in entered["seats"]}
+    scores = entered["scores"] or []
+    said = ", ".join(f"{names.get(seat, seat)} {score:+d}" for seat, score in enumerate(scores))
+    words = (
+        _(
+            "The scores changed since you looked: seat %(seat)s (%(name)s) entered %(scores)s. "
+            "Check them and confirm again."
         )
+        if confirming
+        else _(
+            "Another phone entered this table first: seat %(seat)s (%(name)s) entered "
+            "%(scores)s. Check what it entered: confirm it from the other side, or enter "
+            "yours again over it."
+        )
+    )
+    message = words % {
+        "seat": sheet.entered_seat,
+        "name": names.get(sheet.entered_seat or 0, ""),
+        "scores": said,
+    }
+    return ConflictError(message, answer_fields={"entered": entered})
+
+
+def _version_require(sheet: TableSheet, version: int, *, confirming: bool = False) -> None:
+    if version == sheet.version:
+        return
+    if sheet.status == TableSheetStatus.ENTERED and version < sheet.version:
+        raise _stale(sheet, confirming=confirming)
+    message = _("the sheet is at version %(version)s: read it again") % {"version": sheet.version}
+    raise InvalidInputError(f"version: {message}", errors={"version": [message]})
+
+
+def _side_of(opened: TableCode, seat: int | None) -> int | None:
+    """The side of the table ``seat`` is on (None on a sheet of an old round)."""
+    if opened.side is None or seat is None:
+        return None
+    players = load_game(opened.sheet.match.game).player_seats
+    first, _second = table_sides(players)
+    return 1 if seat in first else 2
 
 
 @transaction.atomic
 def table_scores_enter(
-    *, code: str, seat: int, entry: Any = None, totals: Any = None
+    *,
+    code: str,
+    seat: int,
+    entry: Any = None,
+    totals: Any = None,
+    version: int = 0,
+    phone: str = "",
 ) -> TableSheet:
-    """The table's score sheet, entered by the player at ``seat``: checked against the
-    family's rules and kept until a second player (or the organiser) confirms. Entering
-    again before that replaces it."""
-    sheet = _sheet_by_code(code)
-    _seat_require(sheet.match, seat)
+    """The table's score sheet, entered by the player at ``seat`` (on the code's side):
+    checked against the family's rules and kept until a player of the other side (or the
+    organiser) confirms. ``version`` is the sheet's version the entry was made from (0:
+    nothing entered yet); from an older one it is refused with what was entered since.
+    ``phone``: who entered (a digest of the session), who cannot confirm."""
+    opened = table_code_open(code=code, for_update=True)
+    sheet = opened.sheet
+    _seat_require(sheet.match, seat, opened.seats)
+    _version_require(sheet, version)
     _scored(sheet.match, entry, totals)
     sheet.entry = entry
     sheet.totals = totals
     sheet.entered_seat = seat
     sheet.entered_at = timezone.now()
+    sheet.entered_phone = phone
+    sheet.version += 1
     sheet.status = TableSheetStatus.ENTERED
-    sheet.save(update_fields=["entry", "totals", "entered_seat", "entered_at", "status"])
+    sheet.save(
+        update_fields=[
+            "entry",
+            "totals",
+            "entered_seat",
+            "entered_at",
+            "entered_phone",
+            "version",
+            "status",
+        ]
+    )
     match_updated(sheet.match_id, 0)
     return sheet
 
 
 @transaction.atomic
-def table_scores_confirm(*, code: str, seat: int) -> MatchResult:
-    """A second player at the table confirms what was entered: the result is stored."""
-    sheet = _sheet_by_code(code)
-    _seat_require(sheet.match, seat)
+def table_scores_confirm(
+    *, code: str, seat: int, version: int | None = None, phone: str = ""
+) -> MatchResult:
+    """A player of the other side of the table confirms what was entered, on another
+    phone: the result is stored. ``version``, where given, is the version the player
+    saw (a sheet entered again since is refused)."""
+    opened = table_code_open(code=code, for_update=True)
+    sheet = opened.sheet
+    _seat_require(sheet.match, seat, opened.seats)
     if sheet.status != TableSheetStatus.ENTERED:
         raise ConflictError(_("nothing is entered yet to confirm"))
+    if version is not None:
+        _version_require(sheet, version, confirming=True)
+    entered_side = _side_of(opened, sheet.entered_seat)
+    if entered_side is not None and entered_side == opened.side:
+        raise ConflictError(
+            _(
+                "your side of the table entered these scores: a player of the other side "
+                "confirms them with the other side's code"
+            )
+        )
     if seat == sheet.entered_seat:
         raise ConflictError(
             _("a second player at the table confirms: not the one who entered the scores")
         )
+    if phone and phone == sheet.entered_phone:
+        raise ConflictError(
+            _(
+                "this phone entered the scores: a player of the other side confirms them "
+                "on their own phone"
+            )
+        )
     sheet.confirmed_seat = seat
     return _confirmed(sheet)
+
+
+@transaction.atomic
+def club_night_close(*, actor: User, tournament: Tournament, number: int) -> int:
+    """The organiser closes a round's club night: its codes no longer open the tables
+    (to reads as to writes); a table not confirmed yet is the organiser's to confirm or
+    enter. How many tables were closed."""
+    _organiser_require(actor=actor, tournament=tournament)
+    _at_club_require(tournament)
+    if not tournament.round_set.filter(number=number).exists():
+        raise NotFoundError(_("round %(number)s has not started") % {"number": number})
+    return (
+        TableSheet.objects.filter(
+            match__tournament=tournament, match__round__number=number, closed_at=None
+        )
+        .exclude(status=TableSheetStatus.CONFIRMED)
+        .update(closed_at=timezone.now())
+    )
 
 
 @transaction.atomic

@@ -119,6 +119,11 @@ def table_seat_parse(*, actor: Account, spec: Any, club: Club | None = None) -> 
             raise _seat_error(f"no person named {username!r} to invite")
         if invitee.pk == actor.pk:
             raise _seat_error("you do not invite yourself: take a seat with 'me'")
+        if club is not None and club_role_of(user=invitee, club=club) is None:
+            raise _seat_error(
+                _("%(name)s is not a member of %(club)s: a club's table takes only members")
+                % {"name": invitee.get_username(), "club": club.name}
+            )
         return TableSeat(invitee=invitee)
     if isinstance(spec, str) and spec.startswith(BUILTIN_PREFIX):
         return TableSeat(competitor=competitor_builtin(name=spec.removeprefix(BUILTIN_PREFIX)))
@@ -354,11 +359,7 @@ def _seat_take(*, match: Match, invitation: SeatInvitation, user: Account) -> Se
             % {"seat": elsewhere.seat}
         )
     club = match.tournament.club
-    if (
-        invitation.invitee_id is None
-        and club is not None
-        and club_role_of(user=user, club=club) is None
-    ):
+    if club is not None and club_role_of(user=user, club=club) is None:  # invited or not
         raise NotAllowedError(
             _("this table is for members of %(repr)s: join it first") % {"repr": repr(club.name)}
         )

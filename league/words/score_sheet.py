@@ -126,6 +126,10 @@ def cards_in_language(cards: Mapping[str, Any]) -> dict[str, Any]:
                 },
                 "order": [{**line, "title": sheet_word(line["title"])} for line in card["order"]],
                 "sheet": sheet_in_language(card["sheet"]),
+                "sides": [
+                    {**side, "compass": [sheet_word(c) for c in side["compass"]]}
+                    for side in card.get("sides", [])
+                ],
             }
         )
     seating = [
@@ -220,9 +224,7 @@ _REFUSALS = Phrasebook(
         # Priffe
         gettext_noop("'%(key)s' must be true or false"),
         gettext_noop("no deal entered"),
-        gettext_noop(
-            "the game is not over: rubber %(rubber)s of %(rubbers)s has had no second exit yet"
-        ),
+        gettext_noop("the game is not over: no side has won rubber %(rubber)s of %(rubbers)s yet"),
         gettext_noop(
             "the game ended with deal %(deal)s (the second exit of rubber %(rubber)s); "
             "%(count)s deals are entered"

@@ -241,7 +241,7 @@ def test_king_kung_och_adel_and_priffe_refusals() -> None:
             "priffe(rubbers_per_game=1)",
             [{"contract": "hearts", "declarer": 0, "tricks": [13, 0], "honours": [2, 2]}],
         )
-        == "the game is not over: rubber 1 of 1 has had no second exit yet"
+        == "the game is not over: no side has won rubber 1 of 1 yet"
     )
 
 

@@ -103,12 +103,22 @@ def _start(
     return ok(client.get(f"/api/tournaments/{tournament_id}/rounds/{number}/cards/"))
 
 
-def _enter_and_confirm(code: str, entry: list[dict[str, Any]]) -> dict[str, Any]:
+def _side_codes(card: dict[str, Any]) -> tuple[str, str]:
+    """The entry codes of a card's two sides (seats 0 and 2; 1 and 3)."""
+    first, second = card["sides"]
+    return first["code"], second["code"]
+
+
+def _enter_and_confirm(card: dict[str, Any], entry: list[dict[str, Any]]) -> dict[str, Any]:
+    """Seat 0 enters with its side's code; seat 1 confirms with the other side's."""
     anyone = client_for(None)
+    code, other = _side_codes(card)
     view = ok(anyone.get(f"/api/club-tables/{code}/"))
     assert view["status"] == "open"
+    assert view["version"] == 0
+    assert view["totals_allowed"] == view["sheet"]["totals_allowed"]  # one answer a table
     ok(anyone.post(f"/api/club-tables/{code}/scores/", {"seat": 0, "entry": entry}, format="json"))
-    return ok(anyone.post(f"/api/club-tables/{code}/confirm/", {"seat": 1}, format="json"))
+    return ok(anyone.post(f"/api/club-tables/{other}/confirm/", {"seat": 1}, format="json"))
 
 
 def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
@@ -141,35 +151,51 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
 
     # A wrong entry is refused, naming what does not add up.
     first = cards["tables"][0]
+    side_a, side_b = _side_codes(first)
     wrong = [dict(d) for d in A_WINS_BIG]
     wrong[1] = {**wrong[1], "tricks": [8, 4]}
     message = refused(
         anyone.post(
-            f"/api/club-tables/{first['code']}/scores/", {"seat": 2, "entry": wrong}, format="json"
+            f"/api/club-tables/{side_a}/scores/", {"seat": 2, "entry": wrong}, format="json"
         ),
         400,
     )
     assert message == "entry: deal 2 (rubber 1): the tricks add up to 12; a deal has 13"
-    # The one who entered does not confirm; a second player does.
+    assert (
+        refused(
+            anyone.post(
+                f"/api/club-tables/{side_a}/scores/", {"seat": 7, "entry": wrong}, format="json"
+            ),
+            400,
+        )
+        == "seat: there is no seat 7 at this table: its seats are 0, 1, 2, 3"
+    )
+    assert (
+        refused(
+            anyone.post(
+                f"/api/club-tables/{side_a}/scores/", {"seat": 1, "entry": wrong}, format="json"
+            ),
+            400,
+        )
+        == "seat: seat 1 is on the other side of the table: this code is for seats 0, 2"
+    )
+    # The side that entered does not confirm; a player of the other side does.
     ok(
         anyone.post(
-            f"/api/club-tables/{first['code']}/scores/",
-            {"seat": 2, "entry": A_WINS_BIG},
-            format="json",
+            f"/api/club-tables/{side_a}/scores/", {"seat": 2, "entry": A_WINS_BIG}, format="json"
         )
     )
-    assert "a second player" in refused(
-        anyone.post(f"/api/club-tables/{first['code']}/confirm/", {"seat": 2}, format="json"), 409
+    assert "other side" in refused(
+        anyone.post(f"/api/club-tables/{side_a}/confirm/", {"seat": 0}, format="json"), 409
     )
-    result = ok(
-        anyone.post(f"/api/club-tables/{first['code']}/confirm/", {"seat": 3}, format="json")
-    )
+    result = ok(anyone.post(f"/api/club-tables/{side_b}/confirm/", {"seat": 3}, format="json"))
     assert tuple(result["scores"]) == A_WINS_BIG_SCORES
-    assert "no longer valid" in refused(anyone.get(f"/api/club-tables/{first['code']}/"), 404)
+    for code in (side_a, side_b):
+        assert "no longer valid" in refused(anyone.get(f"/api/club-tables/{code}/"), 410)
     for seat in first["seats"]:
         expected[ids[seat["name"]]] += A_WINS_BIG_SCORES[seat["seat"]]
     for card, (entry, scores) in zip(cards["tables"][1:], SHEETS[1:], strict=True):
-        _enter_and_confirm(card["code"], entry)
+        _enter_and_confirm(card, entry)
         for seat in card["seats"]:
             expected[ids[seat["name"]]] += scores[seat["seat"]]
 
@@ -181,9 +207,14 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
     seated = [s["name"] for card in cards["tables"] for s in card["seats"]]
     assert "player03" not in seated
     assert "reserve" in seated
+    marked = [s["name"] for card in cards["tables"] for s in card["seats"] if s["reserve"]]
+    assert marked == ["reserve"]
+    reserve_card = next(c for c in cards["tables"] if "reserve" in [s["name"] for s in c["seats"]])
+    at_reserve_table = ok(anyone.get(f"/api/club-tables/{reserve_card['code']}/"))
+    assert [s["name"] for s in at_reserve_table["seats"] if s["reserve"]] == ["reserve"]
     assert len(seated) == 12
     for card, (entry, scores) in zip(cards["tables"], SHEETS, strict=True):
-        _enter_and_confirm(card["code"], entry)
+        _enter_and_confirm(card, entry)
         for seat in card["seats"]:
             if seat["name"] != "reserve":
                 expected[ids[seat["name"]]] += scores[seat["seat"]]
@@ -193,7 +224,7 @@ def test_a_priffe_night_of_twelve_with_rotating_partners() -> None:
     assert "player03" in [s["name"] for card in cards["tables"] for s in card["seats"]]
     round3 = list(zip(cards["tables"], [SHEETS[2], SHEETS[0], SHEETS[1]], strict=True))
     for card, (entry, scores) in round3:
-        _enter_and_confirm(card["code"], entry)
+        _enter_and_confirm(card, entry)
         for seat in card["seats"]:
             expected[ids[seat["name"]]] += scores[seat["seat"]]
 
@@ -270,7 +301,7 @@ def test_a_kingen_night_of_nine_at_tables_of_three() -> None:
     # By hand (3 players: queens cost 1, the king of hearts 4, the 10th trick 3, the last 2):
     # -6-5-3-2-4-3 +18 = -5; -6-4-3-1-0-2 +18 = 2; -5-4-2-1-0-0 +15 = 3.
     for table in cards["tables"]:
-        assert _enter_and_confirm(table["code"], entry)["scores"] == [-5, 2, 3]
+        assert _enter_and_confirm(table, entry)["scores"] == [-5, 2, 3]
     standings = ok(client_for(None).get(f"/api/tournaments/{tid}/standings/"))
     assert sorted(row["total"] for row in standings["rows"]) == sorted([-5, 2, 3] * 3)
 
@@ -358,6 +389,9 @@ def test_game_totals_where_the_organiser_allows_them() -> None:
     cards = _start(organiser, created["id"], [competitor_for_user(user=u).pk for u in users])
     code = cards["tables"][0]["code"]
     anyone = client_for(None)
+    view = ok(anyone.get(f"/api/club-tables/{code}/"))
+    assert view["totals_allowed"] is True
+    assert view["sheet"]["totals_allowed"] is True
     message = refused(
         anyone.post(
             f"/api/club-tables/{code}/scores/", {"seat": 0, "totals": [3, -3, 1, 0]}, format="json"
@@ -370,7 +404,8 @@ def test_game_totals_where_the_organiser_allows_them() -> None:
             f"/api/club-tables/{code}/scores/", {"seat": 0, "totals": [3, -3, 1, -1]}, format="json"
         )
     )
-    assert ok(anyone.post(f"/api/club-tables/{code}/confirm/", {"seat": 2}, format="json"))[
+    other = _side_codes(cards["tables"][0])[1]
+    assert ok(anyone.post(f"/api/club-tables/{other}/confirm/", {"seat": 1}, format="json"))[
         "scores"
     ] == [3, -3, 1, -1]
     record = ok(anyone.get(f"/api/matches/{cards['tables'][0]['match']}/record/"))

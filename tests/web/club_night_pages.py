@@ -38,8 +38,9 @@ def club_night_pages() -> tuple[User, list[str]]:
         game="kingen(players=3)", format="round_robin", rounds=2, players=6
     )
     cards = _start(organiser, league["id"], [competitor_for_user(user=u).pk for u in users])
-    confirmed, entered = (table["code"] for table in cards["tables"])
-    _enter_and_confirm(confirmed, KINGEN_3_ENTRY)
+    confirmed_card, entered_card = cards["tables"]
+    confirmed, entered = confirmed_card["code"], entered_card["code"]
+    _enter_and_confirm(confirmed_card, KINGEN_3_ENTRY)
     match = Match.objects.get(table_sheet__code=confirmed)
     table_scores_correct(
         actor=organiser,

@@ -1,7 +1,8 @@
-"""In a real browser: a table's scores entered on a phone-sized page from its code (a
-second player confirming), and the round's table cards as printed: the print view's
-screenshot, and Chromium's own print of the page on A4 and on Letter, one table card a
-page."""
+"""In a real browser: a table's scores entered on a phone-sized page from its side's code (a
+player of the other side confirming on another phone), and the round's table cards as
+printed: the print view's screenshot, whose QR codes a decoder reads, the PDF download's
+QR codes read the same way, and Chromium's own print of the page on A4 and on Letter, one
+table card a page."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from league.services.competitors import competitor_for_user
 from tests.league.test_club_nights import _league, _start
 from tests.web.browser import chromium_start, screenshot
 from tests.web.conftest import wait_for
+from tests.web.qr_codes import pdf_page_images, qr_decoded, qr_tools_require
 from tests.web.test_club_night_pages import KINGEN_3
 
 if TYPE_CHECKING:
@@ -56,7 +58,8 @@ def test_a_table_enters_its_scores_on_a_phone_and_its_card_prints(
         game="kingen(players=3)", format="round_robin", rounds=1, players=3
     )
     cards = _start(organiser, league["id"], [competitor_for_user(user=u).pk for u in users])
-    code = cards["tables"][0]["code"]
+    code, other = (side["code"] for side in cards["tables"][0]["sides"])
+    qr_tools_require()
 
     phone.get(f"{live_server.url}/club/table/{code}/")
     wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-role="sheet-form"]'))
@@ -73,6 +76,11 @@ def test_a_table_enters_its_scores_on_a_phone_and_its_card_prints(
         phone, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-role="entered-scores"]')
     )
     assert scores[0].text == "-5, 2, 3"
+    assert phone.find_elements(By.CSS_SELECTOR, '[data-role="other-side-confirms"]')
+    # Another phone (no cookies of the first) opens the other side's code and confirms.
+    phone.delete_all_cookies()
+    phone.get(f"{live_server.url}/club/table/{other}/")
+    wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-role="confirm-seat"]'))
     Select(phone.find_element(By.CSS_SELECTOR, '[data-role="confirm-seat"]')).select_by_value("1")
     phone.find_element(By.CSS_SELECTOR, '[data-role="confirm"]').click()
     wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-role="confirmed"]'))
@@ -95,6 +103,16 @@ def test_a_table_enters_its_scores_on_a_phone_and_its_card_prints(
     assert phone.find_element(By.CSS_SELECTOR, '[data-role="qr"] svg').is_displayed()
     shot = screenshot(phone, "club-night-table-card-print")
     assert shot.stat().st_size > 10_000
+    entry_urls = sorted(f"{live_server.url}/club/table/{c}/" for c in (code, other))
+    assert sorted(qr_decoded(shot)) == entry_urls
+    downloaded = tmp_path / "download.pdf"
+    downloaded.write_bytes(
+        client.get(f"/leagues/{league['id']}/rounds/1/cards.pdf?paper=a4").content
+    )
+    # The download was made for Django's test host: its QR codes point there.
+    assert sorted(qr_decoded(pdf_page_images(downloaded)[0])) == sorted(
+        f"http://testserver/club/table/{c}/" for c in (code, other)
+    )
     phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     for paper, (width, height) in PAPER_INCHES.items():
         printed = phone.execute_cdp_cmd(

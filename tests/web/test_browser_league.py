@@ -230,7 +230,7 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     wait_for(driver, lambda d: d.find_elements("link text", "Create a league"))
     assert "you are its owner" in message(driver)
     button(driver, "Create an invitation").click()
-    wait_for(driver, lambda d: "Invitation for a player" in message(d))
+    wait_for(driver, lambda d: "Invitation (role: Player)" in message(d))
     full_page_screenshot(driver, "club")
 
     # ------------------------------------------------------------ a league of bots

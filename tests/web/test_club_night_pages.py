@@ -4,7 +4,6 @@ the projector's standings and a club match's page with its corrections."""
 
 from __future__ import annotations
 
-import json
 import re
 import zoneinfo
 from typing import Any
@@ -85,7 +84,7 @@ def test_the_table_cards_print_and_download_on_a4_and_letter() -> None:
 
 def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     league, organiser, cards = _night()
-    code = cards["tables"][0]["code"]
+    code, other = (side["code"] for side in cards["tables"][0]["sides"])
     phone = Client()
     typed = phone.get("/club/table/", {"code": f" {code.lower()} "})
     assert typed.status_code == 302
@@ -101,13 +100,25 @@ def test_a_table_enters_its_scores_from_its_code_without_an_account() -> None:
     assert entered.status_code == 302
     shown = phone.get(f"/club/table/{code}/").content.decode()
     assert 'data-role="entered-scores">-5, 2, 3<' in shown
-    same = phone.post(f"/club/table/{code}/", {"seat": "0", "action": "confirm"})
-    assert "a second player" in same.content.decode()
-    done = phone.post(f"/club/table/{code}/", {"seat": "2", "action": "confirm"})
+    assert 'data-role="other-side-confirms"' in shown  # no confirm form for this side
+    same = phone.post(f"/club/table/{code}/", {"seat": "2", "action": "confirm", "version": "1"})
+    assert same.status_code == 409
+    assert "the other side&#x27;s code" in same.content.decode()
+    # The phone that entered, with the other side's code too, still does not confirm.
+    same_phone = phone.post(
+        f"/club/table/{other}/", {"seat": "1", "action": "confirm", "version": "1"}
+    )
+    assert "this phone entered the scores" in same_phone.content.decode()
+    other_phone = Client()
+    assert 'data-role="confirm"' in other_phone.get(f"/club/table/{other}/").content.decode()
+    done = other_phone.post(
+        f"/club/table/{other}/", {"seat": "1", "action": "confirm", "version": "1"}
+    )
     assert 'data-role="confirmed"' in done.content.decode()
-    gone = phone.get(f"/club/table/{code}/")
-    assert gone.status_code == 404
-    assert "no longer valid" in gone.content.decode()
+    for either in (code, other):
+        gone = phone.get(f"/club/table/{either}/")
+        assert gone.status_code == 410
+        assert "no longer valid" in gone.content.decode()
 
     match = Match.objects.get(table_sheet__code=code)
     sheet = TableSheet.objects.get(match=match).entry
@@ -149,25 +160,35 @@ def test_the_organiser_says_who_is_present_confirms_and_corrects_on_the_pages() 
     assert len(matches) == 1  # three present: one table of three
     seated = set(matches[0].seats.values_list("competitor_id", flat=True))
     assert seated == set(ids[:3])
-    code = TableSheet.objects.get(match=matches[0]).code
-    Client().post(f"/club/table/{code}/", kingen_form(1))
+    code = TableSheet.objects.get(match=matches[0]).second_side_code
+    assert Client().post(f"/club/table/{code}/", kingen_form(1)).status_code == 302
     round_page = client.get(f"/leagues/{tid}/rounds/1/").content.decode()
     assert 'data-role="organiser-confirm"' in round_page
     client.post(f"/matches/{matches[0].pk}/confirm-scores/")
     assert TableSheet.objects.get(match=matches[0]).status == "confirmed"
     match_page = client.get(f"/matches/{matches[0].pk}/").content.decode()
     assert 'data-role="correct"' in match_page
-    entry = TableSheet.objects.get(match=matches[0]).entry
-    assert entry is not None
-    entry[0] = {"taken": [5, 6, 6]}
-    client.post(
-        f"/matches/{matches[0].pk}/correct/",
-        {"entry": json.dumps(entry), "reason": "deal 1 misread"},
-    )
+    # The phones' score grid, filled with the sheet as confirmed (no JSON box).
+    assert 'data-role="correction-form"' in match_page
+    assert "<textarea" not in match_page
+    assert 'name="d1-taken-0" min="0" step="1" value="6"' in match_page
+    assert "Deal 6: 7 &amp; Laatste" in match_page or "Deal 6: 7 &amp; Last" in match_page
+    corrected = {**kingen_form(1), "reason": "deal 1 misread"}
+    del corrected["seat"], corrected["action"]
+    corrected.update({"d1-taken-0": "5", "d1-taken-2": "6"})
+    client.post(f"/matches/{matches[0].pk}/correct/", corrected)
+    corrected_entry = TableSheet.objects.get(match=matches[0]).entry
+    assert corrected_entry is not None
+    assert corrected_entry[0] == {"taken": [5, 6, 6]}
     shown = client.get(f"/matches/{matches[0].pk}/").content.decode()
     assert "deal 1 misread" in shown
-    refused = client.post(f"/matches/{matches[0].pk}/correct/", {"entry": "[{}]"}, follow=True)
-    assert "1 deal entered; a game of Kingen, 3 players has 9" in refused.content.decode()
+    assert 'name="d1-taken-0" min="0" step="1" value="5"' in shown
+    wrong = {**corrected, "d2-taken-0": "9"}
+    refused = client.post(f"/matches/{matches[0].pk}/correct/", wrong, follow=True)
+    assert "deal 2 (hearts): the hearts taken add up to" in refused.content.decode()
+    typo = {**corrected, "d2-taken-0": "x"}
+    refused = client.post(f"/matches/{matches[0].pk}/correct/", typo, follow=True)
+    assert "is not a whole number" in refused.content.decode()
 
 
 def test_a_priffe_table_enters_its_rubber_on_the_phone_form() -> None:
@@ -177,7 +198,7 @@ def test_a_priffe_table_enters_its_rubber_on_the_phone_form() -> None:
     cards = _start(organiser, league["id"], [competitor_for_user(user=u).pk for u in users])
     code = cards["tables"][0]["code"]
     phone = Client()
-    form = {"seat": "1", "action": "entry"}
+    form = {"seat": "0", "action": "entry"}
     # Deal 1: a misère by seat 3, lost. Deal 2: side A (seats 0 and 2) bid hearts, take 10,
     # hold three honours. Deal 3: side A take all 13 in diamonds, honours 2-2 (second exit).
     form.update({"d1-contract": "misere", "d1-declarer": "3"})
@@ -190,6 +211,10 @@ def test_a_priffe_table_enters_its_rubber_on_the_phone_form() -> None:
     shown = phone.get(f"/club/table/{code}/").content.decode()
     assert 'data-role="entered-scores">21, -11, 21, -31<' in shown
     form["d1-made"] = "1"
+    stale = phone.post(f"/club/table/{code}/", form)  # made from version 0: another's since
+    assert stale.status_code == 409
+    assert "entered this table first" in stale.content.decode()
+    form["version"] = "1"
     assert phone.post(f"/club/table/{code}/", form).status_code == 302
     shown = phone.get(f"/club/table/{code}/").content.decode()
     assert 'data-role="entered-scores">11, -21, 11, -1<' in shown

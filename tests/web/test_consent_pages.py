@@ -42,7 +42,7 @@ def test_a_personal_invitation_is_accepted_or_declined_by_its_invitee_only() -> 
         f"/clubs/{club.pk}/invite/", {"role": "player", "username": "mia"}, follow=True
     )
     (text,) = messages_of(response)
-    assert text.startswith("mia is invited as a player: they become a member when they accept")
+    assert text.startswith("mia is invited (role: Player): they become a member when they accept")
     assert not Membership.objects.filter(user=mia).exists()
     response = owner_client.post(
         f"/clubs/{club.pk}/invite/", {"role": "player", "username": "nobody"}, follow=True

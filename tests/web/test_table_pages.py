@@ -12,7 +12,8 @@ from django.test import Client
 
 import pytest
 
-from league.models import Match, MatchSeat, MatchStatus, SeatInvitation
+from league.errors import InvalidInputError
+from league.models import Match, MatchSeat, MatchStatus, Membership, Role, SeatInvitation
 from league.services.clubs import club_create
 from league.services.tables import table_open
 
@@ -185,3 +186,32 @@ def test_the_lobby_lists_games_to_watch() -> None:
     assert "Priffe" in text
     assert f'href="/matches/{match.pk}/"' in page.content.decode()
     assert Client().get("/lobby/").status_code == 200  # open to everyone
+
+
+def test_a_clubs_table_takes_only_members_invited_or_not() -> None:
+    olga, _ = person("olga")
+    eve, eve_client = person("eve")
+    club = club_create(user=olga, name="Tuesday Club")
+    with pytest.raises(InvalidInputError) as refused:
+        table_open(
+            actor=olga,
+            game="kingen",
+            seats=["me", "invite:eve", "builtin:greedy", "builtin:greedy"],
+            club=club,
+        )
+    assert "eve is not a member of Tuesday Club: a club's table takes only members" in str(
+        refused.value
+    )
+    Membership.objects.create(club=club, user=eve, role=Role.PLAYER)
+    match = table_open(
+        actor=olga,
+        game="kingen",
+        seats=["me", "invite:eve", "builtin:greedy", "builtin:greedy"],
+        club=club,
+    )
+    Membership.objects.filter(club=club, user=eve).delete()  # she left the club since
+    code = SeatInvitation.objects.get(match=match, invitee=eve).code
+    answer = eve_client.post(f"/tables/invitations/{code}/accept/")
+    assert answer.status_code == 403
+    assert "for members of" in answer.content.decode()
+    assert not MatchSeat.objects.filter(match=match, competitor__user=eve).exists()

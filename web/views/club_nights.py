@@ -12,13 +12,20 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from api.throttles import (
+    RateLimited,
+    TableCodeWriteThrottle,
+    TableSessionWriteThrottle,
+    phone_of,
+    table_code_guesses_limited,
+)
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.selectors.club_nights import (
     club_organiser_check,
     club_round,
     round_cards,
+    table_code_open,
     table_entry_view,
-    table_sheet_for_code,
 )
 from league.selectors.tournaments import tournament_get
 from league.services.club_nights import table_scores_confirm, table_scores_enter
@@ -26,6 +33,7 @@ from league.words.games_and_times import game_name_words
 from league.words.score_sheet import cards_in_language, seats_in_language, sheet_in_language
 from web.club_forms import FormEntryError, entry_from_form, sheet_rows, totals_from_form
 from web.table_cards import PAPER_SIZES, cards_pdf, grid_rows, qr_svg
+from web.throttling import phone_session_ensure, rate_limited, too_many_requests_page
 from web.views.leagues import standings_context
 
 
@@ -53,7 +61,8 @@ def round_cards_page(request: HttpRequest, tournament_id: int, number: int) -> H
     except NotAllowedError as exc:
         return render(request, "403.html", {"reason": exc.detail}, status=403)
     for card in cards["tables"]:
-        card["qr"] = qr_svg(card["entry_url"])
+        for side in card["sides"]:
+            side["qr"] = qr_svg(side["entry_url"])
         card["grid"] = grid_rows(card)
         card["players"] = [s for s in card["seats"] if s["role"] == "player"]
     compass = [s["compass"] for s in cards["tables"][0]["seats"]] if cards["tables"] else []
@@ -86,15 +95,43 @@ def table_code_page(request: HttpRequest) -> HttpResponse:
     return render(request, "web/club_table.html", {"ask_code": True})
 
 
-@require_http_methods(["GET", "POST"])
-def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
-    """The table's score sheet on a phone: enter it (any seat), or confirm what another
-    seat entered."""
+def _phone(request: HttpRequest) -> str:
+    """The digest of this phone's session, the session made if it has none yet."""
+    phone_session_ensure(request)
+    return phone_of(request)
+
+
+def _version_posted(data: dict[str, str]) -> int:
+    value = data.get("version", "0")
+    return int(value) if value.isdigit() else 0
+
+
+def _entered_now(code: str) -> dict[str, Any]:
+    """What the sheet holds now (another phone's entry), or nothing if it is closed."""
     try:
-        sheet = table_sheet_for_code(code=code)
-    except NotFoundError as exc:
-        return render(request, "web/club_table.html", {"gone": exc.detail}, status=404)
-    view = table_entry_view(sheet=sheet)
+        fresh = table_code_open(code=code)
+    except LeagueError:
+        return {}
+    now = table_entry_view(sheet=fresh.sheet, opened=fresh)
+    return {k: now[k] for k in ("status", "version", "entered_seat", "scores")}
+
+
+@require_http_methods(["GET", "POST"])
+@rate_limited(TableCodeWriteThrottle)
+@rate_limited(TableSessionWriteThrottle)
+def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table's score sheet on a phone, opened by one side's code: enter it (a seat of
+    this side), or confirm what the other side entered."""
+    phone_session_ensure(request)  # the phone's own session: it opens its code again
+    try:
+        with table_code_guesses_limited(request, code):
+            opened = table_code_open(code=code)
+    except RateLimited as error:
+        return too_many_requests_page(request, error)
+    except LeagueError as exc:
+        return render(request, "web/club_table.html", {"gone": exc.detail}, status=exc.status)
+    sheet = opened.sheet
+    view = table_entry_view(sheet=sheet, opened=opened)
     view["sheet"] = sheet_in_language(view["sheet"])
     view["seats"] = seats_in_language(view["seats"])
     view["game_name"] = game_name_words(view["game_name"])
@@ -108,9 +145,12 @@ def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
         except ValueError:
             context["error"] = _("Choose your seat at the table first.")
             return render(request, "web/club_table.html", context, status=400)
+        version = _version_posted(data)
         try:
             if data.get("action") == "confirm":
-                result = table_scores_confirm(code=code, seat=seat)
+                result = table_scores_confirm(
+                    code=code, seat=seat, version=version, phone=_phone(request)
+                )
                 messages.success(
                     request,
                     _("Confirmed: the scores %(scores)s are in.") % {"scores": result.scores},
@@ -119,18 +159,24 @@ def table_entry_page(request: HttpRequest, code: str) -> HttpResponse:
                     request, "web/club_table.html", {"done": view, "scores": result.scores}
                 )
             if data.get("action") == "totals":
+                totals = totals_from_form(view["seats"], data)
                 table_scores_enter(
-                    code=code, seat=seat, totals=totals_from_form(view["seats"], data)
+                    code=code, seat=seat, totals=totals, version=version, phone=_phone(request)
                 )
             else:
-                table_scores_enter(code=code, seat=seat, entry=entry_from_form(rows, data))
+                entry = entry_from_form(rows, data)
+                table_scores_enter(
+                    code=code, seat=seat, entry=entry, version=version, phone=_phone(request)
+                )
         except FormEntryError as exc:
             context["error"] = str(exc)
             return render(request, "web/club_table.html", context, status=400)
         except LeagueError as exc:
+            if exc.status == 409:  # what the other phone entered: the page shows it now
+                context["view"] = {**view, **_entered_now(code)}
             context["error"] = exc.detail
-            return render(request, "web/club_table.html", context, status=400)
-        return redirect("web:club-table", code=sheet.code)
+            return render(request, "web/club_table.html", context, status=exc.status)
+        return redirect("web:club-table", code=code.strip().upper())
     return render(request, "web/club_table.html", context)
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league.errors import InvalidInputError, LeagueError, NotFoundError
-from league.models import TournamentFormat
+from league.models import Role, TournamentFormat
 from league.selectors.clubs import (
     club_get,
     club_list,
@@ -101,9 +101,15 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
             if invitee is not None:
                 messages.success(
                     request,
-                    f"{invitee.get_username()} is invited as a {invitation.role}: they become a "
-                    "member when they accept it (under Join a club), until "
-                    f"{invitation.expires_at:%Y-%m-%d}.",
+                    _(
+                        "%(name)s is invited (role: %(role)s): they become a member when they "
+                        "accept it (under Join a club), until %(expires)s."
+                    )
+                    % {
+                        "name": invitee.get_username(),
+                        "role": Role(invitation.role).label,
+                        "expires": f"{invitation.expires_at:%Y-%m-%d}",
+                    },
                 )
             else:
                 link = request.build_absolute_uri(
@@ -112,11 +118,11 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
                 messages.success(
                     request,
                     _(
-                        "Invitation for a %(role)s: code %(code)s - or send the link "
+                        "Invitation (role: %(role)s): code %(code)s - or send the link "
                         "%(link)s (one use, until %(expires)s)."
                     )
                     % {
-                        "role": _(invitation.role),
+                        "role": Role(invitation.role).label,
                         "code": invitation.code,
                         "link": link,
                         "expires": f"{invitation.expires_at:%Y-%m-%d}",

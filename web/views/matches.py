@@ -27,6 +27,7 @@ from league.selectors.matches import (
 from league.selectors.tables import CHAT_MAX_CHARS
 from web.selectors import can_organise, competitor_links, match_timeline, seat_names
 from web.templatetags.games import game_name
+from web.views.club_organise import club_correction_rows
 
 
 def _match(match_id: int) -> Match:
@@ -48,6 +49,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     my_seat = match_seat_of_viewer(match=match, user=request.user)
     running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
     name = game_name(match.game)
+    club_sheet = match_club_sheet(match=match) if match.tournament.at_club else None
+    organiser = can_organise(user=request.user, tournament=match.tournament)
     context = {
         "title": _("Match %(pk)s: %(game_name)s") % {"pk": match.pk, "game_name": name},
         "match": match,
@@ -65,8 +68,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "chat_can_write": my_seat is not None,
         "chat_max_chars": CHAT_MAX_CHARS,
         "chat_socket_url": f"/ws/matches/{match.pk}/",
-        "club_sheet": match_club_sheet(match=match) if match.tournament.at_club else None,
-        "organiser": can_organise(user=request.user, tournament=match.tournament),
+        "club_sheet": club_sheet,
+        "organiser": organiser,
+        "correction_rows": (
+            club_correction_rows(match)
+            if organiser and club_sheet and club_sheet["status"] == "confirmed"
+            else []
+        ),
         **_analysis_context(request, match, seats),
     }
     return render(request, "web/match.html", context)

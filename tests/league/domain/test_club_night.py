@@ -42,14 +42,23 @@ def test_a_table_card_and_the_seating_list() -> None:
         round_number=2,
         table=4,
         names=["Ann", "Bo", "Cai", "filler"],
-        code="ACD347",
-        entry_url="https://club.example/club/table/ACD347/",
+        codes=["ACD347", "HJK79M"],
+        entry_urls=[
+            "https://club.example/club/table/ACD347/",
+            "https://club.example/club/table/HJK79M/",
+        ],
+        reserve_seats=[1],
     )
     assert [(s["compass"], s["name"], s["role"]) for s in card["seats"]] == [
         ("North", "Ann", "player"),
         ("East", "Bo", "player"),
         ("South", "Cai", "player"),
         ("West", "the träkarl", "dummy"),
+    ]
+    assert [s["reserve"] for s in card["seats"]] == [False, True, False, False]
+    assert [(side["seats"], side["code"]) for side in card["sides"]] == [
+        ([0, 2], "ACD347"),
+        ([1], "HJK79M"),
     ]
     assert card["first_dealer"] == {"seat": 0, "name": "Ann", "compass": "North"}
     assert card["sheet"]["open_ended"] is True

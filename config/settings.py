@@ -236,6 +236,11 @@ SPECTACULAR_SETTINGS = {
         "BotVersionStatusEnum": "bots.models.BotVersion.Status",
         "TournamentFormatEnum": "league.models.TournamentFormat",
         "LeagueFormatEnum": "league.models.LEAGUE_FORMATS",
+        # Three choice sets share the field name `kind`: each its own name, not a hash.
+        "BotKindEnum": "bots.models.Bot.Kind",  # a bot's and a bot version's alike
+        "CompetitorKindEnum": ["person", "bot"],
+        "SeatKindEnum": ["person", "bot", "empty"],
+        "NotificationKindEnum": "league.models.NotificationKind",
     },
 }
 

@@ -334,17 +334,23 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
 @dataclass(frozen=True, slots=True)
 class Outer:
     """The middleware a hit passes through as if it came after them: Prometheus's request
-    counts and latencies, and SecurityMiddleware's redirect and headers. In
+    counts and latencies, SecurityMiddleware's redirect and headers, and the
+    Content-Security-Policy (config/content_security.py). In
     settings.MIDDLEWARE they come after this one, so that under ASGI a hit never waits
     for the process's one thread of synchronous code (Django runs their methods there);
     a hit runs them here, in its own thread (they are quick and thread-safe)."""
 
     metrics: Any = None
     security: Any = None
+    content_security: Any = None
 
     @classmethod
     def of(cls, get_response: Callable[[HttpRequest], Any]) -> Outer:
-        kinds = {"metrics": OUTER_METRICS, "security": OUTER_SECURITY}
+        kinds = {
+            "metrics": OUTER_METRICS,
+            "security": OUTER_SECURITY,
+            "content_security": OUTER_CONTENT_SECURITY,
+        }
         return cls(
             **{
                 name: import_string(path)(get_response)
@@ -356,6 +362,7 @@ class Outer:
 
 OUTER_METRICS = "django_prometheus.middleware.PrometheusBeforeMiddleware"
 OUTER_SECURITY = "django.middleware.security.SecurityMiddleware"
+OUTER_CONTENT_SECURITY = "config.content_security.ContentSecurityPolicyMiddleware"
 
 
 def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
@@ -410,6 +417,8 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
         )
     response.setdefault("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY"))
     response["Content-Language"] = language
+    if outer.content_security is not None:
+        response = outer.content_security.process_response(request, response)
     if outer.security is not None:
         response = outer.security.process_response(request, response)
     if outer.metrics is not None:

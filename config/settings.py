@@ -71,6 +71,8 @@ MIDDLEWARE = [
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy of every answer (config/content_security.py).
+    "config.content_security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).

@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check, bundle_kind
+from bots.direction_controls import direction_controls_in, direction_controls_refused_message
 from bots.match import BotSpec, match_play
 from bots.models import Bot, BotFault, BotVersion
 from bots.runner.runtimes import runtime_unavailable_reason
@@ -56,6 +57,8 @@ def bot_create(*, owner: User, name: str, family: str = "") -> Bot:
     name = name.strip()
     if not name:
         raise BotServiceError("name: may not be blank")
+    if found := direction_controls_in(name):
+        raise BotServiceError(f"name: {direction_controls_refused_message(found)}")
     if family and family not in FAMILIES:
         raise BotServiceError(
             f"family: unknown game family {family!r} (known: {', '.join(sorted(FAMILIES))})"

@@ -63,6 +63,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # A NUL byte in the path is a 404 before anything reads the path (config/nul_paths.py).
     "config.nul_paths.nul_path_middleware",
+    # gzip for the API's JSON and the records, never for HTML pages (BREACH;
+    # config/compression.py); before the read cache, so its hits are compressed too.
+    "config.compression.json_compression_middleware",
     # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
     # the one thread of synchronous code, where Django runs the two below: a hit counts in
     # Prometheus and gets SecurityMiddleware's headers from the read cache itself

@@ -29,7 +29,7 @@ from league.selectors.profiles import (
 )
 
 
-class RatingPointSerializer(serializers.Serializer[Any]):
+class PersonRatingPointSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(
         help_text=gettext_lazy("Rated games so far (0: where it started).")
     )
@@ -48,7 +48,7 @@ class PersonRatingSerializer(serializers.Serializer[Any]):
         help_text=gettext_lazy("mu - 3 sigma: what leaderboards rank by.")
     )
     games = serializers.IntegerField()
-    history = RatingPointSerializer(many=True)
+    history = PersonRatingPointSerializer(many=True)
 
 
 class PersonGameSerializer(serializers.Serializer[Any]):

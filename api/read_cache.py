@@ -74,6 +74,11 @@ TOKEN_PATTERN = re.compile(
 )
 ANY_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{32,64}(?![A-Za-z0-9])")
 CACHEABLE_TYPES = ("text/html", "application/json")
+STORED_HEADERS = ("Content-Type", "Content-Language", "ETag", "Cache-Control", "Vary")
+"""What a stored answer keeps of the view's headers: a hit says what the view said (its
+``Vary`` too: a record varies on Authorization, which the read cache's own list lacks)."""
+UNCHANGED_HEADERS = ("ETag", "Cache-Control", "Vary")
+"""What a 304 repeats of the stored 200 (RFC 9110 15.4.5): the same caching headers."""
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -181,11 +186,7 @@ def _storable(response: HttpResponse, request: HttpRequest) -> dict[str, Any] | 
     content = TOKEN_PATTERN.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(3), content)
     if _own_token_in(content, request):
         return None
-    headers = {
-        name: response[name]
-        for name in ("Content-Type", "Content-Language", "ETag", "Cache-Control")
-        if name in response
-    }
+    headers = {name: response[name] for name in STORED_HEADERS if name in response}
     return {"content": content, "charset": charset, "headers": headers}
 
 
@@ -206,21 +207,28 @@ def _filled(content: str, request: HttpRequest) -> str:
     return get_token(request).join(content.split(PLACEHOLDER))
 
 
-def _headers_finish(response: HttpResponse) -> HttpResponse:
-    if response.get("Content-Type", "").startswith("text/html"):
+def _headers_finish(response: HttpResponse, content_type: str | None = None) -> HttpResponse:
+    """The read cache's headers on an answer whose body is of ``content_type`` (the
+    response's own unless given: a 304 has no body, its 200's type decides), the same on a
+    200 and on its 304."""
+    if (content_type or response.get("Content-Type", "")).startswith("text/html"):
         patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept"))
     return response
 
 
 def _not_modified(stored: dict[str, Any], request: HttpRequest) -> HttpResponse | None:
+    """A 304 with the stored 200's caching headers, finished as that 200 is."""
     etag = stored["headers"].get("ETag")
     if not etag or etag not in request.headers.get("If-None-Match", ""):
         return None
     unchanged = HttpResponse(status=304)
-    for name in ("ETag", "Cache-Control"):
-        unchanged[name] = stored["headers"].get(name, "")
-    return unchanged
+    del unchanged["Content-Type"]  # no body
+    unchanged[HIT_HEADER] = "hit"
+    for name in UNCHANGED_HEADERS:
+        if name in stored["headers"]:
+            unchanged[name] = stored["headers"][name]
+    return _headers_finish(unchanged, stored["headers"].get("Content-Type", ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +293,7 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
             return view(request, *args, **kwargs)
         if found.fresh is not None:
             unchanged = _not_modified(found.fresh, request)
-            return _headers_finish(unchanged or _served(found.fresh, request))
+            return unchanged or _headers_finish(_served(found.fresh, request))
         match_id, settled, progress, finished = (
             found.match_id,
             found.settled,
@@ -300,6 +308,8 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
         render = getattr(response, "render", None)
         if callable(render) and not getattr(response, "is_rendered", True):
             render()
+        if response.status_code == 304:  # the view's own: headers as its 200's
+            return _headers_finish(response)
         storable = _storable(response, request)
         if storable is None:
             return response
@@ -324,17 +334,23 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
 @dataclass(frozen=True, slots=True)
 class Outer:
     """The middleware a hit passes through as if it came after them: Prometheus's request
-    counts and latencies, and SecurityMiddleware's redirect and headers. In
+    counts and latencies, SecurityMiddleware's redirect and headers, and the
+    Content-Security-Policy (config/content_security.py). In
     settings.MIDDLEWARE they come after this one, so that under ASGI a hit never waits
     for the process's one thread of synchronous code (Django runs their methods there);
     a hit runs them here, in its own thread (they are quick and thread-safe)."""
 
     metrics: Any = None
     security: Any = None
+    content_security: Any = None
 
     @classmethod
     def of(cls, get_response: Callable[[HttpRequest], Any]) -> Outer:
-        kinds = {"metrics": OUTER_METRICS, "security": OUTER_SECURITY}
+        kinds = {
+            "metrics": OUTER_METRICS,
+            "security": OUTER_SECURITY,
+            "content_security": OUTER_CONTENT_SECURITY,
+        }
         return cls(
             **{
                 name: import_string(path)(get_response)
@@ -346,6 +362,7 @@ class Outer:
 
 OUTER_METRICS = "django_prometheus.middleware.PrometheusBeforeMiddleware"
 OUTER_SECURITY = "django.middleware.security.SecurityMiddleware"
+OUTER_CONTENT_SECURITY = "config.content_security.ContentSecurityPolicyMiddleware"
 
 
 def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
@@ -386,7 +403,7 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
     request.META["CSRF_COOKIE"] = cookie
     with translation.override(language):
         unchanged = _not_modified(found.fresh, request)
-        response = unchanged or _served(found.fresh, request)
+        response = unchanged or _headers_finish(_served(found.fresh, request))
     if fresh_secret:
         response.set_cookie(
             settings.CSRF_COOKIE_NAME,
@@ -400,7 +417,8 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
         )
     response.setdefault("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY"))
     response["Content-Language"] = language
-    response = _headers_finish(response)
+    if outer.content_security is not None:
+        response = outer.content_security.process_response(request, response)
     if outer.security is not None:
         response = outer.security.process_response(request, response)
     if outer.metrics is not None:

@@ -22,6 +22,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bots.bundle import BotBundle, BotBundleError, bot_bundle_check, bundle_kind
+from bots.direction_controls import direction_controls_in, direction_controls_refused_message
 from bots.match import BotSpec, match_play
 from bots.models import Bot, BotFamily, BotFault, BotVersion
 from bots.runner.runtimes import runtime_unavailable_reason
@@ -79,6 +80,8 @@ def bot_create(*, owner: User, name: str, families: Sequence[str]) -> Bot:
     name = name.strip()
     if not name:
         raise BotServiceError("name: may not be blank")
+    if found := direction_controls_in(name):
+        raise BotServiceError(f"name: {direction_controls_refused_message(found)}")
     checked = families_checked(families)
     if Bot.objects.filter(owner=owner, name=name).exists():
         raise BotServiceError(f"you have a bot named {name!r} already")

@@ -62,6 +62,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A NUL byte in the path is a 404 before anything reads the path (config/nul_paths.py).
+    "config.nul_paths.nul_path_middleware",
+    # gzip for the API's JSON and the records, never for HTML pages (BREACH;
+    # config/compression.py); before the read cache, so its hits are compressed too.
+    "config.compression.json_compression_middleware",
     # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
     # the one thread of synchronous code, where Django runs the two below: a hit counts in
     # Prometheus and gets SecurityMiddleware's headers from the read cache itself
@@ -70,6 +75,8 @@ MIDDLEWARE = [
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy of every answer (config/content_security.py).
+    "config.content_security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language (docs/web.md).
@@ -248,6 +255,11 @@ SPECTACULAR_SETTINGS = {
         "BotVersionStatusEnum": "bots.models.BotVersion.Status",
         "TournamentFormatEnum": "league.models.TournamentFormat",
         "LeagueFormatEnum": "league.models.LEAGUE_FORMATS",
+        # Three choice sets share the field name `kind`: each its own name, not a hash.
+        "BotKindEnum": "bots.models.Bot.Kind",  # a bot's and a bot version's alike
+        "CompetitorKindEnum": ["person", "bot"],
+        "SeatKindEnum": ["person", "bot", "empty"],
+        "NotificationKindEnum": "league.models.NotificationKind",
     },
 }
 
@@ -326,7 +338,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
-CELERY_TASK_TRACK_STARTED = True
+# No task's result is read (tasks write what they do to the database; /healthz pings the
+# workers instead): none is stored, so Redis does not fill with a key per task (issue 34:
+# 2,537 keys, 40 MB). A task whose result someone reads says so: ignore_result=False.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_TRACK_STARTED = True  # for such a task only
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
 # Celery's Django support closes a prefork worker process's whole connection pool after
 # every task unless this is set (then only every 2 x this many tasks): the worker keeps its

@@ -18,6 +18,7 @@ from league.display_settings import language_of
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import Club, Invitation, Membership, NotificationKind, Role
 from league.selectors.clubs import club_role_of
+from league.services.chosen_names import chosen_name_check
 from league.services.notifications import notify
 
 INVITATION_DAYS = 14
@@ -39,7 +40,7 @@ def club_create(*, user: User, name: str, description: str = "") -> Club:
     """A new club, with its creator as its owner."""
     if not user.is_authenticated:
         raise NotAllowedError(_("log in to create a club"))
-    name = name.strip()
+    name = chosen_name_check(name.strip())
     if not name:
         raise InvalidInputError(_("name: may not be blank"), errors={"name": ["may not be blank"]})
     if Club.objects.filter(name__iexact=name).exists():

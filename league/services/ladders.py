@@ -45,6 +45,7 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from league.services.chosen_names import chosen_name_check
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.match_lanes import match_run_enqueue
 from league.services.notifications import notify
@@ -82,7 +83,7 @@ def ladder_open(
     except InvalidGameError as exc:
         raise InvalidInputError(f"game: {exc}", errors={"game": [str(exc)]}) from None
     canonical = str(loaded)
-    name = name or default_ladder_name(loaded.display_name)
+    name = chosen_name_check(name) or default_ladder_name(loaded.display_name)
     slug = slug or slugify(canonical.replace("(", "-").replace(")", ""))[:60] or "ladder"
     if Ladder.objects.filter(slug=slug).exists():
         raise ConflictError(

@@ -42,6 +42,7 @@ from rest_framework.authtoken.models import Token
 import redis
 from asgiref.sync import sync_to_async
 
+from league.services.chosen_names import chosen_name_check
 from league.words.games_and_times import wait_in_words
 
 logger = logging.getLogger(__name__)
@@ -210,5 +211,7 @@ def api_token_get_or_create(*, user: User) -> str:
 
 def account_create(*, username: str, password: str) -> User:
     """A person's new account (the sign-up page's form has checked that the username is free
-    and that the password passes the settings' validators)."""
+    and that the password passes the settings' validators; a username with a direction
+    control character is refused here too, whoever calls)."""
+    chosen_name_check(username, field="username")
     return get_user_model().objects.create_user(username=username, password=password)

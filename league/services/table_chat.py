@@ -9,7 +9,8 @@ they are written (the group carries public facts only, and a line is one).
 
 The text is one line of at most CHAT_MAX_CHARS characters after its spaces are tidied:
 control characters become spaces (a NUL would not even be storable), and a line that is
-empty then is refused. The pages render it as text, never as HTML.
+empty then is refused; bidirectional control characters are removed
+(bots/direction_controls.py). The pages render it as text, never as HTML.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import unicodedata
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from bots.direction_controls import direction_controls_removed
 from league.errors import InvalidInputError, NotAllowedError
 from league.live_updates import group_send
 from league.models import ChatMessage, Match
@@ -27,7 +29,10 @@ from league.selectors.tables import CHAT_MAX_CHARS, User, chat_message_json
 
 def chat_text_clean(text: str) -> str:
     """``text`` as one tidy line; InvalidInputError if nothing is left or it is too long."""
-    spaced = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    visible = direction_controls_removed(text)  # "\u202egnp.exe" would show as "exe.png"
+    spaced = "".join(
+        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in visible
+    )
     clean = " ".join(spaced.split())
     if not clean:
         raise InvalidInputError(_("text: write something"), errors={"text": ["write something"]})

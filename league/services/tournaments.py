@@ -49,6 +49,7 @@ from league.models import (
 )
 from league.selectors.clubs import club_role_of
 from league.selectors.standings import tournament_standings
+from league.services.chosen_names import chosen_name_check
 from league.services.club_nights import (
     club_round_players,
     club_round_require_finished,
@@ -131,6 +132,7 @@ def tournament_create(
     (league.services.time_controls.time_control_choose): correspondence of a day per move
     when people are among the entrants, live of 30 seconds otherwise."""
     club_organiser_require(user=actor, club=club)
+    chosen_name_check(name)
     if format == TournamentFormat.TABLE:
         raise InvalidInputError(_("format: a table is opened with POST /api/tables/"))
     if format not in TournamentFormat.values:

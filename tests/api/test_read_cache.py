@@ -13,6 +13,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 import pytest
 from prometheus_client import REGISTRY
@@ -176,6 +177,41 @@ def test_a_finished_record_answers_304_from_the_cache_and_public_only_to_anonymo
     mine = signed_in(organiser).get(url)
     assert HIT_HEADER not in mine
     assert mine["Cache-Control"] == "private, max-age=3600"
+
+
+def vary_of(response: Any) -> set[str]:
+    return {name.strip().lower() for name in response.get("Vary", "").split(",") if name.strip()}
+
+
+def test_a_finished_records_200_and_304_say_the_same_caching_headers_hit_or_miss() -> None:
+    """Cache-Control and Vary are the same on every answer of a finished record: its 200
+    computed (a miss), its 200 from the cache (a hit), its 304 from the cache, and the
+    view's own 304 (the request with a token, never served from the cache); a hit keeps
+    the view's ``Vary: Authorization`` (issue 34: a 304 said ``private, no-cache``, a
+    hit dropped Authorization)."""
+    _, organiser, matches = played_league()
+    match_run(match_id=matches[0].pk, worker="test")
+    url = f"/api/matches/{matches[0].pk}/record/"
+    miss = Client().get(url)
+    hit = Client().get(url)
+    unchanged = Client().get(url, headers={"If-None-Match": miss["ETag"]})
+    assert (miss[HIT_HEADER], hit[HIT_HEADER], unchanged[HIT_HEADER]) == ("miss", "hit", "hit")
+    assert unchanged.status_code == 304
+    for answer in (miss, hit, unchanged):
+        assert answer["Cache-Control"] == "public, max-age=3600"
+        assert answer["ETag"] == miss["ETag"]
+        assert vary_of(answer) == vary_of(miss)
+        assert {"authorization", "cookie"} <= vary_of(answer)
+
+    token = Token.objects.create(user=organiser).key
+    with_token = {"Authorization": f"Token {token}"}
+    mine = Client().get(url, headers=with_token)
+    mine_unchanged = Client().get(url, headers=with_token | {"If-None-Match": mine["ETag"]})
+    assert mine_unchanged.status_code == 304
+    assert HIT_HEADER not in mine_unchanged
+    assert mine["Cache-Control"] == mine_unchanged["Cache-Control"] == "private, max-age=3600"
+    assert vary_of(mine) == vary_of(mine_unchanged)
+    assert "authorization" in vary_of(mine_unchanged)
 
 
 def test_a_signed_in_page_is_never_stored_nor_served_from_the_cache() -> None:

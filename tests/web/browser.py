@@ -13,6 +13,7 @@ KING_LEAGUE_SCREENSHOTS (relative to the repository root), e.g.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import importlib.util
 import json
@@ -54,11 +55,67 @@ def browser_unavailable_reason() -> str | None:
     return None
 
 
+CSP_VIOLATION = "Content Security Policy"
+"""What Chromium's console says of anything a page's Content-Security-Policy refused
+("Refused to load the script ... because it violates the following Content Security
+Policy directive ...", the same for an inline script, style or handler)."""
+
+
+class ContentSecurityViolationError(AssertionError):
+    """A page did something its Content-Security-Policy refused."""
+
+
+def csp_violations(entries: list[dict[str, Any]], allowed: tuple[str, ...]) -> list[str]:
+    """The console messages among ``entries`` that report a refusal by the policy, but for
+    those naming one of ``allowed`` (a URL the test expects to be refused)."""
+    return [
+        str(entry.get("message", ""))
+        for entry in entries
+        if CSP_VIOLATION in str(entry.get("message", ""))
+        and not any(name in str(entry.get("message", "")) for name in allowed)
+    ]
+
+
+def _csp_checked(driver: WebDriver, allowed: tuple[str, ...]) -> WebDriver:
+    """``driver`` whose console log is watched for Content-Security-Policy violations:
+    each read of the browser's log (a test's own ``get_log("browser")`` included) keeps
+    what it finds, and ``quit()`` fails the test with them after closing the browser, so
+    every browser test shows its pages work under the policy."""
+    found: list[str] = []
+    get_log, quit_browser = driver.get_log, driver.quit
+
+    def get_log_watched(log_type: str) -> Any:
+        entries = get_log(log_type)  # type: ignore[no-untyped-call]
+        if log_type == "browser":
+            found.extend(csp_violations(entries, allowed))
+        return entries
+
+    def quit_checked() -> None:
+        with contextlib.suppress(Exception):  # a browser that died has nothing more to say
+            get_log_watched("browser")
+        quit_browser()
+        if found:
+            raise ContentSecurityViolationError(
+                "the Content-Security-Policy refused:\n" + "\n".join(found[:10])
+            )
+
+    setattr(driver, "get_log", get_log_watched)  # noqa: B010 - an instance's own method
+    setattr(driver, "quit", quit_checked)  # noqa: B010
+    return driver
+
+
 def chromium_start(
-    profile_dir: Path, *, width: int = 1280, height: int = 900, log_network: bool = False
+    profile_dir: Path,
+    *,
+    width: int = 1280,
+    height: int = 900,
+    log_network: bool = False,
+    csp_refusals_expected: tuple[str, ...] = (),
 ) -> WebDriver:
     """A new headless Chromium with an empty profile in ``profile_dir``; with
-    ``log_network``, ``page_requests(driver)`` lists every request the pages made."""
+    ``log_network``, ``page_requests(driver)`` lists every request the pages made.
+    Its ``quit()`` fails the test if a page broke its Content-Security-Policy, but for
+    URLs containing one of ``csp_refusals_expected`` (``_csp_checked``)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -74,7 +131,7 @@ def chromium_start(
     options.set_capability("goog:loggingPrefs", logging)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     driver.set_page_load_timeout(30)
-    return driver
+    return _csp_checked(driver, csp_refusals_expected)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,9 @@ REDOCLY_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 def watched_browser(tmp_path: Path) -> Iterator[WebDriver]:
     """A headless Chromium that records its requests; fails on an error in its console
     (a script's, a resource that did not load, a refusal by the page's policy)."""
-    driver = chromium_start(tmp_path / "chromium-profile", log_network=True)
+    driver = chromium_start(
+        tmp_path / "chromium-profile", log_network=True, csp_refusals_expected=(REDOCLY_LOGO,)
+    )
     try:
         yield driver
         log: list[dict[str, Any]] = driver.get_log("browser")  # type: ignore[no-untyped-call]

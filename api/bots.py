@@ -22,6 +22,7 @@ from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
 from bots.services import bot_create
 from league.errors import NotAllowedError
+from league.models import ApiTokenScope
 from league.selectors.bots import (
     bot_get,
     bot_list,
@@ -34,6 +35,8 @@ from league.services.competitors import bot_entry_consent_set
 
 
 class BotListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=80)
         family = StrictCharField(max_length=40, required=False, blank=True, default="")
@@ -50,6 +53,8 @@ class BotListApi(APIView):
 
 
 class BotDetailApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class OutputSerializer(BotSerializer):
         versions = BotVersionSerializer(many=True, read_only=True)
 
@@ -79,6 +84,7 @@ class BotDetailApi(APIView):
 
 
 class BotVersionListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
     parser_classes = (MultiPartParser,)
     throttle_classes = (UploadThrottle,)  # uploads only: GET is not limited
 
@@ -132,6 +138,8 @@ class FaultListSerializer(serializers.ModelSerializer[BotFault]):
 
 
 class BotVersionDetailApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class OutputSerializer(BotVersionSerializer):
         # The latest faults, read for the viewer by the view (bot_version_faults_for) and
         # passed as the context's "faults": the serializer runs no query of its own.

@@ -10,7 +10,6 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
@@ -22,7 +21,6 @@ from django.contrib.auth.views import (
     PasswordResetDoneView,
     PasswordResetView,
 )
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -33,7 +31,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from api.throttles import RateLimited, SettingsThrottle, SignInThrottle, throttle_check
 from league.errors import InvalidInputError, NotFoundError
-from league.models import AccountSettings, ApiTokenScope, ProfileVisibility
+from league.models import ApiTokenScope, ProfileVisibility
+from league.selectors.accounts import api_tokens_of, users_with_verified_email
 from league.services.accounts import (
     email_set,
     email_verification_send,
@@ -158,11 +157,9 @@ class VerifiedAddressPasswordResetForm(PasswordResetForm):
     someone typed at sign-up without owning it gets no reset link)."""
 
     def get_users(self, email: str) -> Any:
-        verified = AccountSettings.objects.filter(verified_email__iexact=email).values("user_id")
-        users: QuerySet[User] = get_user_model().objects.filter(
-            email__iexact=email, is_active=True, pk__in=verified
+        return (
+            user for user in users_with_verified_email(email=email) if user.has_usable_password()
         )
-        return (user for user in users if user.has_usable_password())
 
 
 class SitePasswordResetView(PasswordResetView):
@@ -312,7 +309,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "new_key": new_key,
-        "tokens": list(user.api_tokens.all()),
+        "tokens": api_tokens_of(user_id=user.pk),
         "now": timezone.now(),
         "legacy": legacy_api_token_exists(user=user),
     }

@@ -233,6 +233,12 @@ def signed_in_session_end(*, user: AbstractBaseUser, session_id: int) -> bool:
     return True
 
 
+def signed_in_session_rekey(*, old_key: str | None, new_key: str | None) -> None:
+    """The session kept its person under a new key (a password change cycles it)."""
+    if old_key and new_key and old_key != new_key:
+        SignedInSession.objects.filter(session_key=old_key).update(session_key=new_key)
+
+
 def signed_in_session_forget(*, session_key: str | None) -> None:
     """A session logged out by its own person: nothing to list any more."""
     if session_key:

@@ -152,6 +152,7 @@ def test_changing_the_password_keeps_this_browser_signed_in() -> None:
     )
     assert response.status_code == 302
     assert client.get("/settings/account/").status_code == 200
+    assert "this browser" in client.get("/settings/sessions/").content.decode()  # still listed
     assert sign_in(Client(), "ann", NEW_PASSWORD).status_code == 302
 
 

@@ -41,6 +41,7 @@ from league.services.accounts import (
     profile_visibility_of,
     profile_visibility_set,
     signed_in_session_end,
+    signed_in_session_rekey,
     signed_in_sessions,
     verified_email_of,
 )
@@ -200,6 +201,12 @@ class SitePasswordResetCompleteView(PasswordResetCompleteView):
 class SitePasswordChangeView(PasswordChangeView):
     template_name = "web/password_change.html"
     success_url = reverse_lazy("web:password-change-done")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)  # signs the others out, cycles this one's key
+        signed_in_session_rekey(old_key=old_key, new_key=self.request.session.session_key)
+        return response
 
 
 class SitePasswordChangeDoneView(PasswordChangeDoneView):

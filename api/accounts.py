@@ -60,7 +60,7 @@ class TokenCreateApi(APIView):
         user = password_authenticate(request, username=data["username"], password=data["password"])
         return Response({"token": legacy_api_token_get_or_create(user=user)})
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses=responses(None, 204))
     def delete(self, request: Request) -> Response:
         """Revoke the token this request is made with (named or old-style)."""
         if isinstance(request.auth, ApiToken):

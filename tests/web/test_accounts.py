@@ -7,11 +7,13 @@ address, an invitation link that survives sign-up, and the profile's privacy."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import pytest
@@ -209,6 +211,17 @@ def test_a_token_without_the_play_scope_cannot_move_or_upload_a_bot() -> None:
     )
     # A play-only token reads nothing.
     assert token_client(player).get("/api/notifications/").status_code == 403
+
+
+def test_an_expired_token_is_refused() -> None:
+    ann = user_create("ann", PASSWORD)
+    made = timezone.now() - timedelta(days=2)
+    _, expired = api_token_create(
+        user=ann, name="old", scopes=["read"], expires_in_days=1, now=made
+    )
+    _, fresh = api_token_create(user=ann, name="new", scopes=["read"], expires_in_days=1)
+    assert token_client(expired).get("/api/notifications/").status_code == 401
+    assert token_client(fresh).get("/api/notifications/").status_code == 200
 
 
 def test_the_old_token_endpoint_keeps_working_and_delete_revokes_it() -> None:

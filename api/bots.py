@@ -27,6 +27,7 @@ from bots.models import BotFault, BotVersion
 from bots.runtimes import RUNTIME_NAMES
 from league.domain.version_standing import LIMITS, REASONS, STATES
 from league.errors import NotAllowedError
+from league.models import ApiTokenScope
 from league.selectors.bots import (
     bot_get,
     bot_list,
@@ -100,6 +101,8 @@ class BotVersionWithLaddersSerializer(BotVersionSerializer):
 
 
 class BotListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=80)
         families = GameFamiliesField()
@@ -119,6 +122,8 @@ class BotListApi(APIView):
 
 
 class BotDetailApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class OutputSerializer(BotSerializer):
         versions = BotVersionWithLaddersSerializer(many=True, read_only=True)
 
@@ -162,6 +167,7 @@ class BotDetailApi(APIView):
 
 
 class BotVersionListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
     parser_classes = (MultiPartParser,)
     throttle_classes = (UploadThrottle,)  # uploads only: GET is not limited
 
@@ -215,6 +221,8 @@ class FaultListSerializer(serializers.ModelSerializer[BotFault]):
 
 
 class BotVersionDetailApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class OutputSerializer(BotVersionWithLaddersSerializer):
         # The latest faults, read for the viewer by the view (bot_version_faults_for) and
         # passed as the context's "faults": the serializer runs no query of its own.

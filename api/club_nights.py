@@ -30,7 +30,7 @@ from api.throttles import (
     phone_of,
     table_code_guesses_limited,
 )
-from league.models import MatchResult, ScoreCorrection
+from league.models import ApiTokenScope, MatchResult, ScoreCorrection
 from league.selectors.club_nights import (
     club_organiser_check,
     club_round,
@@ -104,6 +104,8 @@ def _correction(correction: ScoreCorrection) -> dict[str, Any]:
 
 
 class AttendanceApi(APIView):
+    token_scope = ApiTokenScope.CLUBS  # an organiser's writes
+
     class InputSerializer(serializers.Serializer[Any]):
         present = serializers.ListField(
             child=id_field(),
@@ -142,6 +144,8 @@ class RoundCardsApi(APIView):
 
 
 class RoundCloseApi(APIView):
+    token_scope = ApiTokenScope.CLUBS  # an organiser's writes
+
     @extend_schema(request=None, responses=responses(OpenApiTypes.OBJECT))
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = tournament_get(tournament_id=tournament_id)
@@ -252,6 +256,8 @@ class ClubTableConfirmApi(APIView):
 
 
 class MatchScoresConfirmApi(APIView):
+    token_scope = ApiTokenScope.CLUBS  # an organiser's writes
+
     @extend_schema(request=None, responses=responses(ResultSerializer))
     def post(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
@@ -259,6 +265,8 @@ class MatchScoresConfirmApi(APIView):
 
 
 class MatchCorrectionsApi(APIView):
+    token_scope = ApiTokenScope.CLUBS  # an organiser's writes
+
     class InputSerializer(ScoresInput):
         reason = StrictCharField(max_length=300, required=False, default="", blank=True)
 

@@ -8,7 +8,6 @@ from typing import Any
 from django.contrib.auth.models import User as Account
 from django.utils.translation import gettext as _
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,8 +17,9 @@ from drf_spectacular.utils import extend_schema
 from api.fields import StrictCharField, id_field
 from api.operations import ERRORS, nested_serializers_named, responses, validated
 from api.serializers import ClubSerializer, MemberSerializer
+from api.token_scopes import SIGNED_IN
 from league.errors import InvalidInputError
-from league.models import Invitation, Membership, Role
+from league.models import ApiTokenScope, Invitation, Membership, Role
 from league.selectors.clubs import club_get, club_list, club_member_list, invitations_pending_for
 from league.selectors.profiles import user_find
 from league.services.clubs import (
@@ -32,6 +32,8 @@ from league.services.clubs import (
 
 
 class ClubListApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=100)
         description = StrictCharField(required=False, blank=True, default="")
@@ -48,6 +50,8 @@ class ClubListApi(APIView):
 
 
 class ClubDetailApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     @extend_schema(responses=responses(ClubSerializer))
     def get(self, request: Request, club_id: int) -> Response:
         return Response(ClubSerializer(club_get(club_id=club_id)).data)
@@ -100,6 +104,8 @@ def _person_named(data: dict[str, Any]) -> Account:
 
 
 class ClubMemberListApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     class InputSerializer(PersonInputSerializer):
         pass
 
@@ -126,6 +132,8 @@ class ClubMemberListApi(APIView):
 
 
 class ClubInvitationCreateApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     class InputSerializer(serializers.Serializer[Any]):
         role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
         user = id_field(required=False)
@@ -151,7 +159,7 @@ class ClubInvitationCreateApi(APIView):
 class InvitationListApi(APIView):
     """The personal invitations waiting for the caller's answer."""
 
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     @extend_schema(responses=responses(InvitationSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -160,7 +168,8 @@ class InvitationListApi(APIView):
 
 
 class InvitationAcceptApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    token_scope = ApiTokenScope.CLUBS
+    permission_classes = SIGNED_IN
 
     @extend_schema(request=None, responses=responses(MemberSerializer))
     def post(self, request: Request, code: str) -> Response:
@@ -169,7 +178,8 @@ class InvitationAcceptApi(APIView):
 
 
 class InvitationDeclineApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    token_scope = ApiTokenScope.CLUBS
+    permission_classes = SIGNED_IN
 
     @extend_schema(request=None, responses=responses(InvitationSerializer))
     def post(self, request: Request, code: str) -> Response:

@@ -15,11 +15,14 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryChoiceField, id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import CompetitorSerializer
+from league.models import ApiTokenScope
 from league.selectors.competitors import competitor_list
 from league.services.competitors import competitor_create
 
 
 class CompetitorListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
+
     class InputSerializer(serializers.Serializer[Any]):
         user = id_field(required=False)
         bot_version = id_field(required=False)

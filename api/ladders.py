@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import StrictBooleanField, id_field
 from api.operations import nested_serializers_named, responses, validated, validated_every_field
 from api.throttles import SettingsThrottle
+from league.models import ApiTokenScope
 from league.selectors.ladders import (
     challenges_of,
     ladder_board,
@@ -101,6 +102,7 @@ class LadderVersionApi(APIView):
 
 
 class LadderEntrantApi(APIView):
+    token_scope = ApiTokenScope.BOTS
     throttle_classes = (SettingsThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -126,6 +128,7 @@ class LadderEntrantApi(APIView):
 
 
 class LadderChallengeListApi(APIView):
+    token_scope = ApiTokenScope.BOTS
     throttle_classes = (SettingsThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,6 +16,7 @@ from drf_spectacular.utils import extend_schema
 
 from api.fields import QueryIntegerField, query_id_field
 from api.operations import nested_serializers_named, responses, validated
+from api.token_scopes import SIGNED_IN
 from league.selectors.my_games import FINISHED_SHOWN, my_games, next_game_for
 
 
@@ -76,7 +76,7 @@ class NextGameSerializer(serializers.Serializer[Any]):
 
 
 class MyGamesApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     class QuerySerializer(serializers.Serializer[Any]):
         finished = QueryIntegerField(min_value=0, max_value=500, required=False)
@@ -89,7 +89,7 @@ class MyGamesApi(APIView):
 
 
 class MyNextGameApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     class QuerySerializer(serializers.Serializer[Any]):
         after = query_id_field(help_text=gettext_lazy("Leave out this match (the one you are at)."))

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,6 +17,7 @@ from drf_spectacular.utils import extend_schema
 from api.fields import QueryIntegerField, StrictBooleanField
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import SettingsThrottle
+from api.token_scopes import SIGNED_IN
 from league.models import Notification, NotificationKind
 from league.selectors.my_games import person_counts
 from league.selectors.notifications import (
@@ -57,7 +57,7 @@ class PreferenceSerializer(serializers.Serializer[Any]):
 
 
 class NotificationListApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     class QuerySerializer(serializers.Serializer[Any]):
         limit = QueryIntegerField(min_value=1, max_value=200, required=False)
@@ -72,7 +72,7 @@ class NotificationListApi(APIView):
 
 
 class NotificationReadApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (SettingsThrottle,)
 
     @extend_schema(request=None, responses=responses(NotificationSerializer))
@@ -82,7 +82,7 @@ class NotificationReadApi(APIView):
 
 
 class NotificationReadAllApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (SettingsThrottle,)
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -94,7 +94,7 @@ class NotificationReadAllApi(APIView):
 
 
 class NotificationCountsApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     @extend_schema(responses=responses(CountsSerializer))
     def get(self, request: Request) -> Response:
@@ -102,7 +102,7 @@ class NotificationCountsApi(APIView):
 
 
 class NotificationPreferencesApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (SettingsThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):

@@ -1,7 +1,8 @@
 """The API's people: a person's public profile (docs/api.md, "People"): their games, their
 ratings per game family with history, how they fare with and against the players they meet
 most, and their bots. The same reads as the profile page (league.selectors.profiles);
-nothing private."""
+nothing private: the games, partners and bots only to whom the person lets see them
+(``private`` is true and those lists are empty otherwise)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from league.selectors.profiles import (
     person_ratings,
     person_tablemates,
 )
+from league.services.accounts import profile_details_visible
 
 
 class PersonRatingPointSerializer(serializers.Serializer[Any]):
@@ -118,6 +120,11 @@ class OwnedBotSerializer(serializers.Serializer[Any]):
 
 class PersonSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
+    private = serializers.BooleanField(
+        help_text=gettext_lazy(
+            "The person keeps their games, partners and bots from you: those lists are empty."
+        )
+    )
     joined = serializers.DateTimeField()
     competitor = serializers.IntegerField(allow_null=True)
     ratings = PersonRatingSerializer(many=True)
@@ -149,10 +156,13 @@ class PersonDetailApi(APIView):
         query = validated(self.QuerySerializer, request.query_params)
         person = person_get(username=username)
         competitor = person_competitor(person=person)
-        games = person_games(competitor=competitor, page=query.get("page", 1))
-        mates = person_tablemates(competitor=competitor)
+        # The person's choice of who sees their games, partners and bots (their settings).
+        visible = profile_details_visible(person_id=person.pk, viewer=request.user)
+        games = person_games(competitor=competitor if visible else None, page=query.get("page", 1))
+        mates = person_tablemates(competitor=competitor if visible else None)
         body = {
             "username": person.get_username(),
+            "private": not visible,
             "joined": person.date_joined,
             "competitor": competitor.pk if competitor is not None else None,
             "ratings": [
@@ -198,7 +208,7 @@ class PersonDetailApi(APIView):
             ],
             "bots": [
                 {"bot": b.bot, "name": b.name, "families": b.families, "versions": b.versions}
-                for b in person_bots(person=person)
+                for b in (person_bots(person=person) if visible else [])
             ],
         }
         return Response(PersonSerializer(body).data)

@@ -86,6 +86,7 @@ View = TypeVar("View", bound=Callable[..., Any])
 KNOWN_AUTHENTICATION = frozenset(
     {
         "rest_framework.authentication.TokenAuthentication",  # the Authorization header
+        "api.token_scopes.ApiTokenAuthentication",  # the Authorization header (Token, Bearer)
         "rest_framework.authentication.SessionAuthentication",  # the session cookie
         "rest_framework.authentication.BasicAuthentication",  # the Authorization header
     }

@@ -15,11 +15,13 @@ from drf_spectacular.utils import extend_schema
 from api.operations import nested_serializers_named, responses, validated_every_field
 from api.serializers import RoundSerializer
 from api.throttles import SettingsThrottle
+from league.models import ApiTokenScope
 from league.selectors.tournaments import round_get
 from league.services.rounds import round_play_by_set
 
 
 class RoundDetailApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
     throttle_classes = (SettingsThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):

@@ -9,7 +9,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,6 +26,7 @@ from api.fields import (
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import MatchSerializer
 from api.throttles import TableJoinThrottle, TableThrottle
+from api.token_scopes import SIGNED_IN
 from engine.variants import load_game
 from league.errors import InvalidInputError
 from league.models import Match, MatchStatus, SeatInvitation, TimeControl
@@ -139,7 +139,7 @@ def table_answer(request: Request, match_id: int, status: int = 200) -> Response
 
 
 class TableCreateApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (TableThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -182,7 +182,7 @@ class TableDetailApi(APIView):
 
 
 class TableJoinApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (TableJoinThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -197,7 +197,7 @@ class TableJoinApi(APIView):
 
 
 class TableSeatBotApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     class InputSerializer(serializers.Serializer[Any]):
         bot = SeatField()
@@ -212,7 +212,7 @@ class TableSeatBotApi(APIView):
 
 
 class TableSeatInviteApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     class InputSerializer(serializers.Serializer[Any]):
         username = StrictCharField(max_length=150, required=False)
@@ -229,7 +229,7 @@ class TableSeatInviteApi(APIView):
 
 
 class TableCancelApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     @extend_schema(request=None, responses=responses(TableSerializer))
     def post(self, request: Request, match_id: int) -> Response:
@@ -290,7 +290,7 @@ def _game_name(match: Match) -> str:
 
 
 class SeatInvitationListApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     @extend_schema(responses=responses(SeatInvitationSerializer(many=True)))
     def get(self, request: Request) -> Response:
@@ -307,7 +307,7 @@ class SeatInvitationDetailApi(APIView):
 
 
 class SeatInvitationAcceptApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
     throttle_classes = (TableJoinThrottle,)
 
     @extend_schema(request=None, responses=responses(TableSerializer))
@@ -319,7 +319,7 @@ class SeatInvitationAcceptApi(APIView):
 
 
 class SeatInvitationDeclineApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = SIGNED_IN
 
     @extend_schema(request=None, responses=responses(SeatInvitationSerializer))
     def post(self, request: Request, code: str) -> Response:

@@ -43,7 +43,7 @@ from drf_spectacular.utils import OpenApiResponse
 
 from api.serializers import ErrorSerializer
 from league.errors import InvalidInputError, UnknownTableCodeError
-from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_get
+from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_for
 from league.words.games_and_times import wait_in_words
 
 logger = logging.getLogger(__name__)
@@ -121,6 +121,14 @@ class SignInThrottle(ScopedThrottle):
 
     scope = "sign_in"
     what = gettext_lazy("sign-in attempts from your address")
+    by_address = True
+
+
+class SignUpThrottle(ScopedThrottle):
+    """New accounts (the sign-up page) from one address."""
+
+    scope = "sign_up"
+    what = gettext_lazy("new accounts from your address")
     by_address = True
 
 
@@ -303,7 +311,7 @@ def password_authenticate(request: HttpRequest | Request, *, username: str, pass
     user = authenticate(request, username=username, password=password)
     if user is not None:
         return user
-    lock = sign_in_lock_get(username=username)
+    lock = sign_in_lock_for(request, username=username)
     if lock is not None:
         raise SignInLockedError(lock)
     raise InvalidInputError(_("wrong username or password"))

@@ -39,6 +39,7 @@ from api.serializers import (
 from league.errors import InvalidInputError
 from league.models import (
     LEAGUE_FORMATS,
+    ApiTokenScope,
     Club,
     Competitor,
     TimeControl,
@@ -91,6 +92,8 @@ def _entrants_named(wanted: list[int]) -> list[Competitor]:
 
 
 class TournamentListApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=120)
         club = id_field()
@@ -174,6 +177,8 @@ class TournamentEntryCreateApi(APIView):
 
 
 class TournamentRoundStartApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     @extend_schema(request=None, responses=responses(RoundSerializer, 201))
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get(tournament_id=tournament_id)
@@ -182,6 +187,8 @@ class TournamentRoundStartApi(APIView):
 
 
 class TournamentPauseApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_pause(
@@ -191,6 +198,8 @@ class TournamentPauseApi(APIView):
 
 
 class TournamentResumeApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_resume(
@@ -200,6 +209,8 @@ class TournamentResumeApi(APIView):
 
 
 class TournamentFinishApi(APIView):
+    token_scope = ApiTokenScope.CLUBS
+
     @extend_schema(request=None, responses=responses(TournamentDetailSerializer))
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_finish(
@@ -217,6 +228,8 @@ class TournamentStandingsApi(APIView):
 
 class TournamentScheduleApi(APIView):
     """Rounds started on a schedule (a celery beat entry): cron-like or every N minutes."""
+
+    token_scope = ApiTokenScope.CLUBS
 
     class InputSerializer(serializers.Serializer[Any]):
         cron = StrictCharField(max_length=100, required=False, blank=True, default="")

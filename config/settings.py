@@ -143,6 +143,11 @@ SIGN_IN_FAILURES_ALLOWED = count_from_env(
 SIGN_IN_LOCKOUT_SECONDS = durations_from_env(
     os.environ, "SIGN_IN_LOCKOUT", default=(60, 5 * 60, 15 * 60, 60 * 60)
 )
+# Wrong passwords from every device that never signed in as the username, from any address,
+# before those are locked too (a known device is not): league/services/sign_in.py.
+SIGN_IN_STRANGER_FAILURES_ALLOWED = count_from_env(
+    os.environ, "SIGN_IN_STRANGER_FAILURES_ALLOWED", default=50, least=1
+)
 SIGN_IN_FAILURE_WINDOW_SECONDS = 60 * 60  # wrong passwords older than the first's hour expire
 SIGN_IN_LOCK_MEMORY_SECONDS = 24 * 60 * 60  # a day without a lock: the next is the first again
 
@@ -202,6 +207,9 @@ CLUB_TABLE_CODE_HOURS = count_from_env(os.environ, "CLUB_TABLE_CODE_HOURS", defa
 # ---------------------------------------------------------------- REST API
 RATE_LIMITS_DEFAULT = {
     "sign_in": "30/minute",
+    # New accounts from one address: room for a club evening's newcomers behind the venue's
+    # one address, none for a script making hundreds.
+    "sign_up": "20/hour",
     "uploads": "20/hour",
     "tables": "30/hour",
     "table_joins": "60/hour",
@@ -221,10 +229,15 @@ REST_FRAMEWORK = {
     # WWW-Authenticate, so it is a 401 (docs/api.md); the session still signs in the web
     # pages' requests, with its CSRF check.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # Named tokens with scopes and the old token of /api/auth/token/ (api/token_scopes.py).
+        "api.token_scopes.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # A named token does only what its scopes allow (api.token_scopes.TokenScopeRequired).
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+        "api.token_scopes.TokenScopeRequired",
+    ],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     # JSON only, errors included, whatever a browser asks for; people read the API at
     # /api/docs/ (Swagger UI) and /api/redoc/.

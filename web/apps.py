@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -6,3 +8,30 @@ class WebConfig(AppConfig):
 
     name = "web"
     verbose_name = "Web pages"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        user_logged_in.connect(_session_remember, dispatch_uid="web.session_remember")
+
+
+def _session_remember(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """Every sign-in through the site (the page, sign-up, the admin) is listed in the
+    person's sessions (league.services.accounts), to be ended from there."""
+    # Imported here, not at the top: apps.py is imported before the models are ready.
+    from league.services.accounts import signed_in_session_record
+
+    # The same reason: sign_in imports the models too.
+    from league.services.sign_in import client_address
+
+    session = getattr(request, "session", None)
+    if session is None:
+        return
+    if session.session_key is None:
+        session.save()
+    signed_in_session_record(
+        user=user,
+        session_key=session.session_key,
+        user_agent=request.META.get("HTTP_USER_AGENT", ""),
+        address=client_address(request),
+    )

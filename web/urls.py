@@ -8,6 +8,7 @@ from django.urls import path
 
 from api.read_cache import FINISHED_PAGE, SETTLED
 from api.read_cache import public_read_cached as cached
+from web.views import account_settings as account
 from web.views import (
     accounts,
     bots,
@@ -55,6 +56,45 @@ urlpatterns = [
     path("settings/display/", display.display_settings, name="display-settings"),
     path("accounts/login/", accounts.SiteLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.SiteLogoutView.as_view(), name="logout"),
+    path("accounts/verify/<str:token>/", account.email_verify_page, name="email-verify"),
+    path(
+        "accounts/password/reset/",
+        account.SitePasswordResetView.as_view(),
+        name="password-reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        account.SitePasswordResetDoneView.as_view(),
+        name="password-reset-done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        account.SitePasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        account.SitePasswordResetCompleteView.as_view(),
+        name="password-reset-complete",
+    ),
+    path("settings/account/", account.account_settings, name="account-settings"),
+    path(
+        "settings/account/verify-again/",
+        account.email_verification_resend,
+        name="email-verify-again",
+    ),
+    path(
+        "settings/password/",
+        account.SitePasswordChangeView.as_view(),
+        name="password-change",
+    ),
+    path(
+        "settings/password/changed/",
+        account.SitePasswordChangeDoneView.as_view(),
+        name="password-change-done",
+    ),
+    path("settings/sessions/", account.session_list, name="sessions"),
+    path("settings/tokens/", account.token_list, name="tokens"),
     path("join/", accounts.join_club, name="join-club"),
     path("join/<str:code>/", accounts.join_club, name="join-club-code"),
     path("invitations/", clubs.invitation_list, name="invitations"),

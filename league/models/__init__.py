@@ -3,7 +3,15 @@ standings, ratings, notifications, club nights, ladders, processes), each model 
 constraints that make impossible states unstorable (docs/league.md); read them from here:
 ``from league.models import Match``."""
 
-from league.models.accounts import Competitor, PersonDisplaySettings
+from league.models.accounts import (
+    AccountSettings,
+    ApiToken,
+    ApiTokenScope,
+    Competitor,
+    PersonDisplaySettings,
+    ProfileVisibility,
+    SignedInSession,
+)
 from league.models.club_nights import RoundAttendance, ScoreCorrection, TableSheet, TableSheetStatus
 from league.models.clubs import ROLE_VALUES, Club, Invitation, Membership, Role
 from league.models.ladders import Ladder, LadderEntrant, LadderEntrantStatus
@@ -41,6 +49,7 @@ from league.models.tournaments import (
 __all__ = ["Heartbeat", "OutboxTask", "ProcessTick"]
 __all__ += ["ROLE_VALUES", "Club", "Invitation", "Membership", "Role"]
 __all__ += ["Competitor", "PersonDisplaySettings"]
+__all__ += ["AccountSettings", "ApiToken", "ApiTokenScope", "ProfileVisibility", "SignedInSession"]
 __all__ += ["CLUBLESS_FORMATS", "CORRESPONDENCE_MIN_SECONDS", "LEAGUE_FORMATS", "Entry", "Round"]
 __all__ += ["RoundSchedule", "TimeControl", "Tournament", "TournamentFormat", "TournamentStatus"]
 __all__ += ["PERSON_MAX_STRIKES", "SEAT_OUTCOME_CHOICES", "ChatMessage", "Match", "MatchEvent"]

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from bots.models import BotVersion
 
@@ -58,3 +59,84 @@ class PersonDisplaySettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or 'browser'} {self.time_zone or 'UTC'}"
+
+
+class ProfileVisibility(models.TextChoices):
+    """Who sees a person's games, partners and opponents, and bots (their profile page and
+    the API's people endpoints); their name and ratings stay public."""
+
+    EVERYONE = "everyone", gettext_lazy("Everyone")
+    CLUBS = "clubs", gettext_lazy("People in my clubs")
+    NOBODY = "nobody", gettext_lazy("Nobody but me")
+
+
+class AccountSettings(models.Model):
+    """A person's account beyond Django's User: the email address they proved is theirs
+    (``verified_email``: the address a verification link was opened for; the account's
+    address is verified while ``user.email`` equals it) and who sees their profile. A missing
+    row means no verified address and a profile everyone sees."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
+    )
+    verified_email = models.EmailField(blank=True)
+    profile_visibility = models.CharField(
+        max_length=10, choices=ProfileVisibility.choices, default=ProfileVisibility.EVERYONE
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.verified_email or 'no verified address'}"
+
+
+class SignedInSession(models.Model):
+    """A browser session a person signed in with, so that they can list and end their
+    sessions (Django's session table cannot be searched by person). Written when they sign
+    in; removed with the session when they log out or end it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    user_agent = models.CharField(max_length=200, blank=True)
+    address = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.user} since {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ApiTokenScope(models.TextChoices):
+    """What an API token may do (docs/api.md, *Tokens*): every read; moves, tables and
+    leagues entered; bots and ladders; clubs, their invitations and leagues run."""
+
+    READ = "read", gettext_lazy("Read")
+    PLAY = "play", gettext_lazy("Play")
+    BOTS = "bots", gettext_lazy("Bots")
+    CLUBS = "clubs", gettext_lazy("Clubs")
+
+
+class ApiToken(models.Model):
+    """A named API token with scopes. Only the key's SHA-256 is kept (the key is shown
+    once, when it is made); ``prefix`` is its first characters, for the person to tell
+    their tokens apart. A revoked or expired token is refused at its next request."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    key_digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.name} ({self.prefix}…)"

@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from league.display_settings import language_of
-from league.models import Notification, NotificationKind
+from league.models import AccountSettings, Notification, NotificationKind
 from league.services.notifications import email_wanted
 
 logger = logging.getLogger(__name__)
@@ -81,8 +81,15 @@ def notification_email_send(*, notification_id: int, now: datetime | None = None
         if notice is None:
             return False
         address = notice.user.email.strip()
-        if not address or not email_wanted(user_id=notice.user_id, kind=notice.kind):
-            # Nowhere to send it, or the person changed their mind: not due any more.
+        verified = (
+            bool(address)
+            and AccountSettings.objects.filter(
+                user_id=notice.user_id, verified_email__iexact=address
+            ).exists()
+        )
+        if not verified or not email_wanted(user_id=notice.user_id, kind=notice.kind):
+            # Nowhere to send it (no address, or one its person has not confirmed: it may
+            # be anyone's), or the person changed their mind: not due any more.
             notice.email_due = False
             notice.save(update_fields=["email_due"])
             return False

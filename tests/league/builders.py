@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from bots.models import BotVersion
 from bots.services import bot_create, bot_version_store
-from league.models import Club, Competitor, Tournament
+from league.models import AccountSettings, Club, Competitor, Tournament
 from league.services.clubs import club_create
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.tournaments import tournament_create
@@ -16,6 +16,16 @@ from league.services.tournaments import tournament_create
 
 def user_create(username: str, password: str = "a long password 1") -> User:
     return User.objects.create_user(username=username, password=password)
+
+
+def user_with_verified_email(username: str, email: str = "") -> User:
+    """A person whose address is confirmed (as by the link of league.services.accounts):
+    notices are mailed only to such an address."""
+    user = User.objects.create_user(
+        username=username, email=email or f"{username}@example.org", password="a long password 1"
+    )
+    AccountSettings.objects.create(user=user, verified_email=user.email)
+    return user
 
 
 def club_with_organiser(name: str = "Club", organiser: str = "olga") -> tuple[Club, User]:

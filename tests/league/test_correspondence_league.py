@@ -31,6 +31,7 @@ from league.models import (
 from league.services.matches import PERSON_MAX_STRIKES, match_run, matches_sweep
 from league.services.notification_emails import notification_emails_send_due
 from tests.api_answers import client_for, ok
+from tests.league.builders import user_with_verified_email
 from tests.league.clock import Clock, clock_fixture  # noqa: F401 - the fixture
 
 GAME = "priffe(exit1_threshold=10,exit2_increment=0)"
@@ -172,11 +173,8 @@ def play_round(
 def test_a_correspondence_league_of_eight_people_tells_everyone_before_any_timeout(
     clock: Clock,
 ) -> None:
-    organiser = User.objects.create_user("olga", "olga@example.org", "a long password 1")
-    people = [
-        User.objects.create_user(f"p{i}", f"p{i}@example.org", "a long password 1")
-        for i in range(8)
-    ]
+    organiser = user_with_verified_email("olga")
+    people = [user_with_verified_email(f"p{i}") for i in range(8)]
     clients = {person.pk: client_for(person) for person in people}
     api = client_for(organiser)
     club = ok(api.post("/api/clubs/", {"name": "Priffe Club"}, format="json"), 201)

@@ -50,7 +50,7 @@ from tests.api_answers import client_for, ok, refused
 from tests.bots.botcode import PLAYER
 from tests.celery_workers import CeleryWorkerProcess
 from tests.league import worker_runs
-from tests.league.builders import active_uploaded_version, user_create
+from tests.league.builders import active_uploaded_version, user_create, user_with_verified_email
 from tests.servers import database_url_for
 
 WorkerFactory = Callable[..., CeleryWorkerProcess]
@@ -249,9 +249,8 @@ def test_a_crashing_version_is_suspended_its_owner_told_and_its_logs_private(
         game="kingen", anchors=("greedy", "random"), queued_limit=2, concurrent_limit=2
     )
     ladder_anchor_add(ladder=ladder, name="greedy", bot_name="greedy-2")
-    carl = user_create("carl")
-    carl.email = "carl@example.org"  # without an address the worker's mail task drops it
-    carl.save(update_fields=["email"])
+    # without a confirmed address the worker's mail task drops it
+    carl = user_with_verified_email("carl")
     crasher = uploaded(carl, "crasher", CRASHING_BOT)
     ladder_matchmake(ladder_id=ladder.pk)
     worker = start_worker()

@@ -26,6 +26,7 @@ from league.services.notification_emails import (
 from league.services.notifications import notification_preferences_set, notify
 from league.services.time_controls import time_control_choose
 from tests.api_answers import client_for, ok, refused
+from tests.league.builders import user_with_verified_email
 
 
 class BrokenBackend(BaseEmailBackend):
@@ -36,7 +37,7 @@ class BrokenBackend(BaseEmailBackend):
 
 
 def person(name: str) -> User:
-    return User.objects.create_user(name, f"{name}@example.org", "a long password 1")
+    return user_with_verified_email(name)
 
 
 def later() -> Any:
@@ -111,6 +112,19 @@ def test_a_person_without_an_address_gets_no_mail_and_nothing_stays_due() -> Non
     nobody = User.objects.create_user("nobody", "", "a long password 1")
     notice = notify(user=nobody, kind=NotificationKind.YOUR_MOVE, key="k", text="Your move.")
     assert notice is not None
+    assert notification_email_send(notification_id=notice.pk) is False
+    notice.refresh_from_db()
+    assert (notice.email_due, notice.emailed_at) == (False, None)
+    assert mail.outbox == []
+
+
+@pytest.mark.django_db
+def test_an_address_not_confirmed_gets_no_mail() -> None:
+    """Anyone can type anyone's address at sign-up: only a confirmed one is mailed."""
+    typed = User.objects.create_user("typed", "someone@example.org", "a long password 1")
+    notice = notify(user=typed, kind=NotificationKind.YOUR_MOVE, key="k", text="Your move.")
+    assert notice is not None
+    assert notice.email_due
     assert notification_email_send(notification_id=notice.pk) is False
     notice.refresh_from_db()
     assert (notice.email_due, notice.emailed_at) == (False, None)

@@ -63,7 +63,7 @@ def test_the_sixth_wrong_password_locks_the_page_until_the_lock_ends_and_it_grow
     assert WRONG not in page  # the lock's message, not "wrong password"
     assert not signed_in(client)
 
-    lock = sign_in_lock_get(username="ann")
+    lock = sign_in_lock_get(username="ann", source="address:127.0.0.1")
     assert lock is not None
     sign_in_clock.advance(seconds=lock.until - sign_in_clock.time() - 0.05)
     assert_locked_page(sign_in(client, "ann", PASSWORD), within=1)  # not quite yet

@@ -24,15 +24,34 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from api.throttles import RateLimited, SignInThrottle, throttle_check
+from api.throttles import RateLimited, SignInThrottle, SignUpThrottle, throttle_check
 from league.selectors.clubs import invitation_preview
-from league.services.sign_in import SignInLock, account_create, sign_in_lock_get
+from league.services.accounts import signed_in_session_forget
+from league.services.sign_in import (
+    SignInLock,
+    account_create,
+    known_device_remember,
+    sign_in_lock_for,
+)
 from web.invitations import InvitationError, invitation_accept
-from web.throttling import too_many_requests_page
+from web.throttling import rate_limited, too_many_requests_page
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    """A username and a password twice (Django's password validators apply)."""
+    """A username, an email address (optional) and a password twice (Django's password
+    validators apply)."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("Email address (optional)"),
+        required=False,
+        help_text=gettext_lazy(
+            "Only to reset a forgotten password and to send the notices you choose; never "
+            "shown to anyone. We mail you a link to confirm it."
+        ),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
 
 class SignInForm(AuthenticationForm):
@@ -46,7 +65,7 @@ class SignInForm(AuthenticationForm):
             return super().clean()
         except ValidationError:
             username = self.cleaned_data.get("username")
-            self.lock = sign_in_lock_get(username=username) if username else None
+            self.lock = sign_in_lock_for(self.request, username=username) if username else None
             if self.lock is None:
                 raise
             raise ValidationError(self.lock.message(), code="locked") from None
@@ -65,6 +84,11 @@ class SiteLoginView(LoginView):
             return too_many_requests_page(request, error)
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        known_device_remember(self.request, response, username=form.get_user().get_username())
+        return response
+
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         lock = getattr(form, "lock", None)
@@ -77,6 +101,10 @@ class SiteLoginView(LoginView):
 class SiteLogoutView(LogoutView):
     next_page = "home"
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        signed_in_session_forget(session_key=request.session.session_key)
+        return super().post(request, *args, **kwargs)
+
 
 def _safe_next(request: HttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
@@ -88,13 +116,16 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited(SignUpThrottle)
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_safe_next(request) or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = account_create(
-            username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data.get("email") or "",
         )
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(
@@ -102,7 +133,15 @@ def signup(request: HttpRequest) -> HttpResponse:
             _("Welcome, %(get_username)s. Your account is ready.")
             % {"get_username": user.get_username()},
         )
-        return redirect(_safe_next(request) or "home")
+        if user.email:
+            messages.info(
+                request,
+                _("We sent a link to %(address)s: open it to confirm your address.")
+                % {"address": user.email},
+            )
+        response = redirect(_safe_next(request) or "home")
+        known_device_remember(request, response, username=user.get_username())
+        return response
     return render(request, "web/signup.html", {"form": form, "next": _safe_next(request)})
 
 

@@ -1,5 +1,6 @@
 """A person's profile: their games, ratings, partners and opponents, and bots
-(league.selectors.profiles; only what anyone may see)."""
+(league.selectors.profiles; only what anyone may see, and the games, partners and bots
+only to whom the person lets see them)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from league.selectors.profiles import (
     person_ratings,
     person_tablemates,
 )
+from league.services.accounts import profile_details_visible
 from web.charts import line_chart_svg
 
 
@@ -40,13 +42,17 @@ def person_detail(request: HttpRequest, username: str) -> HttpResponse:
         y_label=_("rating's low end"),
         chart_id="person-ratings",
     )
+    # The person's choice (settings, *Privacy*): their games, partners and bots or not.
+    visible = profile_details_visible(person_id=person.pk, viewer=request.user)
+    page = _page_number(request.GET.get("page"))
     context = {
         "person": person,
-        "games": person_games(competitor=competitor, page=_page_number(request.GET.get("page"))),
+        "details_visible": visible,
+        "games": person_games(competitor=competitor, page=page) if visible else None,
         "ratings": ratings,
         "chart": chart if ratings else "",
-        "tablemates": person_tablemates(competitor=competitor),
-        "bots": person_bots(person=person),
+        "tablemates": person_tablemates(competitor=competitor) if visible else None,
+        "bots": person_bots(person=person) if visible else [],
         "is_you": request.user.is_authenticated and request.user.pk == person.pk,
     }
     return render(request, "web/person.html", context)

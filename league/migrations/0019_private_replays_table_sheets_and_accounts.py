@@ -8,6 +8,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('league', '0018_private_replay'),
         ('league', '0018_table_sheet_sides_versions'),
+        ('league', '0018_accounts_email_sessions_tokens'),
     ]
 
     operations = [

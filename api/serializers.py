@@ -474,6 +474,10 @@ class SeatViewSerializer(serializers.Serializer[Any]):
     missing = MissingSeatSerializer(many=True)
     moved_for_you = MovedForYouSerializer(many=True)
     replaced = serializers.BooleanField()
+    back_next_deal = serializers.BooleanField(
+        help_text="A bot plays the seat because its person was gone (the others voted); "
+        "they take it back at the next deal if they are at the table."
+    )
     error = serializers.CharField(allow_blank=True)
 
 
@@ -552,6 +556,26 @@ class ChatSerializer(serializers.Serializer[Any]):
     messages = ChatMessageSerializer(many=True)
     can_write = serializers.BooleanField()
     max_chars = serializers.IntegerField()
+
+
+class SeatPresenceSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    connected = serializers.BooleanField(help_text="A table page of the person is open.")
+    away_seconds = serializers.IntegerField(help_text="Seconds since they were last seen.")
+    bot_for_absent = serializers.BooleanField(
+        help_text="The others seated a bot for them; they take the seat again at the next deal."
+    )
+    vote_open = serializers.BooleanField(help_text="The others may vote to seat a bot now.")
+    votes = serializers.IntegerField()
+    votes_needed = serializers.IntegerField()
+
+
+class TablePresenceSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField()
+    match = serializers.IntegerField()
+    vote_after_seconds = serializers.FloatField()
+    seats = SeatPresenceSerializer(many=True)
 
 
 class SpectatorViewSerializer(serializers.Serializer[Any]):

@@ -191,7 +191,8 @@ export function csrfToken() {
 
 /**
  * A WebSocket that reconnects with a growing pause and calls onMessage(json) for each
- * message; onState("live" | "reconnecting" | "offline") tells the page. Returns {close}.
+ * message; onState("live" | "reconnecting" | "offline") tells the page. Returns {close, isOpen,
+ * send}.
  */
 export function liveSocket(path, { onMessage, onState, onOpen }) {
   if (!path || !("WebSocket" in window)) {
@@ -234,6 +235,12 @@ export function liveSocket(path, { onMessage, onState, onOpen }) {
     },
     isOpen() {
       return socket?.readyState === WebSocket.OPEN;
+    },
+    /** Send `message` as JSON if the socket is open (else it is dropped); true if sent. */
+    send(message) {
+      if (socket?.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
     },
   };
 }

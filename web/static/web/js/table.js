@@ -8,7 +8,9 @@
 //   data-socket-url  WebSocket path; {"type": "update", "event_index", "events"} carries the
 //                    new events as anyone may see them (league.domain.public_events): the
 //                    cards played are drawn at once, then the view is refetched;
-//                    {"type": "chat"} is a line of the table's chat
+//                    {"type": "chat"} is a line of the table's chat; {"type": "presence"}
+//                    who is at the table (presence.js), which the page's heartbeat asks
+//   data-vote-url    POST: vote to seat a bot for the person at a seat ("/0/vote/" with the seat)
 //   data-next-url    GET: the next game where it is this person's move (optional)
 //   data-seat        this person's seat
 //
@@ -32,6 +34,8 @@ import {
   liveSocket, movedWords, seatAreas, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
+import { tablePresence } from "./presence.js";
+import { turnSignals } from "./turn_signals.js";
 
 const root = document.getElementById("table");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -42,6 +46,17 @@ const seatsElement = document.getElementById("table-seats");
 let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
 const chatElement = document.querySelector(".table-chat[data-chat-url]");
 const chat = chatElement ? tableChat(chatElement) : null;
+const signals = turnSignals({ root, table: matchId });
+const presence = tablePresence({
+  root,
+  mySeat,
+  nameOf: (seat) => nameOf(seat),
+  voteUrl: (seat) => root.dataset.voteUrl.replace("/0/vote/", `/${seat}/vote/`),
+  onChange: () => {
+    if (current) render(current);
+  },
+  announce: (text) => announce(text),
+});
 
 /** Names that say which seat they are when several seats have the same name. */
 function distinctNames(names) {
@@ -284,6 +299,12 @@ function renderBoard(data, view) {
     if (view.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
     if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, engineWords(view.public.ranks[seat])));
     if (replaced.has(seat)) label.append(el("span", { class: "badge" }, gettext("a bot plays")));
+    const here = presence.of(seat);
+    if (here && seat !== mySeat) {
+      box.dataset.connected = here.connected ? "true" : "false";
+      label.append(el("span", { class: `badge presence${here.connected ? " connected" : " gone"}` },
+        here.connected ? gettext("at the table") : gettext("gone")));
+    }
     const won = view.tricks_won[seat] ?? 0;
     label.append(el("span", { class: "badge" }, tr(ngettext("%(count)s trick", "%(count)s tricks", won), { count: won })));
     box.append(label);
@@ -451,6 +472,7 @@ function renderStatus(data, phase) {
   const view = data.view;
   const status = part("status");
   root.dataset.yourTurn = data.your_turn && !sending ? "true" : "false";
+  signals.update(Boolean(data.your_turn) && phase === "your_move");
   root.dataset.over = phase === "finished" || phase === "error" ? "true" : "false";
   const toAct = data.to_act ?? view?.to_act;
   if (sending) {
@@ -478,7 +500,7 @@ function renderStatus(data, phase) {
     }
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
-        ? gettext("A bot plays your seat for the rest of this game…")
+        ? (data.back_next_deal ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
         : toAct === undefined || toAct === null ? gettext("The bots are thinking…") : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {
@@ -750,9 +772,11 @@ socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {
     if (message.type === "update") updated(message);
     else if (message.type === "chat") chat?.receive(message.chat);
+    else if (message.type === "presence") presence.receive(message);
   },
   onState: connectionState,
   onOpen: () => {
+    presence.beat(socket);
     // Catch up on whatever happened while disconnected.
     refresh();
     chat?.catchUp();

@@ -456,7 +456,14 @@ def _match_play(*, match_id: int, attempt: int) -> PlayStats:
         players,
         time_control=_time_control(match),
         times=replay.times,
-        hooks=StoredPlay(match=match, attempt=attempt, rows=rows, players=players, writer=writer),
+        hooks=StoredPlay(
+            match=match,
+            attempt=attempt,
+            rows=rows,
+            players=players,
+            writer=writer,
+            deal=replay.state.deal_number,
+        ),
     )
     stats.engine_seconds += played.engine_seconds
     if played.waiting_seat is not None:
@@ -491,15 +498,15 @@ class StoredPlay:
     players: Sequence[GuardedSeat | None]
     writer: EventWriter
 
-    deal: int = -1
+    deal: int
+    """The deal under way (a new one is when a person replaced by a bot comes back)."""
 
     def actions_applied(self, state: State[Any], times: dict[int, float]) -> None:
         if self.writer.flush_due():
             self.writer.flush()
         if state.deal_number != self.deal:
-            if self.deal >= 0:
-                self._absent_return()
             self.deal = state.deal_number
+            self._absent_return()
 
     def _absent_return(self) -> None:
         """A deal starts: a person the others replaced by a bot, and who is back at the

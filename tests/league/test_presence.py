@@ -139,6 +139,5 @@ def test_the_others_seat_a_bot_for_a_person_gone_who_takes_the_seat_back_at_the_
     back_in = deal_of(match)
     match = play_until(match, lambda m: m.waiting_seat == 1, mover=ann)
     assert deal_of(match) == back_in + 1
-    bob_seat.refresh_from_db()
-    assert not bob_seat.replaced
+    assert not MatchSeat.objects.get(match=match, seat=1).replaced
     assert presence_of(match, 1)["bot_for_absent"] is False

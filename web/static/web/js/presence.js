@@ -16,6 +16,7 @@ const HEARTBEAT_MS = 10000;
  */
 export function tablePresence({ root, mySeat, nameOf, voteUrl, onChange, announce }) {
   let seats = null; // seat number -> its entry of the last snapshot
+  const seen = new Set(); // the seats seen connected since the page opened
   let heartbeat = null;
   let voting = false;
 
@@ -75,10 +76,11 @@ export function tablePresence({ root, mySeat, nameOf, voteUrl, onChange, announc
         const was = before.get(entry.seat);
         if (!was || entry.seat === mySeat) continue;
         if (was.connected && !entry.connected) say(tr(gettext("%(name)s left the table"), { name: nameOf(entry.seat) }));
-        else if (!was.connected && entry.connected) say(tr(gettext("%(name)s is back"), { name: nameOf(entry.seat) }));
+        else if (!was.connected && entry.connected && seen.has(entry.seat)) say(tr(gettext("%(name)s is back"), { name: nameOf(entry.seat) }));
         if (!was.bot_for_absent && entry.bot_for_absent) say(tr(gettext("A bot plays for %(name)s."), { name: nameOf(entry.seat) }));
       }
     }
+    for (const entry of seats.values()) if (entry.connected) seen.add(entry.seat);
     root.dataset.presence = JSON.stringify([...seats.values()].map((e) => [e.seat, e.connected]));
     renderVotes();
     onChange?.();

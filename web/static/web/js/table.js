@@ -782,6 +782,13 @@ socket = liveSocket(root.dataset.socketUrl, {
     chat?.catchUp();
   },
 });
+// Leaving the page closes its socket at once, so the others see this person gone within
+// seconds even where the browser keeps the page in its back-forward cache; a page brought
+// back from that cache loads afresh.
+window.addEventListener("pagehide", () => socket.close());
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) window.location.reload();
+});
 window.addEventListener("online", refresh);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") refresh();

@@ -474,10 +474,6 @@ class SeatViewSerializer(serializers.Serializer[Any]):
     missing = MissingSeatSerializer(many=True)
     moved_for_you = MovedForYouSerializer(many=True)
     replaced = serializers.BooleanField()
-    back_next_deal = serializers.BooleanField(
-        help_text="A bot plays the seat because its person was gone (the others voted); "
-        "they take it back at the next deal if they are at the table."
-    )
     error = serializers.CharField(allow_blank=True)
 
 

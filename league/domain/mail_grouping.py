@@ -11,7 +11,7 @@ along with the first that is ready. A notice is ready
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -37,6 +37,8 @@ class DueNotice:
     match_id: int | None
     correspondence: bool
     """About a correspondence game (its mails are grouped per game)."""
+    read: bool = False
+    """The person read it on the site (they moved): it is not mailed any more."""
 
 
 def notice_ready(
@@ -89,3 +91,67 @@ def email_mode(*, email: bool, digest: bool) -> str:
     if not email:
         return OFF
     return DIGEST if digest else IMMEDIATE
+
+
+def mail_plan(
+    due: Sequence[DueNotice],
+    *,
+    address: bool,
+    last_mail_of_match: Mapping[int, datetime],
+    now: datetime,
+) -> tuple[list[int], list[int]]:
+    """(the notices to mail now in one mail, the notices no longer due): a notice read on
+    the site, turned off, or of a person without an address is dropped; of the rest,
+    ``notices_to_mail``."""
+    dropped = [n.id for n in due if not address or n.read or n.mode == OFF]
+    kept = [n for n in due if n.id not in dropped]
+    return notices_to_mail(kept, last_mail_of_match=last_mail_of_match, now=now), dropped
+
+
+def preference_problem(
+    *, kinds: Collection[str], email: Mapping[str, bool], modes: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """The first fault of a person's email choices: ``("kind", name)`` of a kind that does
+    not exist, ``("mode", kind)`` of a mode that is not one of EMAIL_MODES; None if none."""
+    unknown = sorted((set(email) | set(modes)) - set(kinds))
+    if unknown:
+        return "kind", unknown[0]
+    wrong = sorted(kind for kind, mode in modes.items() if mode not in EMAIL_MODES)
+    return ("mode", wrong[0]) if wrong else None
+
+
+Translate = Callable[[str], str]
+TranslatePlural = Callable[[str, str, int], str]
+
+
+def mail_text(
+    *,
+    notices: Sequence[tuple[str, str]],
+    kind_labels: Sequence[str],
+    settings_url: str,
+    notifications_url: str,
+    gettext: Translate,
+    ngettext: TranslatePlural,
+) -> tuple[str, str]:
+    """(subject, body) of one mail of ``notices`` ((text, absolute link or "") each), in
+    the language of ``gettext``: a plain subject, each notice with its link, and a footer
+    saying why the mail came and where to change that."""
+    if len(notices) == 1:
+        subject = gettext("%(kind)s · King League") % {"kind": kind_labels[0]}
+    else:
+        subject = ngettext(
+            "%(count)d notification · King League",
+            "%(count)d notifications · King League",
+            len(notices),
+        ) % {"count": len(notices)}
+    lines: list[str] = []
+    for text, url in notices:
+        lines += [text, url, ""] if url else [text, ""]
+    lines += [
+        "--",
+        gettext('You receive this mail because your settings mail you "%(kind)s".')
+        % {"kind": ", ".join(kind_labels)},
+        gettext("Choose which events mail you, and how: %(url)s") % {"url": settings_url},
+        gettext("All your notifications: %(url)s") % {"url": notifications_url},
+    ]
+    return subject, "\n".join(lines)

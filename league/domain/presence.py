@@ -6,7 +6,7 @@ and asks this module; nothing here reads a card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -95,3 +95,78 @@ def bot_for_absent(*, replaced: bool, strikes: int, strikes_allowed: int, faults
     if not replaced or strikes >= strikes_allowed:
         return False
     return any(isinstance(f, dict) and f.get("cause") == ABSENT for f in faults or [])
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What the presence of a person's seat is told from, besides its connections."""
+
+    seat: int
+    name: str
+    replaced: bool
+    strikes: int
+    faults: Any
+
+
+def presence_entries(
+    *,
+    seats: Sequence[SeatFacts],
+    connections: Mapping[int, Sequence[Connection]],
+    votes: Mapping[int, int],
+    started_at: datetime,
+    now: datetime,
+    live: bool,
+    playing: bool,
+    after: float,
+    strikes_allowed: int,
+) -> list[dict[str, Any]]:
+    """Who is at the table, for each person's seat (``seats``) as everyone may see it:
+    connected or for how long gone, whether a bot plays for them because the others voted,
+    and the vote (open or not, the votes so far and needed)."""
+    entries = []
+    for facts in seats:
+        presence = seat_presence(
+            connections=connections.get(facts.seat, []), started_at=started_at, now=now
+        )
+        entries.append(
+            {
+                "seat": facts.seat,
+                "name": facts.name,
+                "connected": presence.connected,
+                "away_seconds": round(presence.away_seconds),
+                "bot_for_absent": bot_for_absent(
+                    replaced=facts.replaced,
+                    strikes=facts.strikes,
+                    strikes_allowed=strikes_allowed,
+                    faults=facts.faults,
+                ),
+                "vote_open": absence_vote_open(
+                    live=live,
+                    playing=playing,
+                    person=True,
+                    replaced=facts.replaced,
+                    presence=presence,
+                    after=after,
+                ),
+                "votes": votes.get(facts.seat, 0),
+                "votes_needed": votes_needed(len(seats) - 1),
+            }
+        )
+    return entries
+
+
+def absent_fault(*, votes: int, decision: int, deal: int) -> dict[str, Any]:
+    """The fault kept on a seat whose bot the others seated: why, and from when."""
+    return {
+        "cause": ABSENT,
+        "message": f"gone from the table; {votes} of the others seated a bot",
+        "decision": decision,
+        "deal": deal,
+        "fallback": None,
+    }
+
+
+def deal_started(*, deal_starts: Sequence[int], stored: int) -> bool:
+    """Whether a deal started among the events from index ``stored`` on (the engine's
+    ``deal_starts``: the index of each deal's first event)."""
+    return bool(deal_starts) and deal_starts[-1] >= stored

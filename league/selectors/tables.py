@@ -27,7 +27,6 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from engine.variants import load_game
-from league.domain.presence import bot_for_absent
 from league.domain.table_phase import TablePhase, action_labels, moves_played_for, seat_turn
 from league.errors import NotAllowedError, NotFoundError
 from league.models import (
@@ -420,12 +419,6 @@ def seat_view(*, match: Match, seat: int, user: User) -> dict[str, Any]:
             strikes_allowed=PERSON_MAX_STRIKES,
         ),
         "replaced": mine.replaced,
-        "back_next_deal": bot_for_absent(
-            replaced=mine.replaced,
-            strikes=mine.strikes,
-            strikes_allowed=PERSON_MAX_STRIKES,
-            faults=mine.faults,
-        ),
         "error": "",
     }
     if match.status == MatchStatus.WAITING:

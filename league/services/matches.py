@@ -69,6 +69,7 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import PlayerView, State
 from league.domain.ladder_results import MACHINE_FAULT
+from league.domain.presence import deal_started
 from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError
 from league.live_updates import (
@@ -102,7 +103,7 @@ from league.services.match_notices import (
 )
 from league.services.match_results import match_result_assemble, seat_outcome_and_faults
 from league.services.notifications import match_notices_done
-from league.services.presence import absent_seats_return, deal_started, seat_replaced_now
+from league.services.presence import absent_seats_return, seat_replaced_now
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
@@ -511,18 +512,11 @@ class StoredPlay:
     def _absent_return(self) -> None:
         """A deal starts: a person the others replaced by a bot, and who is back at the
         table, takes their seat again (league.services.presence)."""
-        bots = [
-            seat
-            for seat, player in enumerate(self.players)
-            if isinstance(player, ReplacementSeat) and self.rows[seat].competitor.user_id
-        ]
-        if not bots:
-            return
-        for seat in absent_seats_return(match_id=self.match.pk, seats=bots):
+        for seat in absent_seats_return(match_id=self.match.pk):
             player = self.players[seat]
-            assert player is not None
-            player.close()
-            cast(list[GuardedSeat | None], self.players)[seat] = None
+            if isinstance(player, ReplacementSeat):
+                player.close()
+                cast(list[GuardedSeat | None], self.players)[seat] = None
 
     def person_to_act(self, state: State[Any], seat: int) -> int | None:
         """Store what was played, keep the bots' faults, release the match to the person

@@ -30,7 +30,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from league.display_settings import language_of
-from league.domain.mail_grouping import OFF, DueNotice, notices_to_mail
+from league.domain.mail_grouping import DueNotice, mail_plan, mail_text
 from league.models import Notification, NotificationKind, TimeControl
 from league.services.notifications import email_mode_of
 
@@ -47,47 +47,20 @@ def absolute_url(path: str) -> str:
     return str(settings.SITE_URL).rstrip("/") + "/" + path.lstrip("/")
 
 
-def notification_email(notice: Notification, to: str) -> EmailMessage:
-    """The mail of one notice (``notifications_email`` of that one)."""
-    return notifications_email([notice], to)
-
-
 def notifications_email(notices: list[Notification], to: str) -> EmailMessage:
-    """One mail of a person's notices, in their language: a plain subject, each notice's
-    text with its absolute link, and a footer saying how to change which events mail the
-    person and how."""
-    first = notices[0]
+    """One mail of a person's notices, in their language (league.domain.mail_grouping's
+    ``mail_text``): each notice's text with its absolute link, and how to change the mails."""
     kinds = list(dict.fromkeys(NotificationKind(n.kind) for n in notices))
-    with translation.override(language_of(user_id=first.user_id)):
-        if len(notices) == 1:
-            subject = gettext("%(kind)s · King League") % {"kind": kinds[0].label}
-        else:
-            subject = ngettext(
-                "%(count)d notification · King League",
-                "%(count)d notifications · King League",
-                len(notices),
-            ) % {"count": len(notices)}
-        lines: list[str] = []
-        for notice in notices:
-            lines += [notice.text]
-            if notice.url:
-                lines += [absolute_url(notice.url)]
-            lines += [""]
-        settings_url = absolute_url(reverse("web:notification-settings"))
-        lines += [
-            "--",
-            gettext('You receive this mail because your settings mail you "%(kind)s".')
-            % {"kind": ", ".join(str(kind.label) for kind in kinds)},
-            gettext("Choose which events mail you, and how: %(url)s") % {"url": settings_url},
-            gettext("All your notifications: %(url)s")
-            % {"url": absolute_url(reverse("web:notifications"))},
-        ]
-    return EmailMessage(
-        subject=subject,
-        body="\n".join(lines),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[to],
-    )
+    with translation.override(language_of(user_id=notices[0].user_id)):
+        subject, body = mail_text(
+            notices=[(n.text, absolute_url(n.url) if n.url else "") for n in notices],
+            kind_labels=[str(kind.label) for kind in kinds],
+            settings_url=absolute_url(reverse("web:notification-settings")),
+            notifications_url=absolute_url(reverse("web:notifications")),
+            gettext=gettext,
+            ngettext=ngettext,
+        )
+    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
 
 
 def notification_email_send(*, notification_id: int, now: datetime | None = None) -> bool:
@@ -125,16 +98,7 @@ def person_notices_mail(*, user_id: int, now: datetime | None = None) -> bool:
             .select_related("match__tournament")
             .order_by("created_at", "id")
         )
-        address = (getattr(person, "email", "") or "").strip()
         modes = {kind: email_mode_of(user_id=user_id, kind=kind) for kind in {n.kind for n in due}}
-        dropped = [
-            n.pk for n in due if not address or n.read_at is not None or modes[n.kind] == OFF
-        ]
-        if dropped:
-            Notification.objects.filter(pk__in=dropped).update(email_due=False)
-        due = [n for n in due if n.pk not in dropped]
-        if not due:
-            return False
         last_mail_of_match = dict(
             Notification.objects.filter(
                 user_id=user_id,
@@ -145,7 +109,8 @@ def person_notices_mail(*, user_id: int, now: datetime | None = None) -> bool:
             .annotate(last=Max("emailed_at"))
             .values_list("match_id", "last")
         )
-        chosen = notices_to_mail(
+        address = (getattr(person, "email", "") or "").strip()
+        chosen, dropped = mail_plan(
             [
                 DueNotice(
                     id=n.pk,
@@ -154,12 +119,15 @@ def person_notices_mail(*, user_id: int, now: datetime | None = None) -> bool:
                     match_id=n.match_id,
                     correspondence=n.match is not None
                     and n.match.tournament.time_control == TimeControl.CORRESPONDENCE,
+                    read=n.read_at is not None,
                 )
                 for n in due
             ],
+            address=bool(address),
             last_mail_of_match=last_mail_of_match,
             now=now,
         )
+        Notification.objects.filter(pk__in=dropped).update(email_due=False)
         if not chosen:
             return False
         by_id = {n.pk: n for n in due}

@@ -17,7 +17,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league.domain.mail_grouping import DIGEST, EMAIL_MODES, IMMEDIATE, OFF, email_mode
+from league.domain.mail_grouping import (
+    DIGEST,
+    EMAIL_MODES,
+    IMMEDIATE,
+    OFF,
+    email_mode,
+    preference_problem,
+)
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.live_updates import person_updated
 from league.models import Match, Notification, NotificationKind, NotificationPreference
@@ -148,20 +155,17 @@ def notification_preferences_set(
     user_id = _person_id(user)
     email = dict(email or {})
     modes = dict(modes or {})
-    for field, named in (("email", email), ("mode", modes)):
-        unknown = sorted(set(named) - set(NotificationKind.values))
-        if unknown:
-            raise InvalidInputError(
-                _("%(field)s: unknown kind %(repr)s; the kinds are ")
-                % {"field": field, "repr": repr(unknown[0])}
-                + ", ".join(NotificationKind.values),
-                errors={field: [f"unknown kind {unknown[0]!r}"]},
-            )
-    wrong = sorted(kind for kind, mode in modes.items() if mode not in EMAIL_MODES)
-    if wrong:
+    problem = preference_problem(kinds=NotificationKind.values, email=email, modes=modes)
+    if problem is not None and problem[0] == "kind":
         raise InvalidInputError(
-            _("mode: for %(kind)s choose immediate, digest or off") % {"kind": wrong[0]},
-            errors={"mode": [f"{wrong[0]}: one of {', '.join(EMAIL_MODES)}"]},
+            _("email: unknown kind %(repr)s; the kinds are ") % {"repr": repr(problem[1])}
+            + ", ".join(NotificationKind.values),
+            errors={"email": [f"unknown kind {problem[1]!r}"]},
+        )
+    if problem is not None:
+        raise InvalidInputError(
+            _("mode: for %(kind)s choose immediate, digest or off") % {"kind": problem[1]},
+            errors={"mode": [f"{problem[1]}: one of {', '.join(EMAIL_MODES)}"]},
         )
     for kind, wanted in email.items():
         NotificationPreference.objects.update_or_create(

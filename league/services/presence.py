@@ -17,28 +17,24 @@ person's move whenever a deal starts). Nothing here reads a card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league.display_settings import language_of
 from league.domain.presence import (
     ABSENCE_VOTE_SECONDS,
-    ABSENT,
     CONNECTION_TTL_SECONDS,
     Connection,
-    SeatPresence,
+    SeatFacts,
     absence_vote_after,
-    absence_vote_open,
-    seat_presence,
-    votes_needed,
+    absent_fault,
+    presence_entries,
 )
 from league.domain.presence import bot_for_absent as domain_bot_for_absent
 from league.errors import ConflictError, NotAllowedError, NotFoundError
@@ -49,12 +45,9 @@ from league.models import (
     Match,
     MatchSeat,
     MatchStatus,
-    NotificationKind,
     SeatConnection,
     TimeControl,
 )
-from league.services.match_notices import match_in_words, table_url
-from league.services.notifications import notify
 from league.services.task_outbox import task_enqueue
 from league.task_names import RUN_MATCH
 
@@ -79,112 +72,65 @@ def bot_for_absent(row: MatchSeat) -> bool:
 
 
 def _person_seats(match_id: int, user_id: int) -> list[int]:
-    return list(
-        MatchSeat.objects.filter(match_id=match_id, competitor__user_id=user_id).values_list(
-            "seat", flat=True
-        )
-    )
-
-
-def _connected_seats(match_id: int, now: datetime) -> set[int]:
-    fresh = now - timedelta(seconds=CONNECTION_TTL_SECONDS)
-    return set(
-        SeatConnection.objects.filter(
-            match_id=match_id, closed=False, seen_at__gte=fresh
-        ).values_list("seat", flat=True)
-    )
+    query = MatchSeat.objects.filter(match_id=match_id, competitor__user_id=user_id)
+    return list(query.values_list("seat", flat=True))
 
 
 def presence_open(
     *, match_id: int, user_id: int, channel: str, now: datetime | None = None
 ) -> bool:
     """A table page of ``user_id`` opened its socket: one connection per seat of theirs at
-    the match. False (nothing written) for someone who has no seat there, a watcher."""
+    the match (their votes against them void: they are back). False (nothing written) for
+    someone who has no seat there, a watcher."""
     now = now or timezone.now()
     seats = _person_seats(match_id, user_id)
-    if not seats:
-        return False
-    SeatConnection.objects.filter(
-        match_id=match_id, seat__in=seats, closed=True, seen_at__lt=now - CLOSED_KEPT
-    ).delete()
+    mine = SeatConnection.objects.filter(match_id=match_id, seat__in=seats)
+    mine.filter(closed=True, seen_at__lt=now - CLOSED_KEPT).delete()
     for seat in seats:
         SeatConnection.objects.update_or_create(
             channel=f"{channel}#{seat}",
             defaults={"match_id": match_id, "seat": seat, "seen_at": now, "closed": False},
         )
-    # Back: the votes to seat a bot for them are void.
     AbsenceVote.objects.filter(match_id=match_id, seat__in=seats).delete()
-    return True
+    return bool(seats)
 
 
 def presence_beat(*, channel: str, now: datetime | None = None) -> None:
     """The page is still there (its heartbeat)."""
-    SeatConnection.objects.filter(channel__startswith=f"{channel}#", closed=False).update(
-        seen_at=now or timezone.now()
-    )
+    mine = SeatConnection.objects.filter(channel__startswith=f"{channel}#", closed=False)
+    mine.update(seen_at=now or timezone.now())
 
 
 def presence_close(*, channel: str, now: datetime | None = None) -> None:
     """The page's socket closed: the moment is kept (since when the person is gone)."""
-    SeatConnection.objects.filter(channel__startswith=f"{channel}#").update(
-        closed=True, seen_at=now or timezone.now()
-    )
-
-
-def _presences(match: Match, now: datetime) -> dict[int, SeatPresence]:
-    started = match.started_at or match.created_at
-    connections: dict[int, list[Connection]] = {}
-    for seat, seen_at, closed in SeatConnection.objects.filter(match_id=match.pk).values_list(
-        "seat", "seen_at", "closed"
-    ):
-        connections.setdefault(seat, []).append(Connection(seen_at=seen_at, closed=closed))
-    return {
-        seat: seat_presence(connections=rows, started_at=started, now=now)
-        for seat, rows in connections.items()
-    }
+    mine = SeatConnection.objects.filter(channel__startswith=f"{channel}#")
+    mine.update(closed=True, seen_at=now or timezone.now())
 
 
 def table_presence(*, match: Match, now: datetime | None = None) -> dict[str, Any]:
-    """Who is at the table, as everyone may see it: for each person's seat whether they
-    are connected, for how long they are gone, whether a bot plays for them because the
-    others voted, and the vote (open or not, votes so far, votes needed)."""
-    now = now or timezone.now()
-    rows = sorted(
-        MatchSeat.objects.filter(match_id=match.pk).select_related("competitor"),
-        key=lambda r: r.seat,
-    )
-    presences = _presences(match, now)
-    started = match.started_at or match.created_at
-    never = seat_presence(connections=[], started_at=started, now=now)
-    votes: dict[int, int] = {}
-    for seat in AbsenceVote.objects.filter(match_id=match.pk).values_list("seat", flat=True):
-        votes[seat] = votes.get(seat, 0) + 1
-    people = [r for r in rows if r.competitor.user_id is not None]
+    """Who is at the table, as everyone may see it (league.domain.presence's
+    ``presence_entries``), read from the connections and the votes."""
+    connections: dict[int, list[Connection]] = {}
+    rows = SeatConnection.objects.filter(match_id=match.pk)
+    for seat, seen_at, closed in rows.values_list("seat", "seen_at", "closed"):
+        connections.setdefault(seat, []).append(Connection(seen_at=seen_at, closed=closed))
+    votes = Counter(AbsenceVote.objects.filter(match_id=match.pk).values_list("seat", flat=True))
+    people = MatchSeat.objects.filter(match_id=match.pk, competitor__user__isnull=False)
     after = vote_after_seconds(match)
-    live = match.tournament.time_control == TimeControl.LIVE
-    playing = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
-    seats = []
-    for row in people:
-        presence = presences.get(row.seat, never)
-        seats.append(
-            {
-                "seat": row.seat,
-                "name": row.competitor.name,
-                "connected": presence.connected,
-                "away_seconds": round(presence.away_seconds),
-                "bot_for_absent": bot_for_absent(row),
-                "vote_open": absence_vote_open(
-                    live=live,
-                    playing=playing,
-                    person=True,
-                    replaced=row.replaced,
-                    presence=presence,
-                    after=after,
-                ),
-                "votes": votes.get(row.seat, 0),
-                "votes_needed": votes_needed(len(people) - 1),
-            }
-        )
+    seats = presence_entries(
+        seats=[
+            SeatFacts(r.seat, r.competitor.name, r.replaced, r.strikes, r.faults)
+            for r in people.select_related("competitor").order_by("seat")
+        ],
+        connections=connections,
+        votes=votes,
+        started_at=match.started_at or match.created_at,
+        now=now or timezone.now(),
+        live=match.tournament.time_control == TimeControl.LIVE,
+        playing=match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING),
+        after=after,
+        strikes_allowed=PERSON_MAX_STRIKES,
+    )
     return {"type": "presence", "match": match.pk, "vote_after_seconds": after, "seats": seats}
 
 
@@ -255,18 +201,11 @@ def absence_vote(
 
 def _bot_seat_for_absent(*, match: Match, row: MatchSeat, votes: int, now: datetime) -> None:
     """The bot of a forfeited seat plays ``row`` from now on (the match row is locked):
-    the fault says why and when; if the table waits for that seat, the workers play on."""
+    the fault says why and when; if the table waits for that seat, the workers play on.
+    The person is told when they open the table again (its presence says so)."""
     row.replaced = True
-    row.faults = [
-        *row.faults,
-        {
-            "cause": ABSENT,
-            "message": f"gone from the table; {votes} of the others seated a bot",
-            "decision": match.events_stored,
-            "deal": match.deals_done + 1,
-            "fallback": None,
-        },
-    ]
+    decision, deal = match.events_stored, match.deals_done + 1
+    row.faults = [*row.faults, absent_fault(votes=votes, decision=decision, deal=deal)]
     row.save(update_fields=["replaced", "faults"])
     AbsenceVote.objects.filter(match=match, seat=row.seat).delete()
     if match.status == MatchStatus.RUNNING and match.waiting_seat == row.seat:
@@ -276,37 +215,19 @@ def _bot_seat_for_absent(*, match: Match, row: MatchSeat, votes: int, now: datet
         match.queued_at = now
         match.save(update_fields=["status", "waiting_seat", "deadline", "queued_at"])
         task_enqueue(RUN_MATCH, match.pk)
-    user_id = row.competitor.user_id
-    assert user_id is not None
-    with translation.override(language_of(user_id=user_id)):
-        text = gettext(
-            "You were gone from %(match)s, and the others seated a bot for you. Come back to "
-            "the table: you take your seat again at the next deal."
-        ) % {"match": match_in_words(match)}
-    notify(
-        user=user_id,
-        kind=NotificationKind.MOVED_FOR_YOU,
-        key=f"{ABSENT}:{match.pk}:{match.events_stored}",
-        text=text,
-        url=table_url(match, row.seat),
-        match=match,
-        email=False,
-    )
 
 
-def absent_seats_return(*, match_id: int, seats: Iterable[int] | None = None) -> list[int]:
+def absent_seats_return(*, match_id: int) -> list[int]:
     """At the start of a deal: the seats whose bot the others seated and whose person is
-    at the table again go back to that person (``replaced`` off); the seats returned.
-    ``seats`` narrows the look to those seats."""
+    at the table again go back to that person (``replaced`` off); the seats returned."""
     now = timezone.now()
     query = MatchSeat.objects.filter(match_id=match_id, replaced=True)
-    if seats is not None:
-        query = query.filter(seat__in=list(seats))
     rows = [row for row in query if bot_for_absent(row)]
     if not rows:
         return []
-    connected = _connected_seats(match_id, now)
-    back = [row.seat for row in rows if row.seat in connected]
+    fresh = now - timedelta(seconds=CONNECTION_TTL_SECONDS)
+    live = SeatConnection.objects.filter(match_id=match_id, closed=False, seen_at__gte=fresh)
+    back = [row.seat for row in rows if live.filter(seat=row.seat).exists()]
     if back:
         MatchSeat.objects.filter(match_id=match_id, seat__in=back).update(replaced=False)
         presence_announce(match_id)
@@ -316,9 +237,3 @@ def absent_seats_return(*, match_id: int, seats: Iterable[int] | None = None) ->
 def seat_replaced_now(*, match_id: int, seat: int) -> bool:
     """Whether a bot plays ``seat`` now (read afresh: the others may just have voted)."""
     return MatchSeat.objects.filter(match_id=match_id, seat=seat, replaced=True).exists()
-
-
-def deal_started(*, deal_starts: Sequence[int], stored: int) -> bool:
-    """Whether a deal started among the events from index ``stored`` on (the engine's
-    ``deal_starts``: the index of each deal's first event)."""
-    return bool(deal_starts) and deal_starts[-1] >= stored

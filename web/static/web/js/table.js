@@ -500,7 +500,7 @@ function renderStatus(data, phase) {
     }
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
-        ? (data.back_next_deal ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
+        ? (presence.of(mySeat)?.bot_for_absent ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
         : toAct === undefined || toAct === null ? gettext("The bots are thinking…") : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {

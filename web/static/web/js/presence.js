@@ -81,9 +81,13 @@ export function tablePresence({ root, mySeat, nameOf, voteUrl, onChange, announc
       }
     }
     for (const entry of seats.values()) if (entry.connected) seen.add(entry.seat);
-    root.dataset.presence = JSON.stringify([...seats.values()].map((e) => [e.seat, e.connected]));
+    // The seats' badges are drawn again only when one changes (not at every heartbeat).
+    const shown = JSON.stringify([...seats.values()].map((e) => [e.seat, e.connected, e.bot_for_absent]));
     renderVotes();
-    onChange?.();
+    if (shown !== root.dataset.presence) {
+      root.dataset.presence = shown;
+      onChange?.();
+    }
   }
 
   return {

@@ -52,9 +52,7 @@ const presence = tablePresence({
   mySeat,
   nameOf: (seat) => nameOf(seat),
   voteUrl: (seat) => root.dataset.voteUrl.replace("/0/vote/", `/${seat}/vote/`),
-  onChange: () => {
-    if (current) render(current);
-  },
+  onChange: () => renderPresence(),
   announce: (text) => announce(text),
 });
 
@@ -273,6 +271,28 @@ function render(data) {
   }
 }
 
+/** Each other person's seat says whether they are at the table: drawn into the board as
+ * it stands, so a change of presence redraws no card (a click is never lost to it). */
+function renderPresence() {
+  for (const box of part("board").querySelectorAll(".seat[data-seat]")) {
+    const seat = Number(box.dataset.seat);
+    const here = seat === mySeat ? null : presence.of(seat);
+    let badge = box.querySelector(".badge.presence");
+    if (!here) {
+      badge?.remove();
+      delete box.dataset.connected;
+      continue;
+    }
+    if (!badge) {
+      badge = el("span", { class: "badge presence" });
+      box.querySelector(".seat-label")?.append(badge);
+    }
+    box.dataset.connected = here.connected ? "true" : "false";
+    badge.classList.toggle("gone", !here.connected);
+    badge.textContent = here.connected ? gettext("at the table") : gettext("gone");
+  }
+}
+
 function renderBoard(data, view) {
   const n = view.hand_sizes.length;
   const where = seatAreas(n, mySeat);
@@ -299,12 +319,6 @@ function renderBoard(data, view) {
     if (view.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
     if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, engineWords(view.public.ranks[seat])));
     if (replaced.has(seat)) label.append(el("span", { class: "badge" }, gettext("a bot plays")));
-    const here = presence.of(seat);
-    if (here && seat !== mySeat) {
-      box.dataset.connected = here.connected ? "true" : "false";
-      label.append(el("span", { class: `badge presence${here.connected ? " connected" : " gone"}` },
-        here.connected ? gettext("at the table") : gettext("gone")));
-    }
     const won = view.tricks_won[seat] ?? 0;
     label.append(el("span", { class: "badge" }, tr(ngettext("%(count)s trick", "%(count)s tricks", won), { count: won })));
     box.append(label);
@@ -367,6 +381,7 @@ function renderBoard(data, view) {
   if (winner !== null) {
     centre.append(el("p", { class: "trick-note" }, tr(gettext("%(name)s won the trick"), { name: nameOf(winner) })));
   }
+  renderPresence();
 }
 
 /** Bids and choices: every legal action that is not a card, under the game's plain label

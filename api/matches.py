@@ -24,6 +24,7 @@ from api.serializers import (
     RoundSerializer,
     SeatViewSerializer,
     SpectatorViewSerializer,
+    TablePresenceSerializer,
 )
 from api.throttles import ActionThrottle, ChatThrottle
 from engine.game import spectator_view
@@ -41,6 +42,7 @@ from league.selectors.tables import CHAT_MAX_CHARS, chat_message_json, chat_mess
 from league.selectors.tournaments import round_list
 from league.services.analysis import analysis_request
 from league.services.matches import match_person_act
+from league.services.presence import absence_vote, table_presence
 from league.services.table_chat import chat_message_post
 
 
@@ -191,6 +193,26 @@ class MatchChatApi(APIView):
         data = validated(self.InputSerializer, request.data)
         message = chat_message_post(match=match, user=request.user, text=data["text"])
         return Response(chat_message_json(message), status=201)
+
+
+class MatchPresenceApi(APIView):
+    """Who is at the table: each person's seat connected or gone, and the vote to seat a
+    bot for one who is gone (docs/api.md); anyone may read it."""
+
+    @extend_schema(responses=responses(TablePresenceSerializer))
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(table_presence(match=match_get(match_id=match_id)))
+
+
+class MatchAbsenceVoteApi(APIView):
+    """A person seated at the table votes to seat a bot for the person at ``seat``, who
+    has been gone long enough (``vote_open``); a majority of the others seats it."""
+
+    throttle_classes = (ActionThrottle,)
+
+    @extend_schema(request=None, responses=responses(TablePresenceSerializer))
+    def post(self, request: Request, match_id: int, seat: int) -> Response:
+        return Response(absence_vote(user=request.user, match_id=match_id, seat=seat))
 
 
 class MatchSpectateApi(APIView):

@@ -18,6 +18,7 @@ from api.fields import QueryIntegerField, StrictBooleanField
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import SettingsThrottle
 from api.token_scopes import SIGNED_IN
+from league.domain.mail_grouping import EMAIL_MODES
 from league.models import Notification, NotificationKind
 from league.selectors.my_games import person_counts
 from league.selectors.notifications import (
@@ -52,6 +53,13 @@ class PreferenceSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=NotificationKind.choices)
     description = serializers.CharField(help_text=gettext_lazy("What the kind tells."))
     email = serializers.BooleanField(help_text=gettext_lazy("Whether this kind is mailed to you."))
+    mode = serializers.ChoiceField(
+        choices=list(EMAIL_MODES),
+        help_text=gettext_lazy(
+            "How it is mailed: immediate (a correspondence game's notices grouped, one mail "
+            "an hour at most), digest (gathered, one mail every three hours at most) or off."
+        ),
+    )
     email_by_default = serializers.BooleanField()
     chosen = serializers.BooleanField(help_text=gettext_lazy("False: the kind's default applies."))
 
@@ -108,7 +116,13 @@ class NotificationPreferencesApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         email = serializers.DictField(
             child=StrictBooleanField(),
+            required=False,
             help_text='Kinds to mail or not, e.g. {"round_started": true, "your_move": false}.',
+        )
+        mode = serializers.DictField(
+            child=serializers.ChoiceField(choices=list(EMAIL_MODES)),
+            required=False,
+            help_text='How to mail kinds, e.g. {"your_move": "digest", "invited": "immediate"}.',
         )
 
     @extend_schema(responses=responses(PreferenceSerializer(many=True)))
@@ -118,7 +132,9 @@ class NotificationPreferencesApi(APIView):
     @extend_schema(request=InputSerializer, responses=responses(PreferenceSerializer(many=True)))
     def put(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request.data)
-        notification_preferences_set(user=request.user, email=data["email"])
+        notification_preferences_set(
+            user=request.user, email=data.get("email"), modes=data.get("mode")
+        )
         return Response(notification_preferences_of(user=request.user))
 
 

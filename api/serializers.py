@@ -565,5 +565,25 @@ class ChatSerializer(serializers.Serializer[Any]):
     max_chars = serializers.IntegerField()
 
 
+class SeatPresenceSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    connected = serializers.BooleanField(help_text="A table page of the person is open.")
+    away_seconds = serializers.IntegerField(help_text="Seconds since they were last seen.")
+    bot_for_absent = serializers.BooleanField(
+        help_text="The others seated a bot for them; they take the seat again at the next deal."
+    )
+    vote_open = serializers.BooleanField(help_text="The others may vote to seat a bot now.")
+    votes = serializers.IntegerField()
+    votes_needed = serializers.IntegerField()
+
+
+class TablePresenceSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField()
+    match = serializers.IntegerField()
+    vote_after_seconds = serializers.FloatField()
+    seats = SeatPresenceSerializer(many=True)
+
+
 class SpectatorViewSerializer(serializers.Serializer[Any]):
     view = serializers.DictField()

@@ -252,6 +252,16 @@ urlpatterns = [
         name="api-match-spectate",
     ),
     path("matches/<int:match_id>/chat/", matches.MatchChatApi.as_view(), name="api-match-chat"),
+    path(
+        "matches/<int:match_id>/presence/",
+        matches.MatchPresenceApi.as_view(),
+        name="api-match-presence",
+    ),
+    path(
+        "matches/<int:match_id>/presence/<int:seat>/vote/",
+        matches.MatchAbsenceVoteApi.as_view(),
+        name="api-match-absence-vote",
+    ),
     path("tables/", tables.TableCreateApi.as_view(), name="api-tables"),
     path("tables/<int:match_id>/", tables.TableDetailApi.as_view(), name="api-table"),
     path("tables/<int:match_id>/join/", tables.TableJoinApi.as_view(), name="api-table-join"),

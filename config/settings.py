@@ -133,6 +133,11 @@ READ_CACHE_SECONDS = 300
 # How long a stored answer is still served after what it shows has changed: a page may lag
 # a change by this much (0: never; the tests' default, tests/conftest.py).
 READ_CACHE_LAG_SECONDS = count_from_env(os.environ, "READ_CACHE_LAG_SECONDS", default=5, least=0)
+# A live table: how long a person is gone before the others may vote to seat a bot for them
+# (docs/web.md, *Presence*; never more than two move times, league.domain.presence).
+TABLE_ABSENCE_VOTE_SECONDS = count_from_env(
+    os.environ, "TABLE_ABSENCE_VOTE_SECONDS", default=60, least=0
+)
 
 # ---------------------------------------------------------------- signing in
 # ModelBackend that locks a username after too many wrong passwords (league/services/sign_in.py).

@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from league.models import Match
+from league.services.presence import (
+    presence_announce,
+    presence_beat,
+    presence_close,
+    presence_open,
+    table_presence,
+)
 
 
 class LeagueGroupConsumer(AsyncJsonWebsocketConsumer):
@@ -65,10 +75,71 @@ def browser_message(event: dict[str, Any], default_type: str) -> dict[str, Any]:
 
 class MatchConsumer(LeagueGroupConsumer):
     """/ws/matches/{id}/: {"type": "update", "match": id, "event_index": n, "events": [...]}
-    (``events`` when the league has them: league/live_updates.py)."""
+    (``events`` when the league has them: league/live_updates.py), and who is at the table:
+    {"type": "presence", "seats": [...]} (league.services.presence.table_presence) when the
+    socket opens, whenever a seated person's socket opens or closes, and in answer to the
+    page's heartbeat {"type": "here"}.
+
+    The socket of a person seated at the match counts as their presence at the table (the
+    session's person, never a number from the browser); a watcher's counts for nobody."""
 
     group_prefix = "match"
     browser_type = "update"
+    seated: bool = False
+    match_id: int = 0
+
+    async def connect(self) -> None:
+        await super().connect()
+        self.match_id = match_id = int(self.scope["url_route"]["kwargs"]["object_id"])
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.seated = await _presence_open(match_id, int(user.pk), self.channel_name)
+        snapshot = await _presence_snapshot(match_id, announce=self.seated)
+        if snapshot is not None:
+            await self.send_json(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        if self.seated:
+            await _presence_close(self.channel_name, self.match_id)
+        await super().disconnect(code)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """The page's heartbeat, ``{"type": "here"}``: answered with who is at the table.
+        Anything else is ignored."""
+        if not isinstance(content, dict) or content.get("type") != "here":
+            return
+        if self.seated:
+            await _presence_beat(self.channel_name)
+        snapshot = await _presence_snapshot(self.match_id, announce=False)
+        if snapshot is not None:
+            await self.send_json(snapshot)
+
+
+@database_sync_to_async
+def _presence_open(match_id: int, user_id: int, channel: str) -> bool:
+    return presence_open(match_id=match_id, user_id=user_id, channel=channel)
+
+
+@database_sync_to_async
+def _presence_beat(channel: str) -> None:
+    presence_beat(channel=channel)
+
+
+@database_sync_to_async
+def _presence_close(channel: str, match_id: int) -> None:
+    presence_close(channel=channel)
+    presence_announce(match_id)
+
+
+@database_sync_to_async
+def _presence_snapshot(match_id: int, *, announce: bool) -> dict[str, Any] | None:
+    """Who is at the table (None for no such match); ``announce``: tell every watcher."""
+    match = Match.objects.select_related("tournament").filter(pk=match_id).first()
+    if match is None:
+        return None
+    if announce:
+        presence_announce(match_id)
+    return table_presence(match=match)
 
 
 class PersonConsumer(AsyncJsonWebsocketConsumer):

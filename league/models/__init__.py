@@ -27,7 +27,13 @@ from league.models.matches import (
     SeatLog,
     SeatOutcome,
 )
-from league.models.notifications import Notification, NotificationKind, NotificationPreference
+from league.models.notifications import (
+    EmailMode,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+)
+from league.models.presence import AbsenceVote, SeatConnection
 from league.models.processes import Heartbeat, OutboxTask, ProcessTick
 from league.models.ratings import RatedMatch, Rating, RatingChange, RatingQueueEntry
 from league.models.replays import PrivateReplay
@@ -57,7 +63,8 @@ __all__ += ["MatchSeat", "MatchStatus", "SeatInvitation", "SeatLog", "SeatOutcom
 __all__ += ["AnalysisStatus", "MatchAnalysis", "MatchResult"]
 __all__ += ["StandingsPart", "StandingsSnapshot"]
 __all__ += ["RatedMatch", "Rating", "RatingChange", "RatingQueueEntry"]
-__all__ += ["Notification", "NotificationKind", "NotificationPreference"]
+__all__ += ["EmailMode", "Notification", "NotificationKind", "NotificationPreference"]
 __all__ += ["RoundAttendance", "ScoreCorrection", "TableSheet", "TableSheetStatus"]
 __all__ += ["Ladder", "LadderEntrant", "LadderEntrantStatus"]
 __all__ += ["PrivateReplay"]
+__all__ += ["AbsenceVote", "SeatConnection"]

@@ -68,15 +68,28 @@ class Notification(models.Model):
         return f"{self.user}: {self.text[:60]}"
 
 
+class EmailMode(models.TextChoices):
+    """How a kind of notice comes by email: each at once (a game's notices grouped,
+    league.services.notification_emails), gathered in a digest, or not at all."""
+
+    IMMEDIATE = "immediate", _("At once")
+    DIGEST = "digest", _("In a digest")
+    OFF = "off", _("Not by email")
+
+
 class NotificationPreference(models.Model):
-    """A person's choice of whether a kind of notice also comes by email (a missing row
-    means the kind's default, docs/web.md)."""
+    """A person's choice of whether a kind of notice also comes by email, at once or in a
+    digest (a missing row means the kind's default, docs/web.md)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
     )
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     email = models.BooleanField()
+    digest = models.BooleanField(
+        default=False,
+        help_text="Mailed in a digest (several notices in one mail) rather than at once.",
+    )
 
     class Meta:
         ordering = ("user_id", "kind")
@@ -91,4 +104,5 @@ class NotificationPreference(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.kind} by email {'on' if self.email else 'off'}"
+        mode = "off" if not self.email else "digest" if self.digest else "immediate"
+        return f"{self.user}: {self.kind} by email {mode}"

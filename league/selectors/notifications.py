@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from league.domain.mail_grouping import IMMEDIATE, OFF, email_mode
 from league.errors import NotAllowedError
 from league.models import Notification, NotificationKind, NotificationPreference
 
@@ -46,18 +47,27 @@ def notifications_of(*, user: Person, limit: int = NOTICES_SHOWN) -> QuerySet[No
 
 
 def notification_preferences_of(*, user: Person) -> list[dict[str, Any]]:
-    """Every kind of notice with whether it is mailed to the person: their choice, else
-    the kind's default (``chosen`` says which)."""
-    chosen = dict(
-        NotificationPreference.objects.filter(user_id=_person_id(user)).values_list("kind", "email")
-    )
-    return [
-        {
-            "kind": kind.value,
-            "description": kind.label,
-            "email": chosen.get(kind.value, kind.value in EMAIL_BY_DEFAULT),
-            "email_by_default": kind.value in EMAIL_BY_DEFAULT,
-            "chosen": kind.value in chosen,
-        }
-        for kind in NotificationKind
-    ]
+    """Every kind of notice with whether and how it is mailed to the person (``mode``:
+    immediate, digest or off): their choice, else the kind's default (``chosen`` says
+    which)."""
+    chosen = {
+        kind: email_mode(email=email, digest=digest)
+        for kind, email, digest in NotificationPreference.objects.filter(
+            user_id=_person_id(user)
+        ).values_list("kind", "email", "digest")
+    }
+    rows = []
+    for kind in NotificationKind:
+        default = IMMEDIATE if kind.value in EMAIL_BY_DEFAULT else OFF
+        mode = chosen.get(kind.value, default)
+        rows.append(
+            {
+                "kind": kind.value,
+                "description": kind.label,
+                "email": mode != OFF,
+                "mode": mode,
+                "email_by_default": kind.value in EMAIL_BY_DEFAULT,
+                "chosen": kind.value in chosen,
+            }
+        )
+    return rows

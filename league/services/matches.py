@@ -69,6 +69,7 @@ from engine.chance import Chance
 from engine.errors import IllegalActionError
 from engine.game import PlayerView, State
 from league.domain.ladder_results import MACHINE_FAULT
+from league.domain.presence import deal_started
 from league.domain.public_events import PublicEvents
 from league.errors import InvalidInputError
 from league.live_updates import (
@@ -103,6 +104,7 @@ from league.services.match_notices import (
 )
 from league.services.match_results import match_result_assemble, seat_outcome_and_faults
 from league.services.notifications import match_notices_done
+from league.services.presence import absent_seats_return, seat_replaced_now
 from league.services.ratings import ratings_enqueue
 from league.services.standings import standings_apply_result
 from league.services.task_outbox import task_enqueue
@@ -456,7 +458,14 @@ def _match_play(*, match_id: int, attempt: int) -> PlayStats:
         players,
         time_control=_time_control(match),
         times=replay.times,
-        hooks=StoredPlay(match=match, attempt=attempt, rows=rows, players=players, writer=writer),
+        hooks=StoredPlay(
+            match=match,
+            attempt=attempt,
+            rows=rows,
+            players=players,
+            writer=writer,
+            deal=replay.state.deal_number,
+        ),
     )
     stats.engine_seconds += played.engine_seconds
     if played.waiting_seat is not None:
@@ -491,25 +500,51 @@ class StoredPlay:
     players: Sequence[GuardedSeat | None]
     writer: EventWriter
 
+    deal: int
+    """The deal under way (a new one is when a person replaced by a bot comes back)."""
+
     def actions_applied(self, state: State[Any], times: dict[int, float]) -> None:
         if self.writer.flush_due():
             self.writer.flush()
+        if state.deal_number != self.deal:
+            self.deal = state.deal_number
+            self._absent_return()
+
+    def _absent_return(self) -> None:
+        """A deal starts: a person the others replaced by a bot, and who is back at the
+        table, takes their seat again (league.services.presence)."""
+        for seat in absent_seats_return(match_id=self.match.pk):
+            player = self.players[seat]
+            if isinstance(player, ReplacementSeat):
+                player.close()
+                cast(list[GuardedSeat | None], self.players)[seat] = None
 
     def person_to_act(self, state: State[Any], seat: int) -> int | None:
         """Store what was played, keep the bots' faults, release the match to the person
-        (their move or the fallback at the deadline continues it): stop here."""
+        (their move or the fallback at the deadline continues it): stop here. If the
+        others have just seated a bot for them (they are gone), the bot plays on."""
         self.writer.flush()
         _seat_reports_store(self.match, self.rows, self.players)
         row = next(r for r in self.rows if r.seat == seat)
         assert row.competitor.user_id is not None  # a person's seat: no player in the loop
-        _match_wait_for_person(
-            match=self.match,
-            attempt=self.attempt,
-            seat=seat,
-            user_id=row.competitor.user_id,
-            decision=len(state.log),
-        )
+        try:
+            _match_wait_for_person(
+                match=self.match,
+                attempt=self.attempt,
+                seat=seat,
+                user_id=row.competitor.user_id,
+                decision=len(state.log),
+            )
+        except _BotSeatedError:
+            player = ReplacementSeat(seat_seed(self.match.seed, seat))
+            player.start(Hello(state.game, seat, _time_control(self.match)))
+            cast(list[GuardedSeat | None], self.players)[seat] = player
+            return player.choose(state.view_for(seat))
         return None
+
+
+class _BotSeatedError(Exception):
+    """The seat's person was replaced by a bot while the worker played: no hand-over."""
 
 
 def _seat_reports_store(
@@ -538,6 +573,9 @@ def _match_wait_for_person(
         ).update(lease_until=None, worker="", waiting_seat=seat, deadline=deadline)
         if updated != 1:
             raise LeaseLostError(f"match {match.pk}: claim {attempt} is over")
+        # The UPDATE holds the match's row lock, which a vote to seat a bot holds too.
+        if seat_replaced_now(match_id=match.pk, seat=seat):
+            raise _BotSeatedError  # rolls the hand-over back
         your_move_notify(
             match=match,
             user_id=user_id,
@@ -716,6 +754,10 @@ def _person_moved(
     _move_answered(match=match, mover=mover, now=now)  # before the next: it may be theirs
     match.events_stored = len(state.log)
     match.deals_done = len(state.deal_scores)
+    if deal_started(deal_starts=state.deal_starts, stored=replay.stored):
+        back = absent_seats_return(match_id=match.pk)
+        for returned in rows:
+            returned.replaced = False if returned.seat in back else returned.replaced
     seat = deciding_seat(state)
     row = next(r for r in rows if r.seat == seat)
     if row.competitor.user_id is not None and not row.replaced:

@@ -17,6 +17,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.domain.mail_grouping import (
+    DIGEST,
+    EMAIL_MODES,
+    IMMEDIATE,
+    OFF,
+    email_mode,
+    preference_problem,
+)
 from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.live_updates import person_updated
 from league.models import Match, Notification, NotificationKind, NotificationPreference
@@ -25,14 +33,22 @@ from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
 
 
-def email_wanted(*, user_id: int, kind: str) -> bool:
-    """Whether ``kind`` is mailed to the person: their choice, else the kind's default."""
+def email_mode_of(*, user_id: int, kind: str) -> str:
+    """How ``kind`` is mailed to the person (league.domain.mail_grouping's IMMEDIATE,
+    DIGEST or OFF): their choice, else the kind's default (at once, or off)."""
     chosen = (
         NotificationPreference.objects.filter(user_id=user_id, kind=kind)
-        .values_list("email", flat=True)
+        .values_list("email", "digest")
         .first()
     )
-    return kind in EMAIL_BY_DEFAULT if chosen is None else bool(chosen)
+    if chosen is None:
+        return IMMEDIATE if kind in EMAIL_BY_DEFAULT else OFF
+    return email_mode(email=chosen[0], digest=chosen[1])
+
+
+def email_wanted(*, user_id: int, kind: str) -> bool:
+    """Whether ``kind`` is mailed to the person (at once or in a digest)."""
+    return email_mode_of(user_id=user_id, kind=kind) != OFF
 
 
 def notify(
@@ -127,22 +143,39 @@ def match_notices_done(*, user_id: int, match_id: int, kinds: Iterable[str], now
 
 @transaction.atomic
 def notification_preferences_set(
-    *, user: AbstractBaseUser | AnonymousUser, email: Mapping[str, bool]
+    *,
+    user: AbstractBaseUser | AnonymousUser,
+    email: Mapping[str, bool] | None = None,
+    modes: Mapping[str, str] | None = None,
 ) -> None:
-    """Set whether each named kind of notice is mailed to the person (kinds not named keep
-    their setting). InvalidInputError naming an unknown kind; nothing is written then."""
+    """Set whether each named kind of notice is mailed to the person (``email``: on or
+    off, a digest staying a digest) or how (``modes``: ``immediate``, ``digest`` or
+    ``off``); kinds not named keep their setting. InvalidInputError naming an unknown kind
+    or mode; nothing is written then."""
     user_id = _person_id(user)
-    unknown = sorted(set(email) - set(NotificationKind.values))
-    if unknown:
+    email = dict(email or {})
+    modes = dict(modes or {})
+    problem = preference_problem(kinds=NotificationKind.values, email=email, modes=modes)
+    if problem is not None and problem[0] == "kind":
         raise InvalidInputError(
-            _("email: unknown kind %(repr)s; the kinds are ") % {"repr": repr(unknown[0])}
+            _("email: unknown kind %(repr)s; the kinds are ") % {"repr": repr(problem[1])}
             + ", ".join(NotificationKind.values),
-            errors={"email": [f"unknown kind {unknown[0]!r}"]},
+            errors={"email": [f"unknown kind {problem[1]!r}"]},
+        )
+    if problem is not None:
+        raise InvalidInputError(
+            _("mode: for %(kind)s choose immediate, digest or off") % {"kind": problem[1]},
+            errors={"mode": [f"{problem[1]}: one of {', '.join(EMAIL_MODES)}"]},
         )
     for kind, wanted in email.items():
         NotificationPreference.objects.update_or_create(
             user_id=user_id, kind=kind, defaults={"email": bool(wanted)}
         )
+    for kind, mode in modes.items():
+        NotificationPreference.objects.update_or_create(
+            user_id=user_id, kind=kind, defaults={"email": mode != OFF, "digest": mode == DIGEST}
+        )
+        email[kind] = mode != OFF
     if not all(email.values()):
         # A notice whose mail is not sent yet follows the new choice.
         Notification.objects.filter(

@@ -311,6 +311,8 @@ def test_a_chat_line_is_pushed_to_the_match_socket(transactional_db: None) -> No
             )
         )()
         message: dict[str, Any] = await socket.receive_json_from(timeout=5)
+        while message["type"] == "presence":  # who is at the table, sent when it opens
+            message = await socket.receive_json_from(timeout=5)
         await socket.disconnect()
         return message
 

@@ -19,6 +19,7 @@ from config.configuration import ConfigurationError
 from config.outgoing_mail import email_from_env, from_email_from_env, site_url_from_env
 from league.errors import InvalidInputError
 from league.models import Notification, NotificationKind, TimeControl
+from league.selectors.notifications import notification_preferences_of
 from league.services.notification_emails import (
     notification_email_send,
     notification_emails_send_due,
@@ -187,11 +188,21 @@ def test_the_notification_pages_list_open_and_mark_read() -> None:
     assert browser.post(f"/notifications/{hers.pk}/read/").status_code == 404
     assert browser.get(f"/notifications/{notice.pk}/open/").status_code == 405  # GET writes nothing
     settings_page = browser.get("/settings/notifications/").content.decode()
-    assert 'value="your_move" checked' in settings_page
+    assert '<option value="immediate" selected>' in settings_page  # your move: at once
     browser.post("/settings/notifications/", {"email": ["round_started"]})
     choices = {p.kind: p.email for p in ann.notification_preferences.all()}
     assert choices["round_started"] is True
     assert choices["your_move"] is False
+    # The page's choices: at once, in a digest or off, per kind.
+    browser.post("/settings/notifications/", {"mode-your_move": "digest", "mode-invited": "off"})
+    modes = {p["kind"]: p["mode"] for p in notification_preferences_of(user=ann)}
+    assert (modes["your_move"], modes["invited"], modes["round_started"]) == (
+        "digest",
+        "off",
+        "immediate",
+    )
+    refused = browser.post("/settings/notifications/", {"mode-your_move": "hourly"}, follow=True)
+    assert "mode: for your_move choose immediate, digest or off" in refused.content.decode()
 
 
 def test_time_controls_default_to_correspondence_when_people_play() -> None:

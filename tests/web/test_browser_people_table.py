@@ -328,10 +328,11 @@ def waiting_seat(match_id: int) -> int | None:
     return match.waiting_seat
 
 
-def move_once(person: Person) -> None:
+def move_once(person: Person) -> bool:
     """In ``person``'s browser: wait until the page says it is their move, click the lowest
     legal card (or the first of the choices offered), and wait for the page to show the
-    move made (the position of the game moved on)."""
+    move made (the position of the game moved on). False if the page was redrawn under the
+    click (no move was made: the caller asks again)."""
     driver = person.driver
 
     def my_move(d: WebDriver) -> dict[str, Any] | None:
@@ -347,7 +348,7 @@ def move_once(person: Person) -> None:
         target = f'[data-role=choices] button[data-action="{shown["choices"][0]}"]'
     clicked = time.perf_counter()
     if not click(css(driver, target)):
-        return  # redrawn under the click: the caller asks again
+        return False  # redrawn under the click: the caller asks again
     wait_for(
         driver,
         lambda d: seen(person).get("position", -1) > shown["position"] or seen(person)["error"],
@@ -355,6 +356,7 @@ def move_once(person: Person) -> None:
     )
     person.move_seconds.append(time.perf_counter() - clicked)
     assert not seen(person)["error"], seen(person)["error"]
+    return True
 
 
 def play_to_the_end(
@@ -381,8 +383,7 @@ def play_to_the_end(
         if asked is not None and asked(moves):
             asked = None
             by_seat = {p.seat: p for p in people}  # someone may have a new browser
-        move_once(by_seat[seat])
-        moves += 1
+        moves += move_once(by_seat[seat])
 
 
 def as_the_people_play(state: State[Any]) -> int:

@@ -189,6 +189,10 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     assert moved.startswith("No move within 2 min: play ")
 
     # ------------------------------------------------------------ on a phone
+    # From the top of the page: a reload restores the scroll of the desktop window (the chat
+    # was typed in), as far as the page's height at load allows; what is asserted below is
+    # that the phone's page does not scroll by itself.
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.set_window_size(390, 844)
     driver.refresh()
     wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)

@@ -33,7 +33,7 @@ from league.models import (
     PersonDisplaySettings,
 )
 from league.services.ladders import ladder_matchmake
-from league.services.notification_emails import notification_email
+from league.services.notification_emails import notifications_email
 from tests.league.builders import bot_tournament, user_create
 from tests.web.club_night_pages import club_night_pages
 from tests.web.ladder_builders import ladder_with_anchors, small_ladder, uploaded_version
@@ -414,7 +414,7 @@ def test_a_notice_and_its_email_come_in_the_persons_language(language: str) -> N
     tournament.entries.create(competitor=competitor)
     league_finished_notify(tournament=tournament, rows=[{"competitor": competitor.pk, "rank": 1}])
     notice = Notification.objects.get(user=person)
-    mail = notification_email(notice, "piet@example.org")
+    mail = notifications_email([notice], "piet@example.org")
     messages = catalogue(language, "django")
     texts = [str(mail.subject), *str(mail.body).splitlines(), notice.text]
     assert english_left([t for t in texts if t], messages) == []

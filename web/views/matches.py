@@ -132,6 +132,7 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         "match": match,
         "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),
         "action_url": reverse("api-match-seat-actions", args=[match.pk, seat]),
+        "vote_url": reverse("api-match-absence-vote", args=[match.pk, 0]),
         "socket_url": f"/ws/matches/{match.pk}/",
         "seat": seat,
         "record_url": reverse("web:match", args=[match.pk]),

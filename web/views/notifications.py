@@ -15,7 +15,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.throttles import SettingsThrottle
-from league.errors import NotFoundError
+from league.errors import InvalidInputError, NotFoundError
+from league.models import EmailMode
 from league.selectors.notifications import notification_preferences_of, notifications_of
 from league.services.notifications import (
     notification_preferences_set,
@@ -84,11 +85,21 @@ def notifications_mark_all_read(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @rate_limited(SettingsThrottle)
 def notification_settings(request: HttpRequest) -> HttpResponse:
-    """Which kinds of notice also come by email: one checkbox per kind."""
+    """Which kinds of notice also come by email, and how: at once, in a digest or not
+    (one choice per kind; a form of checkboxes named ``email`` still says on or off)."""
     if request.method == "POST":
         kinds = [row["kind"] for row in notification_preferences_of(user=request.user)]
+        modes = {k: request.POST[f"mode-{k}"] for k in kinds if f"mode-{k}" in request.POST}
         chosen = set(request.POST.getlist("email"))
-        notification_preferences_set(user=request.user, email={k: k in chosen for k in kinds})
+        try:
+            notification_preferences_set(
+                user=request.user,
+                email={} if modes else {k: k in chosen for k in kinds},
+                modes=modes,
+            )
+        except InvalidInputError as exc:
+            messages.error(request, str(exc.detail))
+            return redirect("web:notification-settings")
         messages.success(request, _("Your email choices are saved."))
         return redirect("web:notification-settings")
     return render(
@@ -96,6 +107,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         "web/notification_settings.html",
         {
             "preferences": notification_preferences_of(user=request.user),
+            "modes": EmailMode.choices,
             "email": getattr(request.user, "email", ""),
         },
     )

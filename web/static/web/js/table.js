@@ -8,7 +8,9 @@
 //   data-socket-url  WebSocket path; {"type": "update", "event_index", "events"} carries the
 //                    new events as anyone may see them (league.domain.public_events): the
 //                    cards played are drawn at once, then the view is refetched;
-//                    {"type": "chat"} is a line of the table's chat
+//                    {"type": "chat"} is a line of the table's chat; {"type": "presence"}
+//                    who is at the table (presence.js), which the page's heartbeat asks
+//   data-vote-url    POST: vote to seat a bot for the person at a seat ("/0/vote/" with the seat)
 //   data-next-url    GET: the next game where it is this person's move (optional)
 //   data-seat        this person's seat
 //
@@ -32,6 +34,8 @@ import {
   liveSocket, movedWords, seatAreas, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
+import { tablePresence } from "./presence.js";
+import { turnSignals } from "./turn_signals.js";
 
 const root = document.getElementById("table");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -42,6 +46,15 @@ const seatsElement = document.getElementById("table-seats");
 let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
 const chatElement = document.querySelector(".table-chat[data-chat-url]");
 const chat = chatElement ? tableChat(chatElement) : null;
+const signals = turnSignals({ root, table: matchId });
+const presence = tablePresence({
+  root,
+  mySeat,
+  nameOf: (seat) => nameOf(seat),
+  voteUrl: (seat) => root.dataset.voteUrl.replace("/0/vote/", `/${seat}/vote/`),
+  onChange: () => renderPresence(),
+  announce: (text) => announce(text),
+});
 
 /** Names that say which seat they are when several seats have the same name. */
 function distinctNames(names) {
@@ -259,6 +272,28 @@ function render(data) {
   }
 }
 
+/** Each other person's seat says whether they are at the table: drawn into the board as
+ * it stands, so a change of presence redraws no card (a click is never lost to it). */
+function renderPresence() {
+  for (const box of part("board").querySelectorAll(".seat[data-seat]")) {
+    const seat = Number(box.dataset.seat);
+    const here = seat === mySeat ? null : presence.of(seat);
+    let badge = box.querySelector(".badge.presence");
+    if (!here) {
+      badge?.remove();
+      delete box.dataset.connected;
+      continue;
+    }
+    if (!badge) {
+      badge = el("span", { class: "badge presence" });
+      box.querySelector(".seat-label")?.append(badge);
+    }
+    box.dataset.connected = here.connected ? "true" : "false";
+    badge.classList.toggle("gone", !here.connected);
+    badge.textContent = here.connected ? gettext("at the table") : gettext("gone");
+  }
+}
+
 function renderBoard(data, view) {
   const n = view.hand_sizes.length;
   const where = seatAreas(n, mySeat);
@@ -347,6 +382,7 @@ function renderBoard(data, view) {
   if (winner !== null) {
     centre.append(el("p", { class: "trick-note" }, tr(gettext("%(name)s won the trick"), { name: nameOf(winner) })));
   }
+  renderPresence();
 }
 
 /** Bids and choices: every legal action that is not a card, under the game's plain label
@@ -452,6 +488,7 @@ function renderStatus(data, phase) {
   const view = data.view;
   const status = part("status");
   root.dataset.yourTurn = data.your_turn && !sending ? "true" : "false";
+  signals.update(Boolean(data.your_turn) && phase === "your_move");
   root.dataset.over = phase === "finished" || phase === "error" ? "true" : "false";
   const toAct = data.to_act ?? view?.to_act;
   if (sending) {
@@ -479,7 +516,7 @@ function renderStatus(data, phase) {
     }
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
-        ? gettext("A bot plays your seat for the rest of this game…")
+        ? (presence.of(mySeat)?.bot_for_absent ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
         : toAct === undefined || toAct === null ? gettext("The bots are thinking…") : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {
@@ -769,13 +806,22 @@ socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {
     if (message.type === "update") updated(message);
     else if (message.type === "chat") chat?.receive(message.chat);
+    else if (message.type === "presence") presence.receive(message);
   },
   onState: connectionState,
   onOpen: () => {
+    presence.beat(socket);
     // Catch up on whatever happened while disconnected.
     refresh();
     chat?.catchUp();
   },
+});
+// Leaving the page closes its socket at once, so the others see this person gone within
+// seconds even where the browser keeps the page in its back-forward cache; a page brought
+// back from that cache loads afresh.
+window.addEventListener("pagehide", () => socket.close());
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) window.location.reload();
 });
 window.addEventListener("online", refresh);
 document.addEventListener("visibilitychange", () => {

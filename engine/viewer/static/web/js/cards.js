@@ -194,7 +194,7 @@ export function csrfToken() {
 /**
  * A WebSocket that reconnects with a growing pause and calls onMessage(json) for each
  * message; onState("live" | "reconnecting" | "restarting" | "offline") tells the page ("restarting":
- * the server closed it because it is restarting). Returns {close}.
+ * the server closed it because it is restarting). Returns {close, isOpen, send}.
  */
 export function liveSocket(path, { onMessage, onState, onOpen }) {
   if (!path || !("WebSocket" in window)) {
@@ -241,6 +241,12 @@ export function liveSocket(path, { onMessage, onState, onOpen }) {
     },
     isOpen() {
       return socket?.readyState === WebSocket.OPEN;
+    },
+    /** Send `message` as JSON if the socket is open (else it is dropped); true if sent. */
+    send(message) {
+      if (socket?.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
     },
   };
 }

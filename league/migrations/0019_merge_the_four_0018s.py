@@ -9,6 +9,7 @@ class Migration(migrations.Migration):
         ('league', '0018_private_replay'),
         ('league', '0018_table_sheet_sides_versions'),
         ('league', '0018_accounts_email_sessions_tokens'),
+        ('league', '0018_presence_and_email_digest'),
     ]
 
     operations = [

@@ -21,6 +21,11 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
+from accounts.api_tokens import (
+    api_token_revoke,
+    legacy_api_token_get_or_create,
+    legacy_api_token_revoke,
+)
 from api.fields import StrictCharField
 from api.operations import nested_serializers_named, responses, validated
 from api.parsers import JSONParser
@@ -28,11 +33,6 @@ from api.throttles import SignInThrottle, password_authenticate
 from api.token_scopes import ApiTokenAuthentication
 from league.errors import InvalidInputError
 from league.models import ApiToken
-from league.services.api_tokens import (
-    api_token_revoke,
-    legacy_api_token_get_or_create,
-    legacy_api_token_revoke,
-)
 
 
 class TokenCreateApi(APIView):

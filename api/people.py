@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
+from accounts.account_settings import profile_details_visible
 from api.fields import QueryIntegerField
 from api.operations import nested_serializers_named, responses, validated
 from league.domain.tablemates import Tablemate
@@ -28,7 +29,6 @@ from league.selectors.profiles import (
     person_ratings,
     person_tablemates,
 )
-from league.services.accounts import profile_details_visible
 
 
 class PersonRatingPointSerializer(serializers.Serializer[Any]):

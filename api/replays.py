@@ -21,6 +21,7 @@ from drf_spectacular.utils import extend_schema
 from api.operations import nested_serializers_named, responses, validated
 from api.parsers import JSONParser
 from api.throttles import UploadThrottle
+from api.token_scopes import TokenScopeRequired
 from league.errors import InvalidInputError
 from league.models import PrivateReplay
 from league.selectors.private_replays import private_replay_get, private_replay_list
@@ -64,7 +65,7 @@ class PrivateReplayListApi(APIView):
     """GET: one's own private replays, newest first. POST: upload a record, as the file
     ``file`` (multipart) or as JSON ``{"record": {...}, "title": "..."}``."""
 
-    permission_classes = (IsAuthenticated,)
+    permission_classes = (IsAuthenticated, TokenScopeRequired)
     parser_classes = (JSONParser, MultiPartParser)
 
     class FileInputSerializer(serializers.Serializer[Any]):
@@ -112,7 +113,7 @@ class PrivateReplayListApi(APIView):
 
 
 class PrivateReplayApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = (IsAuthenticated, TokenScopeRequired)
 
     @extend_schema(responses=responses(PrivateReplaySerializer))
     def get(self, request: Request, replay_id: int) -> Response:
@@ -127,7 +128,7 @@ class PrivateReplayApi(APIView):
 
 
 class PrivateReplayRecordApi(APIView):
-    permission_classes = (IsAuthenticated,)
+    permission_classes = (IsAuthenticated, TokenScopeRequired)
 
     @extend_schema(responses=responses(OpenApiTypes.OBJECT))
     def get(self, request: Request, replay_id: int) -> Response:

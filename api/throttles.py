@@ -41,9 +41,9 @@ from django_stubs_ext import StrOrPromise
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
+from accounts.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_for
 from api.serializers import ErrorSerializer
 from league.errors import InvalidInputError, UnknownTableCodeError
-from league.services.sign_in import CACHE_ERRORS, SignInLock, sign_in_lock_for
 from league.words.games_and_times import wait_in_words
 
 logger = logging.getLogger(__name__)

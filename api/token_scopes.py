@@ -1,7 +1,7 @@
 """The API's credentials and what they may do (docs/api.md, *Tokens*).
 
 ``ApiTokenAuthentication`` reads ``Authorization: Token <key>`` (or ``Bearer <key>``): a
-named token's key (``kl_...``, league.services.api_tokens) or the old token of
+named token's key (``kl_...``, accounts.api_tokens) or the old token of
 /api/auth/token/, which has every scope. A revoked or expired token is refused at once
 (looked up at every request, never cached).
 
@@ -21,8 +21,8 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
+from accounts.api_tokens import KEY_PREFIX, api_token_authenticate
 from league.models import ApiToken, ApiTokenScope
-from league.services.api_tokens import KEY_PREFIX, api_token_authenticate
 
 WRITE_SCOPE_DEFAULT = ApiTokenScope.PLAY
 

@@ -140,8 +140,8 @@ TABLE_ABSENCE_VOTE_SECONDS = count_from_env(
 )
 
 # ---------------------------------------------------------------- signing in
-# ModelBackend that locks a username after too many wrong passwords (league/services/sign_in.py).
-AUTHENTICATION_BACKENDS = ["league.services.sign_in.SignInLockoutBackend"]
+# ModelBackend that locks a username after too many wrong passwords (accounts/sign_in.py).
+AUTHENTICATION_BACKENDS = ["accounts.sign_in.SignInLockoutBackend"]
 SIGN_IN_FAILURES_ALLOWED = count_from_env(
     os.environ, "SIGN_IN_FAILURES_ALLOWED", default=5, least=1
 )
@@ -149,7 +149,7 @@ SIGN_IN_LOCKOUT_SECONDS = durations_from_env(
     os.environ, "SIGN_IN_LOCKOUT", default=(60, 5 * 60, 15 * 60, 60 * 60)
 )
 # Wrong passwords from every device that never signed in as the username, from any address,
-# before those are locked too (a known device is not): league/services/sign_in.py.
+# before those are locked too (a known device is not): accounts/sign_in.py.
 SIGN_IN_STRANGER_FAILURES_ALLOWED = count_from_env(
     os.environ, "SIGN_IN_STRANGER_FAILURES_ALLOWED", default=50, least=1
 )

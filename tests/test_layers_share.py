@@ -18,7 +18,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("config", "api", "web", "league", "bots", "engine")
+PACKAGES = ("config", "api", "web", "accounts", "league", "bots", "engine")
 LEAGUE_APP_SHARE_LIMIT = 0.25
 
 

@@ -17,12 +17,12 @@ class WebConfig(AppConfig):
 
 def _session_remember(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """Every sign-in through the site (the page, sign-up, the admin) is listed in the
-    person's sessions (league.services.accounts), to be ended from there."""
+    person's sessions (accounts.account_settings), to be ended from there."""
     # Imported here, not at the top: apps.py is imported before the models are ready.
-    from league.services.accounts import signed_in_session_record
+    from accounts.account_settings import signed_in_session_record
 
     # The same reason: sign_in imports the models too.
-    from league.services.sign_in import client_address
+    from accounts.sign_in import client_address
 
     session = getattr(request, "session", None)
     if session is None:

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 import pytest
 
+from accounts.sign_in import account_create
 from bots.direction_controls import (
     DIRECTION_CONTROLS,
     direction_controls_in,
@@ -21,7 +22,6 @@ from league.errors import InvalidInputError
 from league.models import Club, Ladder, Tournament
 from league.services.clubs import club_create
 from league.services.ladders import ladder_open
-from league.services.sign_in import account_create
 from league.services.tournaments import tournament_create
 from tests.api.test_table import table_open
 from tests.api_answers import client_for, ok, refused

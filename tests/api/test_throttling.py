@@ -23,6 +23,11 @@ from rest_framework.test import APIClient
 import pytest
 import redis
 
+from accounts.sign_in import (
+    sign_in_failure_record,
+    sign_in_lock_get,
+    sign_in_success_record,
+)
 from config.configuration import (
     ConfigurationError,
     cache_from_env,
@@ -34,11 +39,6 @@ from config.redis_cache import KeptClientRedisCache
 from engine import load_game
 from league.models import Match, MatchStatus
 from league.services.matches import match_run
-from league.services.sign_in import (
-    sign_in_failure_record,
-    sign_in_lock_get,
-    sign_in_success_record,
-)
 from tests.celery_workers import REPOSITORY_ROOT
 from tests.league.builders import user_create
 from tests.league.clock import Clock, clock_fixture, sign_in_clock_fixture  # noqa: F401

@@ -19,7 +19,7 @@ def user_create(username: str, password: str = "a long password 1") -> User:
 
 
 def user_with_verified_email(username: str, email: str = "") -> User:
-    """A person whose address is confirmed (as by the link of league.services.accounts):
+    """A person whose address is confirmed (as by the link of accounts.account_settings):
     notices are mailed only to such an address."""
     user = User.objects.create_user(
         username=username, email=email or f"{username}@example.org", password="a long password 1"

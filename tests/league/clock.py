@@ -2,7 +2,7 @@
 time the test sets, so that a day per move passes in an instant and every deadline is
 where the test put it (the services and the sweep read the time through it).
 
-``sign_in_clock`` also makes the sign-in lock's ``time.time()`` (league.services.sign_in)
+``sign_in_clock`` also makes the sign-in lock's ``time.time()`` (accounts.sign_in)
 read it, so a test waits out a lock by moving the clock instead of sleeping."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def sign_in_clock_fixture(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Cloc
     """``clock``, read by the sign-in lock too (its ``time.time()``): a test moves past a
     lock with ``sign_in_clock.advance(seconds=...)``. A module takes it with
     ``from tests.league.clock import clock_fixture, sign_in_clock_fixture``."""
-    from league.services import sign_in
+    from accounts import sign_in
 
     module_time_on_clock(monkeypatch, sign_in, clock)
     return clock

@@ -20,6 +20,7 @@ from league.services.matches import match_person_act, match_run
 from league.services.notification_emails import notification_emails_send_due
 from league.services.notifications import notification_preferences_set
 from league.services.tables import table_open
+from tests.league.builders import user_with_verified_email
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -27,7 +28,8 @@ BOTS = ["builtin:greedy", "builtin:greedy", "builtin:random"]
 
 
 def person(name: str) -> User:
-    return User.objects.create_user(name, f"{name}@example.org", "a long password 1")
+    """Someone whose address is confirmed: notices are mailed only to such an address."""
+    return user_with_verified_email(name)
 
 
 def correspondence_table(user: User, seed: int) -> Match:

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 
 import pytest
 
+from accounts.account_settings import profile_visibility_set, verified_email_of
+from accounts.api_tokens import api_token_create
 from league.models import Membership, Notification, NotificationKind, ProfileVisibility
-from league.services.accounts import profile_visibility_set, verified_email_of
-from league.services.api_tokens import api_token_create
 from league.services.clubs import club_create, invitation_create
 from league.services.notification_emails import notification_email_send
 from league.services.notifications import notify

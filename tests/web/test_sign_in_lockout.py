@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 import pytest
 
-from league.services.sign_in import sign_in_lock_get
+from accounts.sign_in import sign_in_lock_get
 from tests.league.builders import user_create
 from tests.league.clock import Clock, clock_fixture, sign_in_clock_fixture  # noqa: F401
 
@@ -125,5 +125,5 @@ def test_signing_up_signs_in_through_the_locking_backend() -> None:
         },
     )
     assert response.status_code == 302
-    assert client.session["_auth_user_backend"] == "league.services.sign_in.SignInLockoutBackend"
+    assert client.session["_auth_user_backend"] == "accounts.sign_in.SignInLockoutBackend"
     assert client.get("/join/").status_code == 200  # still signed in on the next request

@@ -1,7 +1,7 @@
 """A person's account in the settings (docs/web.md, *Your account*): the email address and its
 verification, who sees their profile, their password (Django's own change and reset views
 with our templates), their signed-in sessions and logging out everywhere, and their API
-tokens (league.services.accounts, league.services.api_tokens)."""
+tokens (accounts.account_settings, accounts.api_tokens)."""
 
 from __future__ import annotations
 
@@ -29,11 +29,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from api.throttles import RateLimited, SettingsThrottle, SignInThrottle, throttle_check
-from league.errors import InvalidInputError, NotFoundError
-from league.models import ApiTokenScope, ProfileVisibility
-from league.selectors.accounts import api_tokens_of, users_with_verified_email
-from league.services.accounts import (
+from accounts.account_reads import api_tokens_of, users_with_verified_email
+from accounts.account_settings import (
     email_set,
     email_verification_send,
     email_verify,
@@ -45,12 +42,15 @@ from league.services.accounts import (
     signed_in_sessions,
     verified_email_of,
 )
-from league.services.api_tokens import (
+from accounts.api_tokens import (
     api_token_create,
     api_token_revoke,
     legacy_api_token_exists,
     legacy_api_token_revoke,
 )
+from api.throttles import RateLimited, SettingsThrottle, SignInThrottle, throttle_check
+from league.errors import InvalidInputError, NotFoundError
+from league.models import ApiTokenScope, ProfileVisibility
 from web.throttling import rate_limited, too_many_requests_page
 
 

@@ -1,6 +1,6 @@
 """Sign up, log in, log out, and joining a club with an invitation code.
 
-Logging in goes through the sign-in lock (league/services/sign_in.py): after too many wrong
+Logging in goes through the sign-in lock (accounts/sign_in.py): after too many wrong
 passwords the username is locked for a while, and the page says until when (status 429).
 Log-in attempts from one address are rate limited like the API's token endpoint.
 """
@@ -24,15 +24,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from api.throttles import RateLimited, SignInThrottle, SignUpThrottle, throttle_check
-from league.selectors.clubs import invitation_preview
-from league.services.accounts import signed_in_session_forget
-from league.services.sign_in import (
+from accounts.account_settings import signed_in_session_forget
+from accounts.sign_in import (
     SignInLock,
     account_create,
     known_device_remember,
     sign_in_lock_for,
 )
+from api.throttles import RateLimited, SignInThrottle, SignUpThrottle, throttle_check
+from league.selectors.clubs import invitation_preview
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import rate_limited, too_many_requests_page
 

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.account_settings import profile_details_visible
 from league.errors import NotFoundError
 from league.selectors.profiles import (
     person_bots,
@@ -18,7 +19,6 @@ from league.selectors.profiles import (
     person_ratings,
     person_tablemates,
 )
-from league.services.accounts import profile_details_visible
 from web.charts import line_chart_svg
 
 

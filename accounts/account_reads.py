@@ -1,4 +1,4 @@
-"""Reads of people's accounts (league.services.accounts writes them)."""
+"""Reads of people's accounts (accounts.account_settings writes them)."""
 
 from __future__ import annotations
 

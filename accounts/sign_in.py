@@ -57,7 +57,7 @@ from rest_framework.throttling import BaseThrottle
 import redis
 from asgiref.sync import sync_to_async
 
-from league.services.accounts import email_set
+from accounts.account_settings import email_set
 from league.services.chosen_names import chosen_name_check
 from league.words.games_and_times import wait_in_words
 
@@ -306,7 +306,7 @@ class SignInLockoutBackend(ModelBackend):
 def account_create(*, username: str, password: str, email: str = "") -> User:
     """A person's new account (the sign-up page's form has checked that the username is free
     and that the password passes the settings' validators); an address given is mailed a
-    verification link (league.services.accounts); a username with a direction control
+    verification link (accounts.account_settings); a username with a direction control
     character is refused here too, whoever calls)."""
     chosen_name_check(username, field="username")
     user = get_user_model().objects.create_user(username=username, password=password)

@@ -82,7 +82,8 @@ def test_the_api_refuses_such_names_with_a_json_message() -> None:
     ann = user_create("ann")
     club_message = refused(client_for(ann).post("/api/clubs/", {"name": SPOOF}, format="json"), 400)
     assert "U+202E" in club_message
-    bot_message = refused(client_for(ann).post("/api/bots/", {"name": SPOOF}, format="json"), 400)
+    bot = {"name": SPOOF, "families": ["kingen"]}
+    bot_message = refused(client_for(ann).post("/api/bots/", bot, format="json"), 400)
     assert "U+202E" in bot_message
     club, organiser = club_with_organiser(name="Named")
     league = {"club": club.pk, "name": SPOOF, "game": "kingen"}

@@ -212,7 +212,9 @@ def test_the_profile_shows_nothing_private(client: Client, played: dict[str, Any
         "partners",
         "tablemates",
         "bots",
+        "private",  # whether the person keeps their games, partners and bots to themselves
     }
+    assert body["private"] is False  # the default: everyone may see them
     # No record, deal or card of any game: only its links and scores.
     for game in body["games"]["results"]:
         assert not {"record", "deals", "cards", "view"} & set(game)

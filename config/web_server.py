@@ -126,6 +126,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if processes > 1:
         metrics_directory_prepare(os.environ, args.port)
+    # A web process serves each request in flight in a thread of its own, so it may want as
+    # many connections at once as it has requests: a pool smaller than that makes requests
+    # wait for one (and fail as an outage after 5 s). Unless DATABASE_POOL_SIZE is given,
+    # the web processes open a connection a request, as before (docs/operations.md,
+    # "Database connections"); the workers, a match at a time, keep their pool.
+    os.environ.setdefault("DATABASE_POOL_SIZE", "0")
     import uvicorn
 
     uvicorn.run(

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from tests.celery_workers import CeleryWorkerProcess, worker_start
+from tests.process_database_pool import subprocess_pool_restored
 from tests.servers import PROBES, running_under_ci, server_requirements_check
 from tests.tracked_files import GUARD as TRACKED_FILES
 from tests.tracked_files import session_finish, summary_lines
@@ -141,8 +142,9 @@ def celery_worker_factory(
 
 @pytest.fixture
 def subprocess_environment() -> dict[str, str]:
-    """The environment of this test run, for a child process of the project."""
-    return dict(os.environ)
+    """The environment of this test run, for a child process of the project (with
+    production's connection pool: tests/process_database_pool.py)."""
+    return subprocess_pool_restored(dict(os.environ))
 
 
 @pytest.fixture(scope="session")

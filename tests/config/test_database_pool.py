@@ -6,12 +6,13 @@ sharing its parent's."""
 from __future__ import annotations
 
 import json
-import os
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from django.db import connection, connections
+from django.db import connection
 
 import pytest
 
@@ -77,31 +78,63 @@ def test_the_web_server_serves_many_requests_on_a_few_pooled_connections(
     assert pooled <= DATABASE_POOL_SIZE
 
 
-def backend_pid() -> int:
+FORK_CHECK = """
+import os, django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+from django.db import connection, connections
+import config.celery  # registers the forgetting at fork, as a worker does
+
+def backend_pid():
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        (pid,) = cursor.fetchone()
-    return int(pid)
+        return cursor.fetchone()[0]
+
+assert connection.settings_dict["OPTIONS"].get("pool"), "not pooled"
+parent = backend_pid()
+connections.close_all()  # back to the pool, which keeps it open: the child inherits it
+read, write = os.pipe()
+child = os.fork()
+if child == 0:
+    code = 1
+    try:
+        os.close(read)
+        os.write(write, str(backend_pid()).encode())
+        connections.close_all()
+        code = 0
+    finally:
+        os._exit(code)
+os.close(write)
+with os.fdopen(read) as pipe:
+    child_pid = int(pipe.read() or "0")
+_, status = os.waitpid(child, 0)
+with connection.cursor() as cursor:  # the parent's first connection still open?
+    cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [parent])
+    alive = cursor.fetchone()[0]
+print(parent, child_pid, alive, os.waitstatus_to_exitcode(status))
+"""
 
 
-def test_a_forked_process_opens_its_own_connection_and_leaves_the_parents_alone() -> None:
-    assert connection.settings_dict["OPTIONS"].get("pool"), "the tests' database is pooled"
-    parent_pid = backend_pid()
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:  # the child: a query on a connection of its own, then out at once
-        code = 1
-        try:
-            os.close(read)
-            os.write(write, str(backend_pid()).encode())
-            connections.close_all()
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        child_pid = int(pipe.read() or "0")
-    _, status = os.waitpid(child, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    assert child_pid not in (0, parent_pid)
-    assert backend_pid() == parent_pid  # the parent's connection still answers, unchanged
+def test_a_forked_process_opens_its_own_connection_and_leaves_the_parents_alone(
+    subprocess_environment: dict[str, str],
+) -> None:
+    """A pooled process (as a worker's main process is) forks: the child asks PostgreSQL on
+    a connection of its own, and the parent's pooled connection still answers after."""
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DATABASE_POOL_SIZE": str(DATABASE_POOL_SIZE),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_CHECK],
+        cwd=REPOSITORY_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    parent, child, parent_alive, child_status = (int(x) for x in done.stdout.split()[-4:])
+    assert child_status == 0
+    assert child not in (0, parent)
+    assert parent_alive == 1  # the child did not close the parent's pooled connection

@@ -33,9 +33,20 @@ WAIT_SECONDS = 60
 
 
 def serving_processes(server: WebServerProcess) -> list[int]:
-    """The manager's children that serve (multiprocessing's resource tracker aside)."""
-    children = psutil.Process(server.pid).children()
-    return sorted(c.pid for c in children if "resource_tracker" not in " ".join(c.cmdline()))
+    """The manager's living children that serve (multiprocessing's resource tracker aside).
+
+    A child just killed is a zombie, or gone, until the manager reaps it: it serves no more.
+    """
+    serving = []
+    for child in psutil.Process(server.pid).children():
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                continue
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                serving.append(child.pid)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            continue
+    return sorted(serving)
 
 
 def answers(url: str) -> bool:

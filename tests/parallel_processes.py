@@ -16,9 +16,10 @@ PostgreSQL, one Redis and one machine.
 - **A module's tests in one process**, so a module's fixtures (a live site, a worker) start
   once: scripts/test asks for ``--dist loadfile``. (pytest-xdist's ``xdist_group`` marks do
   not group under pytest 9, whose node ids they can no longer change.)
-- **The slowest modules first** (those with a ``browser`` or ``slow`` test), handed out in
-  that order (scripts/test's ``--no-loadscope-reorder``), so that no process starts a long
-  one when the others are nearly done.
+- **The slowest modules first**, by their seconds measured in the last whole run
+  (tests/module_clock.py; a module never measured counts as long when it has a ``browser``
+  or ``slow`` test), handed out in that order (scripts/test's ``--no-loadscope-reorder``),
+  so that no process starts a long one when the others are nearly done.
 
 Without ``-n`` it changes nothing but the order of the modules.
 """
@@ -132,6 +133,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 LONG_MARKERS = ("browser", "slow")
+LONG_MODULE_SECONDS = 60.0
+"""What a module never measured is expected to take when it has a ``browser`` or ``slow``
+test; any other such module is expected to be quick."""
+SHORT_MODULE_SECONDS = 1.0
 
 
 def module_of(item: pytest.Item) -> str:
@@ -140,11 +145,23 @@ def module_of(item: pytest.Item) -> str:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which sends the order on
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The long modules first, after every reordering of the collection (pytest-django's);
-    stable, so within each part the order stays."""
+    """The modules longest first, by their seconds measured last (tests/module_clock.py),
+    after every reordering of the collection (pytest-django's); a module never measured
+    counts as long when it has a ``browser`` or ``slow`` test. Stable, so within a module
+    the order stays."""
+    from tests.module_clock import module_seconds_known
+
+    known = module_seconds_known()
     long_modules = {
         module_of(item)
         for item in session.items
         if any(item.get_closest_marker(marker) for marker in LONG_MARKERS)
     }
-    session.items.sort(key=lambda item: module_of(item) not in long_modules)
+    session.items.sort(key=lambda item: -expected_seconds(module_of(item), known, long_modules))
+
+
+def expected_seconds(module: str, known: dict[str, float], long_modules: set[str]) -> float:
+    """What ``module`` is expected to take: as measured, else by its markers."""
+    if module in known:
+        return known[module]
+    return LONG_MODULE_SECONDS if module in long_modules else SHORT_MODULE_SECONDS

@@ -8,18 +8,22 @@ test database and Redis; four headless Chromium sessions are four people with fo
   from the table's page. The fourth person opens that link signed out, signs up from the
   invitation's page and accepts; one invitee finds the invitation among their notifications,
   the other in "My games"; both accept. The game starts and every page goes to its seat.
-- The game starts late: while the pages are away, the engine makes the people's moves of
-  every deal but the last two (what the person's browser would click, through the same
-  service as a click: stored, announced, each seat told its turn). The pages come back to
-  their seats at that position, and the people play the last two deals by clicking the lowest
-  legal card in the browser of the person whose turn it is. Midway, one of them closes their
-  browser, comes back in a new one (logs in, "My games", Play) and finds the same position:
-  the same hand, the same cards on the table, the same seat to act; and plays on.
+- The game starts late: while the pages are away, the engine makes the people's moves up to
+  the last three tricks of the next-to-last deal (what the person's browser would click,
+  through the same service as a click: stored, announced, each seat told its turn). The
+  pages come back to their seats at that position, and the people click those three tricks
+  (the lowest legal card, in the browser of the person whose turn it is) and so into the
+  last deal; while the pages watch, the engine plays the last deal's cards for them up to its
+  last three tricks (every page keeps step through its socket), and the people click those.
+  On the way, one of them closes their browser, comes back in a new one (logs in, "My
+  games", Play) and finds the same position: the same hand, the same cards on the table, the
+  same seat to act; and plays on.
 - Every page ends with the game over and the same totals; the stored record, from the API
   and from the database, replays through the engine to those scores.
 - Then a Priffe table of one rubber: one seat taken from the lobby, two invitations accepted
-  from the notifications; the engine plays every deal but the last the same way, and the
-  people click the last deal's bids, choices and cards (buttons).
+  from the notifications; the engine plays every deal but the last the same way, the people
+  click the last deal's bids and choices (buttons), the engine plays its cards while they
+  watch, and they click its last three tricks.
 
 The whole game, every one of Kingen's 520 cards by a click, is a benchmark
 (``bench/people_table.py``, the test marked ``benchmark``): it proves the same over ten deals
@@ -73,10 +77,13 @@ GAME_SECONDS = 1800.0
 """A bound on one whole game, so a stuck table ends the test rather than the CI job."""
 MOVE_WAIT_SECONDS = 60.0
 """How long a page may take to show a move's consequence (its own or another's)."""
-DEALS_CLICKED = 2
-"""The deals of the Kingen game the people play by clicks; the engine plays the others."""
 KINGEN_MOVES = 520
 """Kingen for four: ten deals of 13 tricks, every card a move."""
+DEAL_MOVES = 52
+"""A deal's cards: 13 tricks of four."""
+TRICKS_CLICKED = 3
+"""The tricks the people click at the end of a deal: across the last deal's start, and to
+the game's end."""
 
 # The site (uvicorn, as in production) and the worker of the league's browser test, as
 # fixtures of this module.
@@ -359,30 +366,32 @@ def move_once(person: Person) -> bool:
     return True
 
 
-def play_to_the_end(
-    people: list[Person],
-    match_id: int,
-    *,
-    midway: Callable[[int], bool] | None = None,
-) -> int:
+Interlude = Callable[[int], bool]
+"""Asked before each click with the clicks made so far; True once it has done its part."""
+
+
+def play_to_the_end(people: list[Person], match_id: int, *, interludes: list[Interlude]) -> int:
     """Every move by a click in the browser of the person whose turn it is, until the game
-    is over. ``midway(moves)`` is asked before each move; once it returns True it is not
-    asked again. Returns the moves made."""
+    is over. Each of ``interludes`` is asked before each click until it returns True; each
+    must have done its part by the end. Returns the moves clicked."""
     by_seat = {p.seat: p for p in people}
     moves = 0
     began = time.monotonic()
-    asked = midway
+    waiting = list(interludes)
     while True:
         assert time.monotonic() - began < GAME_SECONDS, f"{moves} moves in {GAME_SECONDS:g} s"
         seat = waiting_seat(match_id)
         if seat is None:
             if Match.objects.get(pk=match_id).status == MatchStatus.FINISHED:
+                assert not waiting, f"interludes that never came: {waiting}"
                 return moves
             time.sleep(0.05)  # the worker deals: look at the table's row again
             continue
-        if asked is not None and asked(moves):
-            asked = None
+        done = [interlude for interlude in waiting if interlude(moves)]
+        if done:
+            waiting = [interlude for interlude in waiting if interlude not in done]
             by_seat = {p.seat: p for p in people}  # someone may have a new browser
+            continue  # the position may have moved on: whose turn is it now?
         moves += move_once(by_seat[seat])
 
 
@@ -396,22 +405,38 @@ def as_the_people_play(state: State[Any]) -> int:
     return legal[0]
 
 
-def deals_to_the_end(state: State[Any]) -> int:
-    """The deals from this one to the game's end, played as the people play: on a copy of
-    the state (the deals to come follow from the match's seed, so the copy deals the same
-    cards the worker will)."""
+@dataclass(frozen=True)
+class Ahead:
+    """The rest of the game from a position, played as the people play: on a copy of the
+    state (the deals to come follow from the match's seed, so the copy deals the same cards
+    the worker will)."""
+
+    deals: int
+    """The deals from this one to the end, this one included."""
+    moves: int
+    cards_only: bool
+    """Whether every move left is a card (a deal's bids and choices are behind)."""
+
+
+def ahead_of(state: State[Any]) -> Ahead:
     ahead = state.clone()
-    while not ahead.is_terminal():
-        ahead.apply_action(as_the_people_play(ahead))
-    return len(ahead.deal_scores) - len(state.deal_scores)
-
-
-def engine_plays_for_the_people(match_id: int, *, deals_left: int) -> int:
-    """While the pages are away: the people's moves until ``deals_left`` deals remain,
-    each the action the person's browser would take, made through the service a click
-    reaches, so each is stored, announced and the next seat told. Returns the moves made."""
     moves = 0
-    deals_done = -1  # the deals done when the deals to the end were last counted
+    cards_only = True
+    while not ahead.is_terminal():
+        action = as_the_people_play(ahead)
+        cards_only = cards_only and ahead.action_to_string(action).startswith("play ")
+        ahead.apply_action(action)
+        moves += 1
+    return Ahead(len(ahead.deal_scores) - len(state.deal_scores), moves, cards_only)
+
+
+def engine_plays_for_the_people(match_id: int, *, until: Callable[[Ahead], bool]) -> int:
+    """The people's moves until ``until`` holds of what is left of the game, each the action
+    the person's browser would take, made through the service a click reaches, so each is
+    stored, announced and the next seat told. What is left is counted again at each new
+    deal, and at each move once the last deal has begun. Returns the moves made."""
+    moves = 0
+    counted: tuple[int, Ahead] | None = None  # at how many deals done, what was left
     began = time.monotonic()
     while True:
         assert time.monotonic() - began < GAME_SECONDS, f"{moves} moves in {GAME_SECONDS:g} s"
@@ -423,13 +448,32 @@ def engine_plays_for_the_people(match_id: int, *, deals_left: int) -> int:
             time.sleep(0.05)  # the worker deals: look at the table's row again
             continue
         state = match_state_read(match)
-        if len(state.deal_scores) != deals_done:  # a new deal: count again
-            deals_done = len(state.deal_scores)
-            if deals_to_the_end(state) <= deals_left:
-                return moves
+        deals_done = len(state.deal_scores)
+        if counted is None or counted[0] != deals_done or counted[1].deals <= 2:
+            counted = (deals_done, ahead_of(state))
+        if until(counted[1]):
+            return moves
         action = state.action_to_string(as_the_people_play(state))
         match_person_act(match=match, seat=seat, action=action)
         moves += 1
+
+
+def engine_plays_the_cards_while_watched(match_id: int, engine_moves: list[int]) -> Interlude:
+    """An interlude: once the last deal's cards are all that is left, the engine plays them
+    for the people (their pages watching) up to the last ``TRICKS_CLICKED`` tricks; the
+    moves it made are added to ``engine_moves``."""
+    clicks_left = TRICKS_CLICKED * 4
+
+    def interlude(_: int) -> bool:
+        ahead = ahead_of(match_state_read(Match.objects.get(pk=match_id)))
+        if ahead.deals > 1 or not ahead.cards_only or ahead.moves <= clicks_left:
+            return False
+        engine_moves.append(
+            engine_plays_for_the_people(match_id, until=lambda a: a.moves <= clicks_left)
+        )
+        return True
+
+    return interlude
 
 
 def pages_away(people: list[Person]) -> dict[str, str]:
@@ -563,15 +607,21 @@ def four_people_seated_at_kingen(site: Site, people: dict[str, Person]) -> tuple
 
 
 def the_last_deals_by_clicks(
-    site: Site, table: list[Person], match_id: int, tmp_path: Path, *, after: int
+    site: Site,
+    table: list[Person],
+    match_id: int,
+    tmp_path: Path,
+    *,
+    after: int,
+    interludes: list[Interlude],
 ) -> int:
-    """The people play from here to the end by clicks; 20 clicks in, jules leaves and comes
-    back. Returns the moves clicked."""
+    """The people play from here to the end by clicks (and the ``interludes``); a few clicks
+    in, jules leaves and comes back. Returns the moves clicked."""
     hanna, _, jules, _ = table
 
     def come_back_midway(moves: int) -> bool:
         # On jules's move with cards on the table.
-        if moves < 20 or waiting_seat(match_id) != jules.seat:
+        if moves < 4 or waiting_seat(match_id) != jules.seat:
             return False
         if not seen(jules).get("trick"):
             return False
@@ -580,7 +630,7 @@ def the_last_deals_by_clicks(
         the_same_table_everywhere(table)
         return True
 
-    moves = play_to_the_end(table, match_id, midway=come_back_midway)
+    moves = play_to_the_end(table, match_id, interludes=[come_back_midway, *interludes])
     assert after + moves == KINGEN_MOVES, (after, moves)
     finished_everywhere(table, match_id, site)
     screenshot(hanna.driver, "people-table-kingen-over")
@@ -597,12 +647,25 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
     hanna, ivo, jules, kai = table
 
     # ------------------------------------------------------------ Kingen, starting late
+    clicks_before_the_last_deal = TRICKS_CLICKED * 4
     seats = pages_away(table)
-    engine_moves = engine_plays_for_the_people(match_id, deals_left=DEALS_CLICKED)
-    assert engine_moves == KINGEN_MOVES - DEALS_CLICKED * 52
+    engine_moves = engine_plays_for_the_people(
+        match_id, until=lambda ahead: ahead.moves <= DEAL_MOVES + clicks_before_the_last_deal
+    )
+    assert engine_moves == KINGEN_MOVES - DEAL_MOVES - clicks_before_the_last_deal
     pages_back(site, table, seats, match_id)
     the_same_table_everywhere(table)
-    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=engine_moves)
+    watched: list[int] = []
+    clicked = the_last_deals_by_clicks(
+        site,
+        table,
+        match_id,
+        tmp_path,
+        after=engine_moves + DEAL_MOVES - TRICKS_CLICKED * 4,
+        interludes=[engine_plays_the_cards_while_watched(match_id, watched)],
+    )
+    assert watched == [DEAL_MOVES - TRICKS_CLICKED * 4]
+    assert clicked == 2 * TRICKS_CLICKED * 4
 
     # ------------------------------------------------------------ a Priffe rubber
     priffe_id = open_table(
@@ -624,11 +687,15 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
     accept_from_notifications(site, jules, priffe_id)
     everyone_seated(site, table, priffe_id)
     seats = pages_away(table)  # the rubber from its last deal too
-    engine_plays_for_the_people(priffe_id, deals_left=1)
+    engine_plays_for_the_people(priffe_id, until=lambda ahead: ahead.deals <= 1)
     pages_back(site, table, seats, priffe_id)
 
-    moves = play_to_the_end(table, priffe_id)
-    assert moves >= 52  # at least a deal's cards, and its bids
+    watched = []
+    moves = play_to_the_end(
+        table, priffe_id, interludes=[engine_plays_the_cards_while_watched(priffe_id, watched)]
+    )
+    assert watched == [DEAL_MOVES - TRICKS_CLICKED * 4]
+    assert moves > TRICKS_CLICKED * 4  # the last tricks' cards, and the deal's bids
     finished_everywhere(table, priffe_id, site)
     for person in table:
         assert person.updates_seen[-1] >= 30, (person.username, person.updates_seen)
@@ -643,7 +710,7 @@ def test_four_people_play_every_card_of_a_kingen_game(
     jules leaving and coming back midway; each click's latency goes to the file
     KING_LEAGUE_MOVE_SECONDS names, if set."""
     match_id, table = four_people_seated_at_kingen(site, people)
-    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=0)
+    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=0, interludes=[])
     latency_file = os.environ.get("KING_LEAGUE_MOVE_SECONDS")
     if latency_file:
         seconds = [s for person in table for s in person.move_seconds]

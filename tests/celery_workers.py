@@ -15,6 +15,10 @@ REPOSITORY_ROOT = Path(__file__).resolve().parent.parent
 # Generous: a worker normally starts in a few seconds; this only bounds a broken one.
 WORKER_START_TIMEOUT_SECONDS = 90.0
 WORKER_STOP_TIMEOUT_SECONDS = 30.0
+WORKER_TEARDOWN_STOP_SECONDS = 5.0
+"""At a test's end nothing waits on the worker's matches any more: a warm shutdown gets this
+long to finish the one in hand, then the worker is killed (a ladder worker otherwise spent
+30 s finishing matches nobody would read)."""
 
 
 def process_stop(process: subprocess.Popen[bytes], *, timeout: float) -> int:
@@ -55,9 +59,9 @@ class CeleryWorkerProcess:
             time.sleep(0.1)
         raise WorkerError(f"worker not ready after {timeout:g} s:\n{self.log()}")
 
-    def stop(self) -> None:
-        """Warm shutdown (SIGTERM), then SIGKILL if it does not stop."""
-        process_stop(self.process, timeout=WORKER_STOP_TIMEOUT_SECONDS)
+    def stop(self, *, timeout: float = WORKER_STOP_TIMEOUT_SECONDS) -> None:
+        """Warm shutdown (SIGTERM), then SIGKILL if it does not stop within ``timeout``."""
+        process_stop(self.process, timeout=timeout)
 
 
 def worker_start(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests.celery_workers import CeleryWorkerProcess, worker_start
+from tests.celery_workers import WORKER_TEARDOWN_STOP_SECONDS, CeleryWorkerProcess, worker_start
 from tests.process_database_pool import subprocess_pool_restored
 from tests.servers import PROBES, running_under_ci, server_requirements_check
 from tests.tracked_files import GUARD as TRACKED_FILES
@@ -137,7 +137,7 @@ def celery_worker_factory(
 
     yield start
     for worker in workers:
-        worker.stop()
+        worker.stop(timeout=WORKER_TEARDOWN_STOP_SECONDS)
 
 
 @pytest.fixture

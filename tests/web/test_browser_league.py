@@ -23,7 +23,12 @@ from django.db import connection
 
 import pytest
 
-from tests.celery_workers import REPOSITORY_ROOT, CeleryWorkerProcess, worker_start
+from tests.celery_workers import (
+    REPOSITORY_ROOT,
+    WORKER_TEARDOWN_STOP_SECONDS,
+    CeleryWorkerProcess,
+    worker_start,
+)
 from tests.servers import closed_port, database_url_for
 from tests.uvicorn_servers import web_server_command
 from tests.web.browser import screenshot, screenshot_folder
@@ -130,7 +135,7 @@ def worker(environment: Mapping[str, str], tmp_path: Path) -> Iterator[CeleryWor
     try:
         yield process
     finally:
-        process.stop()
+        process.stop(timeout=WORKER_TEARDOWN_STOP_SECONDS)
 
 
 def css(driver: WebDriver, selector: str) -> Any:

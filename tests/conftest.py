@@ -140,6 +140,18 @@ def celery_worker_factory(
         worker.stop(timeout=WORKER_TEARDOWN_STOP_SECONDS)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing() -> Iterator[None]:
+    """Passwords made in this process cost 1,000 PBKDF2 iterations, not a million
+    (tests/password_hashing.py); checking them is the same code."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    quick = "tests.password_hashing.QuickPBKDF2PasswordHasher"
+    with override_settings(PASSWORD_HASHERS=[quick, *settings.PASSWORD_HASHERS]):
+        yield
+
+
 @pytest.fixture
 def subprocess_environment() -> dict[str, str]:
     """The environment of this test run, for a child process of the project (with

@@ -195,6 +195,17 @@ def my_cards(driver: WebDriver) -> list[str]:
     return sorted(str(card) for card in cards)
 
 
+def server_hand(driver: WebDriver) -> list[str]:
+    """The hand the server has for the page's seat (the table's own view URL, fetched with
+    the page's session)."""
+    view = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(document.querySelector('#table').dataset.viewUrl, {credentials: 'same-origin'})"
+        ".then(r => r.json()).then(d => done(d.view ? d.view.hand : null), () => done(null));"
+    )
+    return sorted(str(card) for card in view or [])
+
+
 def card_count_is_not(count: int) -> Callable[[WebDriver], bool]:
     """The hand changed size (a card was played), or the next deal began."""
 
@@ -382,7 +393,10 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     assert plays == 13
     # The scores of the first deal are on the table's score sheet.
     assert len(driver.find_elements("css selector", "[data-role=scores] tbody tr")) == 1
-    # A reload resumes the game from the server.
+    # A reload resumes the game from the server: the page, once it has drawn what it was
+    # sent (a move's answer, a socket update), shows the server's hand, and so does the page
+    # reloaded.
+    wait_for(driver, lambda d: my_cards(d) == server_hand(d))
     hand = my_cards(driver)
     driver.refresh()
     wait_for(driver, lambda d: css(d, "#table").get_attribute("data-ready"))

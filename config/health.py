@@ -37,6 +37,8 @@ BROKER_CONNECT_TIMEOUT_SECONDS = 2
 WORKER_PING_TIMEOUT_SECONDS = 1.5
 BEAT_STALE_SECONDS = 60.0
 """Beat writes its tick every 5 s; one older than this means beat is dead or stuck."""
+HEALTH_SCOPES = ("", "web")
+"""/healthz's ``scope``: none, everything; ``web``, what a web machine needs to serve."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -184,6 +186,12 @@ def worker_health(connection: Connection, *, broker: ComponentHealth) -> Compone
             problem=f"no worker answered a ping within {WORKER_PING_TIMEOUT_SECONDS:g} s",
         )
     return ComponentHealth(name="worker", target=", ".join(names))
+
+
+def broker_only_health() -> ComponentHealth:
+    """Redis (the broker, the channel layer and the cache) answers; no worker is asked."""
+    with broker_connection() as connection:
+        return broker_health(connection)
 
 
 def messaging_health() -> tuple[ComponentHealth, ComponentHealth]:

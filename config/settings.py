@@ -40,6 +40,14 @@ ALLOWED_HOSTS = list_from_env(
 )
 CSRF_TRUSTED_ORIGINS = list_from_env(os.environ, "CSRF_TRUSTED_ORIGINS", default=[])
 CSRF_FAILURE_VIEW = "web.views.errors.csrf_failure"  # the site's own page, not Django's
+# Proxies in front of the site (a TLS-terminating balancer: 1; docs/operations.md, "Web
+# machines"). They append the client's address to X-Forwarded-For (REST_FRAMEWORK's
+# NUM_PROXIES, below) and say the scheme the client used in X-Forwarded-Proto, which they set
+# (a client's own is overwritten): behind one, an https request is secure (CSRF's origin
+# check, secure cookies, the HTTPS redirect). With none, a client's X-Forwarded-Proto is
+# ignored.
+TRUSTED_PROXIES = count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `manage.py runserver` serves ASGI too
@@ -254,7 +262,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": rate_limits_from_env(os.environ, default=RATE_LIMITS_DEFAULT),
     # How many proxies in front of the site append to X-Forwarded-For; 0: the client's
     # address is REMOTE_ADDR (a client's own X-Forwarded-For is not believed).
-    "NUM_PROXIES": count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least=0),
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "King League API",

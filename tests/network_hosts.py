@@ -1,13 +1,14 @@
-"""Worker hosts on this machine: network namespaces with addresses of their own.
+"""Hosts on this machine (worker and web machines): network namespaces with addresses of
+their own.
 
-``worker_hosts(count)`` makes ``count`` hosts, each a network namespace (``ip netns add``)
+``network_hosts(count)`` makes ``count`` hosts, each a network namespace (``ip netns add``)
 joined to the root namespace by a veth pair on a private /30 of its own (10.213.N.x), with
 nothing but its loopback and that link: a process in it reaches 127.0.0.1 of its own
 namespace, not the machine's. PostgreSQL and Redis listen on the machine's 127.0.0.1 only
 and are not reconfigured: a forwarder (tests/tcp_forwarder.py, a process in the root
 namespace) listens on the root end of each host's veth and connects to them, so a host's
 DATABASE_URL and REDIS_URL name its gateway's address, as a worker machine's name a
-database server's.
+database server's (``servers_forwarded``, and ``host_environment`` for a process of a host).
 
 Everything is removed afterwards, also when the test fails: the hosts' processes are
 killed, the namespaces deleted (which deletes the veth pairs) and the forwarder stopped.
@@ -26,7 +27,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -34,6 +35,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tests.celery_workers import REPOSITORY_ROOT
 
 PREFIX = "kl-host-"
+POSTGRES_PORT, REDIS_PORT = 5432, 6379
+"""The ports a host reaches PostgreSQL and Redis on, at its gateway's address."""
 COMMAND_SECONDS = 10.0
 FORWARDER_START_SECONDS = 15.0
 KILL_SECONDS = 10.0
@@ -53,7 +56,7 @@ def ip(*arguments: str, check: bool = True) -> str:
 
 
 def netns_unavailable_reason() -> str | None:
-    """Why worker hosts cannot be made here (not root, no iproute2, no namespaces); None
+    """Why hosts cannot be made here (not root, no iproute2, no namespaces); None
     when a namespace can be added and deleted."""
     if os.geteuid() != 0:
         return "making network namespaces needs root"
@@ -69,7 +72,7 @@ def netns_unavailable_reason() -> str | None:
 
 
 @dataclass(frozen=True)
-class WorkerHost:
+class NetworkHost:
     """One host: its namespace, its address and its gateway's (the forwarder's)."""
 
     name: str
@@ -93,7 +96,8 @@ class WorkerHost:
         return urlunsplit(parts._replace(netloc=f"{credentials}@{where}" if credentials else where))
 
     def pids(self) -> list[int]:
-        """Every process whose network is this host's (its workers and their pools)."""
+        """Every process whose network is this host's (its workers and their pools, its web
+        server)."""
         return [int(pid) for pid in ip("netns", "pids", self.netns, check=False).split()]
 
     def kill(self) -> list[int]:
@@ -148,12 +152,12 @@ def _free_subnet() -> ipaddress.IPv4Network:
 
 
 @contextlib.contextmanager
-def worker_hosts(count: int) -> Iterator[list[WorkerHost]]:
-    """``count`` worker hosts, removed afterwards (even when the body fails)."""
+def network_hosts(count: int) -> Iterator[list[NetworkHost]]:
+    """``count`` hosts, removed afterwards (even when the body fails)."""
     _stale_remove()
     subnet = _free_subnet()
     token = f"{os.getpid() % 100000}{random.randrange(36**2):02x}"
-    hosts: list[WorkerHost] = []
+    hosts: list[NetworkHost] = []
     try:
         for index in range(count):
             name = "abcdefgh"[index]
@@ -162,7 +166,7 @@ def worker_hosts(count: int) -> Iterator[list[WorkerHost]]:
             gateway = str(subnet[4 * index + 1])
             address = str(subnet[4 * index + 2])
             ip("netns", "add", netns)
-            host = WorkerHost(name, netns, root_link, address, gateway)
+            host = NetworkHost(name, netns, root_link, address, gateway)
             hosts.append(host)
             ip("link", "add", root_link, "type", "veth", "peer", "name", host_link)
             ip("link", "set", host_link, "netns", netns)
@@ -210,3 +214,33 @@ def forwarder(routes: Sequence[str], log_path: Path) -> Iterator[Forwarder]:
         yield running
     finally:
         running.stop()
+
+
+def server_port(url: str) -> int:
+    """The port of a postgres:// or redis:// URL (the scheme's default when it has none)."""
+    parts = urlsplit(url)
+    return parts.port or (POSTGRES_PORT if parts.scheme.startswith("postgres") else REDIS_PORT)
+
+
+@contextlib.contextmanager
+def servers_forwarded(
+    hosts: Sequence[NetworkHost], *, database_url: str, redis_url: str, log_path: Path
+) -> Iterator[Forwarder]:
+    """PostgreSQL and Redis, as ``database_url`` and ``redis_url`` name them on this machine,
+    reached by every host at its gateway's address (``host_environment``)."""
+    routes = [
+        f"{host.gateway}:{port}=127.0.0.1:{server_port(url)}"
+        for host in hosts
+        for port, url in ((POSTGRES_PORT, database_url), (REDIS_PORT, redis_url))
+    ]
+    with forwarder(routes, log_path) as running:
+        yield running
+
+
+def host_environment(host: NetworkHost, environment: Mapping[str, str]) -> dict[str, str]:
+    """``environment`` (with this machine's DATABASE_URL and REDIS_URL) for a process of
+    ``host``: the servers' URLs as the host reaches them (``servers_forwarded``)."""
+    return dict(environment) | {
+        "DATABASE_URL": host.url_for(environment["DATABASE_URL"], POSTGRES_PORT),
+        "REDIS_URL": host.url_for(environment["REDIS_URL"], REDIS_PORT),
+    }

@@ -104,6 +104,14 @@ def netns_unavailable_reason() -> str | None:
     return reason()
 
 
+@functools.cache
+def balancer_unavailable_reason() -> str | None:
+    """A load balancer in front of web hosts: Debian's haproxy (tests/balancer.py)."""
+    from tests.balancer import haproxy_unavailable_reason as reason
+
+    return reason()
+
+
 PROBES: dict[str, Callable[[], str | None]] = {
     "postgres": postgres_unavailable_reason,
     "redis": redis_unavailable_reason,
@@ -111,6 +119,7 @@ PROBES: dict[str, Callable[[], str | None]] = {
     "sandbox": sandbox_unavailable_reason,
     "browser": browser_unavailable_reason,
     "netns": netns_unavailable_reason,
+    "balancer": balancer_unavailable_reason,
 }
 
 

@@ -147,6 +147,37 @@ def test_redis_url_configures_broker_results_and_channel_layer(tmp_path: Path) -
     assert embedded.channel_layer["BACKEND"] == "channels.layers.InMemoryChannelLayer"
 
 
+def test_behind_a_trusted_proxy_its_forwarded_scheme_makes_a_request_secure(
+    tmp_path: Path,
+) -> None:
+    """A balancer that ends TLS says so in X-Forwarded-Proto (deploy/haproxy.cfg sets it);
+    the site believes it only with TRUSTED_PROXIES, as it believes X-Forwarded-For."""
+    script = (
+        "import django; django.setup()\n"
+        "from django.test import RequestFactory\n"
+        "request = RequestFactory().get('/', HTTP_X_FORWARDED_PROTO='https')\n"
+        "print(request.is_secure())\n"
+    )
+
+    def secure(environment: dict[str, str]) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=REPOSITORY_ROOT,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "VAR_DIR": str(tmp_path),
+            }
+            | environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+
+    assert secure({"TRUSTED_PROXIES": "1"}) == "True"
+    assert secure({}) == "False"  # a client's own header is not believed
+
+
 def test_flags_and_passwords() -> None:
     assert flag_from_env({"DEBUG": "Yes"}, "DEBUG", default=False) is True
     assert flag_from_env({}, "DEBUG", default=False) is False

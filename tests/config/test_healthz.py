@@ -125,3 +125,37 @@ def test_home_page_answers(client: Client) -> None:
     assert b"King League" in response.content
     assert "home.html" in [template.name for template in response.templates]
     assert "base.html" in [template.name for template in response.templates]
+
+
+@pytest.mark.django_db
+def test_healthz_for_a_balancer_asks_only_what_a_web_machine_needs(client: Client) -> None:
+    # No worker and no beat: the whole service is not healthy, and this web machine serves.
+    whole = client.get("/healthz")
+    web = client.get("/healthz?scope=web")
+
+    assert whole.status_code == 503
+    assert {"worker", "beat"} <= set(whole.json()["down"])
+    body = web.json()
+    assert web.status_code == 200, body
+    assert body["status"] == "ok"
+    assert set(body["checks"]) == {"database", "broker"}
+
+
+@pytest.mark.django_db
+def test_healthz_for_a_balancer_is_503_when_this_machine_cannot_reach_redis(
+    client: Client, settings: Settings
+) -> None:
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+
+    response = client.get("/healthz?scope=web")
+
+    assert response.status_code == 503
+    assert response.json()["down"] == ["broker"]
+
+
+def test_healthz_refuses_a_scope_it_does_not_know(client: Client) -> None:
+    response = client.get("/healthz?scope=everything")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "scope: expected 'web' (or none), got 'everything'"}

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -29,7 +28,7 @@ from tests.bots.botcode import PLAYER
 from tests.celery_workers import CeleryWorkerProcess, process_stop, worker_start
 from tests.league import worker_runs
 from tests.league.builders import active_uploaded_version, user_create
-from tests.network_hosts import WorkerHost, forwarder, worker_hosts
+from tests.network_hosts import NetworkHost, host_environment, network_hosts, servers_forwarded
 from tests.servers import database_url_for
 
 pytestmark = [
@@ -48,7 +47,6 @@ LEASE_SECONDS = 3
 RESEND_SECONDS = 15
 """The workers' MATCH_RESEND_SECONDS: a task message the lost host had taken but not
 started (none with a prefetch of one, but that is Celery's business) is sent again soon."""
-POSTGRES_PORT, REDIS_PORT = 5432, 6379
 GOOD_BOT = (
     PLAYER
     + "\nimport time\n\ndef hook(number, request):\n"
@@ -65,63 +63,54 @@ def uploaded(owner: User, name: str) -> Competitor:
     return active_uploaded_version(owner, name, GOOD_BOT)
 
 
-def node_of(host: WorkerHost) -> str:
+def node_of(host: NetworkHost) -> str:
     return f"ladder@host-{host.name}"
 
 
 @pytest.fixture
 def hosts_with_workers(
     subprocess_environment: dict[str, str], tmp_path: Path
-) -> Iterator[tuple[list[WorkerHost], list[CeleryWorkerProcess]]]:
+) -> Iterator[tuple[list[NetworkHost], list[CeleryWorkerProcess]]]:
     """Two hosts, a forwarder in front of PostgreSQL and Redis, a worker on each; all
     stopped and removed afterwards."""
-    database_url = database_url_for(connection.settings_dict)
-    redis_url = subprocess_environment["REDIS_URL"]
+    environment = subprocess_environment | {
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "MATCH_LEASE_SECONDS": str(LEASE_SECONDS),
+        "MATCH_RESEND_SECONDS": str(RESEND_SECONDS),
+    }
     workers: list[CeleryWorkerProcess] = []
-    with worker_hosts(2) as hosts:
-        routes = [
-            f"{host.gateway}:{port}=127.0.0.1:{target}"
-            for host in hosts
-            for port, target in (
-                (POSTGRES_PORT, database_port(database_url)),
-                (REDIS_PORT, database_port(redis_url)),
-            )
-        ]
-        with forwarder(routes, tmp_path / "forwarder.log"):
-            try:
-                for host in hosts:
-                    environment = subprocess_environment | {
-                        "DATABASE_URL": host.url_for(database_url, POSTGRES_PORT),
-                        "REDIS_URL": host.url_for(redis_url, REDIS_PORT),
-                        "MATCH_LEASE_SECONDS": str(LEASE_SECONDS),
-                        "MATCH_RESEND_SECONDS": str(RESEND_SECONDS),
-                    }
-                    workers.append(
-                        worker_start(
-                            environment=environment,
-                            log_path=tmp_path / f"worker-{host.name}.log",
-                            # the serial ratings queue: one process, on the host that stays
-                            queues="default,matches" + (",ratings" if host.name == "b" else ""),
-                            node_name=node_of(host),
-                            command_prefix=host.command_prefix,
-                        )
+    with (
+        network_hosts(2) as hosts,
+        servers_forwarded(
+            hosts,
+            database_url=environment["DATABASE_URL"],
+            redis_url=environment["REDIS_URL"],
+            log_path=tmp_path / "forwarder.log",
+        ),
+    ):
+        try:
+            for host in hosts:
+                workers.append(  # noqa: PERF401 - each is stopped even if the next fails
+                    worker_start(
+                        environment=host_environment(host, environment),
+                        log_path=tmp_path / f"worker-{host.name}.log",
+                        # the serial ratings queue: one process, on the host that stays
+                        queues="default,matches" + (",ratings" if host.name == "b" else ""),
+                        node_name=node_of(host),
+                        command_prefix=host.command_prefix,
                     )
-                yield hosts, workers
-            finally:
-                for worker in workers:
-                    process_stop(worker.process, timeout=20)
-
-
-def database_port(url: str) -> int:
-    parts = urlsplit(url)
-    return parts.port or (POSTGRES_PORT if parts.scheme.startswith("postgres") else REDIS_PORT)
+                )
+            yield hosts, workers
+        finally:
+            for worker in workers:
+                process_stop(worker.process, timeout=20)
 
 
 def wait_until(what: str, predicate: Callable[[], Any], workers: list[CeleryWorkerProcess]) -> Any:
     return worker_runs.wait_until(what, predicate, *[w.log for w in workers], seconds=WAIT_SECONDS)
 
 
-def played_on(ladder: Ladder, host: WorkerHost) -> int:
+def played_on(ladder: Ladder, host: NetworkHost) -> int:
     return Match.objects.filter(
         tournament=ladder.tournament,
         status=MatchStatus.FINISHED,
@@ -130,7 +119,7 @@ def played_on(ladder: Ladder, host: WorkerHost) -> int:
 
 
 def test_ladder_matches_spread_over_two_hosts_and_a_killed_host_loses_none(
-    hosts_with_workers: tuple[list[WorkerHost], list[CeleryWorkerProcess]],
+    hosts_with_workers: tuple[list[NetworkHost], list[CeleryWorkerProcess]],
 ) -> None:
     hosts, workers = hosts_with_workers
     doomed, survivor = hosts

@@ -376,6 +376,13 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
             assert "must" in css(driver, "[data-role=error]").text.lower()
             refused = True
             continue
+        if plays == 5 and not second_deal:
+            # On the person's move (not while a move is on its way): the move's clock.
+            wait_for(
+                driver,
+                lambda d: css(d, "[data-role=deadline]").text.startswith("Time for this move"),
+            )
+            screenshot(driver, "table")
         before = len(my_cards(driver))
         # The lowest legal card: it loses tricks, so turns to follow suit come often.
         if not click(legal[-1]):
@@ -384,9 +391,6 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
         # the facts say "Deal 2" (after the last trick's pause).
         if not second_deal and plays < 13:
             plays += 1
-        if plays == 6 and not second_deal:
-            assert css(driver, "[data-role=deadline]").text.startswith("Time for this move")
-            screenshot(driver, "table")
         wait_for(driver, card_count_is_not(before))
     else:
         pytest.fail(f"not within 4 minutes: {plays} cards of the first deal, refused={refused}")

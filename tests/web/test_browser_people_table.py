@@ -21,9 +21,10 @@ test database and Redis; four headless Chromium sessions are four people with fo
 - Every page ends with the game over and the same totals; the stored record, from the API
   and from the database, replays through the engine to those scores.
 - Then a Priffe table of one rubber: one seat taken from the lobby, two invitations accepted
-  from the notifications; the engine plays every deal but the last the same way, the people
-  click the last deal's bids and choices (buttons), the engine plays its cards while they
-  watch, and they click its last three tricks.
+  from the notifications; its cards dealt from a seed whose rubber ends in two deals. The
+  engine plays the first deal the same way, the people click the last deal's bids and
+  choices (buttons), the engine plays its cards while they watch, and they click its last
+  three tricks.
 
 The whole game, every one of Kingen's 520 cards by a click, is a benchmark
 (``bench/people_table.py``, the test marked ``benchmark``): it proves the same over ten deals
@@ -81,6 +82,11 @@ KINGEN_MOVES = 520
 """Kingen for four: ten deals of 13 tricks, every card a move."""
 DEAL_MOVES = 52
 """A deal's cards: 13 tricks of four."""
+PRIFFE_SEED = 13
+"""The Priffe table's deal of the cards: its rubber, played as the people play, ends in its
+second deal (the median seed's takes six), so the engine plays one deal for them, not five."""
+PRIFFE_FIRST_DEAL_MOVES = 56
+"""That first deal's moves: its bids and choices, and its 52 cards."""
 TRICKS_CLICKED = 3
 """The tricks the people click at the end of a deal: across the last deal's start, and to
 the game's end."""
@@ -676,6 +682,7 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
         seats=[("open", ""), ("invite", "ivo"), ("invite", "jules")],
     )
     assert Match.objects.get(pk=priffe_id).game == "priffe(rubbers_per_game=1)"
+    Match.objects.filter(pk=priffe_id).update(seed=PRIFFE_SEED)  # before its first deal
     kai.driver.get(f"{site.url}/lobby/")
     kai.driver.find_element(
         "xpath",
@@ -687,7 +694,8 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
     accept_from_notifications(site, jules, priffe_id)
     everyone_seated(site, table, priffe_id)
     seats = pages_away(table)  # the rubber from its last deal too
-    engine_plays_for_the_people(priffe_id, until=lambda ahead: ahead.deals <= 1)
+    engine_moves = engine_plays_for_the_people(priffe_id, until=lambda ahead: ahead.deals <= 1)
+    assert engine_moves == PRIFFE_FIRST_DEAL_MOVES
     pages_back(site, table, seats, priffe_id)
 
     watched = []

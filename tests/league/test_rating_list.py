@@ -127,13 +127,6 @@ def test_a_rated_peoples_table_moves_both_peoples_ratings_beside_the_bots() -> N
     assert greedy.pk in {row["competitor"] for row in bots}
     assert {row["kind"] for row in bots} == {"bot"}
 
-    api = APIClient()
-    listed = ok(api.get("/api/ratings/", {"game": FAMILY, "who": "people"}))
-    assert {row["competitor"] for row in listed} == people
-    assert "confidence" in listed[0]
-    refused = api.get("/api/ratings/", {"game": FAMILY, "who": "nobody"})
-    assert refused.status_code == 400
-    assert "who" in refused.json()["errors"]
     page = Client().get("/ratings/", {"family": FAMILY, "who": "people"})
     assert page.status_code == 200
     html = page.content.decode()
@@ -141,6 +134,37 @@ def test_a_rated_peoples_table_moves_both_peoples_ratings_beside_the_bots() -> N
     assert ">ann<" in html
     assert ">bob<" in html
     assert greedy.name not in html.split('id="leaderboard"')[1]
+
+
+@pytest.mark.django_db
+def test_the_api_lists_people_and_bots_of_a_family_filtered_with_their_confidence() -> None:
+    """The API's list (its family field knows the engine's families at import: kingen)."""
+    ann = competitor_for_user(user=user_create("ann"))
+    greedy = competitor_builtin(name="greedy")
+    for competitor, mu, sigma in ((ann, 30.0, 4.0), (greedy, 27.0, 2.0)):
+        Rating.objects.create(
+            competitor=competitor,
+            family="kingen",
+            mu=mu,
+            sigma=sigma,
+            conservative=mu - 3 * sigma,
+            games=3,
+        )
+    api = APIClient()
+    both = ok(api.get("/api/ratings/", {"game": "kingen"}))
+    assert [(row["competitor"], row["kind"]) for row in both] == [
+        (greedy.pk, "bot"),  # 21 against ann's 18: the low end ranks
+        (ann.pk, "person"),
+    ]
+    assert 0 < both[0]["confidence"] < 0.5  # ann's mu is higher: the order is unsure
+    assert both[1]["confidence"] is None
+    people = ok(api.get("/api/ratings/", {"game": "kingen", "who": "people"}))
+    assert [row["competitor"] for row in people] == [ann.pk]
+    bots = ok(api.get("/api/ratings/", {"game": "kingen", "who": "bots"}))
+    assert [row["competitor"] for row in bots] == [greedy.pk]
+    refused = api.get("/api/ratings/", {"game": "kingen", "who": "nobody"})
+    assert refused.status_code == 400
+    assert "who" in refused.json()["errors"]
 
 
 @pytest.mark.django_db
@@ -157,10 +181,12 @@ def test_a_rated_game_against_ladder_versions_needs_their_owners_consent() -> No
     opponents = [zot.pk, *anchors[:2]]
     bot = zot.bot_version.bot  # type: ignore[union-attr]
     assert bot.people_may_play_rated  # on by default
-    owner = APIClient()
-    owner.force_authenticate(olga)
-    answer = ok(owner.patch(f"/api/bots/{bot.pk}/", {"people_may_play_rated": False}, "json"))
-    assert answer["people_may_play_rated"] is False
+    page = Client()
+    page.force_login(olga)
+    assert 'data-role="rated-games-consent"' in page.get(f"/bots/{bot.pk}/").content.decode()
+    page.post(f"/bots/{bot.pk}/rated-games/", {})  # the box left unticked: not allowed
+    bot.refresh_from_db()
+    assert not bot.people_may_play_rated
 
     with pytest.raises(NotAllowedError, match="does not allow rated games against people"):
         rated_game_with_bots(actor=ann, ladder=ladder, opponents=opponents)
@@ -177,7 +203,10 @@ def test_a_rated_game_against_ladder_versions_needs_their_owners_consent() -> No
     assert too_few.status_code == 400
     assert "opponents" in too_few.json()["errors"]
 
-    ok(owner.patch(f"/api/bots/{bot.pk}/", {"people_may_play_rated": True}, "json"))
+    owner = APIClient()
+    owner.force_authenticate(olga)
+    answer = ok(owner.patch(f"/api/bots/{bot.pk}/", {"people_may_play_rated": True}, "json"))
+    assert answer["people_may_play_rated"] is True
     created = ok(player.post(url, {"opponents": opponents}, format="json"), 201)
     match = Match.objects.get(pk=created["match"])
     assert match.status == MatchStatus.QUEUED

@@ -172,15 +172,31 @@ def ratings_leaderboard(
     openskill scale, or only ``who``: ``people`` or ``bots``), best conservative rating
     (mu - 3 sigma) first, each with how sure its position is to be above the next
     (``confidence``, as a ladder's board says it). One query of ``Rating``."""
-    ratings = Rating.objects.filter(
-        family=family, tournament__isnull=True, games__gte=min_games
-    ).select_related("competitor")
+    ratings = Rating.objects.filter(family=family, tournament__isnull=True, games__gte=min_games)
     if who == "people":
         ratings = ratings.filter(competitor__user__isnull=False)
     elif who == "bots":
         ratings = ratings.filter(competitor__bot_version__isnull=False)
     rows = [
-        _rating_row(r, rank)
-        for rank, r in enumerate(ratings.order_by("-conservative", "competitor_id"), start=1)
+        {
+            "competitor": competitor,
+            "name": name,
+            "kind": "person" if user else "bot",  # a user id is never 0
+            "mu": mu,
+            "sigma": sigma,
+            "conservative": rated_conservative,
+            "games": games,
+        }
+        for competitor, name, user, mu, sigma, rated_conservative, games in ratings.order_by(
+            "-conservative", "competitor_id"
+        ).values_list(
+            "competitor_id",
+            "competitor__name",
+            "competitor__user_id",
+            "mu",
+            "sigma",
+            "conservative",
+            "games",
+        )
     ]
     return ranked(rows)

@@ -137,6 +137,11 @@ class BotDetailApi(APIView):
             help_text="The owner's standing consent: organisers of the owner's clubs may "
             "enter its versions in their clubs' tournaments.",
         )
+        people_may_play_rated = StrictBooleanField(
+            required=False,
+            help_text="The owner's standing consent: a person may ask for a rated game "
+            "against its versions on its ladders (on by default).",
+        )
 
     def _answer(self, request: Request, bot_id: int) -> Response:
         bot = bot_get(bot_id=bot_id, with_versions=True)
@@ -162,6 +167,7 @@ class BotDetailApi(APIView):
             bot=bot,
             families=data.get("families"),
             club_organisers_may_enter=data.get("club_organisers_may_enter"),
+            people_may_play_rated=data.get("people_may_play_rated"),
         )
         return self._answer(request, bot_id)
 

@@ -27,6 +27,7 @@ from league.selectors.ladders import (
     seat_log_read,
 )
 from league.services.ladder_authors import challenge_create, ladder_entrant_update
+from league.services.rated_games import rated_game_with_bots
 
 
 class LadderSummarySerializer(serializers.Serializer[Any]):
@@ -153,6 +154,30 @@ class LadderChallengeListApi(APIView):
             ladder=ladder,
             competitor_id=data["version"],
             opponent_ids=data["opponents"],
+        )
+        return Response({"match": match.pk, "status": match.status}, status=201)
+
+
+class LadderRatedGameApi(APIView):
+    throttle_classes = (SettingsThrottle,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        opponents = serializers.ListField(
+            child=id_field(),
+            min_length=1,
+            max_length=4,
+            help_text="Ladder versions' competitor ids, one per other seat, clockwise from "
+            "seat 1 (you sit in seat 0).",
+        )
+
+    @extend_schema(request=InputSerializer, responses=responses(ChallengeCreatedSerializer, 201))
+    def post(self, request: Request, slug: str) -> Response:
+        """A rated game of yours against chosen versions of the ladder: a table queued at
+        once on the interactive lane; 403 when a version's owner does not allow rated games
+        against people."""
+        data = validated(self.InputSerializer, request.data)
+        match = rated_game_with_bots(
+            actor=request.user, ladder=ladder_get(slug), opponents=data["opponents"]
         )
         return Response({"match": match.pk, "status": match.status}, status=201)
 

@@ -16,10 +16,15 @@ from api.fields import GameFamilyQueryField, QueryIntegerField, query_id_field
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import (
     CompetitorRatingsSerializer,
-    RatingRowSerializer,
+    RatingListRowSerializer,
     TournamentRatingsSerializer,
 )
-from league.selectors.ratings import competitor_ratings, ratings_leaderboard, tournament_ratings
+from league.selectors.ratings import (
+    RATING_LIST_WHO,
+    competitor_ratings,
+    ratings_leaderboard,
+    tournament_ratings,
+)
 from league.selectors.tournaments import tournament_get
 
 
@@ -54,15 +59,26 @@ class RatingLeaderboardApi(APIView):
     class QuerySerializer(serializers.Serializer[Any]):
         game = GameFamilyQueryField()  # a family's options are ignored: kingen(rules=iwwa)
         min_games = QueryIntegerField(min_value=0, max_value=2**31 - 1, required=False)
+        who = serializers.ChoiceField(
+            choices=RATING_LIST_WHO,
+            required=False,
+            help_text="People and bots together (both, the default), or only people or bots.",
+        )
 
     @extend_schema(
         parameters=[QuerySerializer],
-        responses=responses(RatingRowSerializer(many=True)),
+        responses=responses(RatingListRowSerializer(many=True)),
     )
     def get(self, request: Request) -> Response:
+        """A family's rating list: people and bots on one openskill scale (docs/league.md,
+        *One rating list for people and bots*), best conservative rating first."""
         query = validated(self.QuerySerializer, request.query_params)
         return Response(
-            ratings_leaderboard(family=query["game"], min_games=query.get("min_games", 0))
+            ratings_leaderboard(
+                family=query["game"],
+                min_games=query.get("min_games", 0),
+                who=query.get("who", "both"),
+            )
         )
 
 

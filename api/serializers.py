@@ -125,6 +125,7 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             "owner",
             "owner_name",
             "club_organisers_may_enter",
+            "people_may_play_rated",
             "created_at",
         )
 
@@ -340,6 +341,14 @@ class RatingRowSerializer(serializers.Serializer[Any]):
     sigma = serializers.FloatField()
     conservative = serializers.FloatField()
     games = serializers.IntegerField()
+
+
+class RatingListRowSerializer(RatingRowSerializer):
+    confidence = serializers.FloatField(
+        allow_null=True,
+        help_text="How sure it is that this position is above the next (0.5 to 1); null for "
+        "the last.",
+    )
 
 
 class RatingPointSerializer(serializers.Serializer[Any]):

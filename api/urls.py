@@ -80,6 +80,11 @@ urlpatterns = [
         name="api-ladder-challenges",
     ),
     path(
+        "ladders/<slug:slug>/rated-games/",
+        ladders.LadderRatedGameApi.as_view(),
+        name="api-ladder-rated-games",
+    ),
+    path(
         "matches/<int:match_id>/logs/<int:seat>/",
         ladders.MatchSeatLogApi.as_view(),
         name="api-match-seat-log",

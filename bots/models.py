@@ -45,6 +45,12 @@ class Bot(models.Model):
         help_text="The owner's standing consent: organisers of the owner's clubs may enter "
         "this bot's versions in their clubs' tournaments (otherwise only the owner enters it).",
     )
+    people_may_play_rated = models.BooleanField(
+        default=True,
+        help_text="The owner's standing consent: a person may ask for a rated game against "
+        "this bot's versions on its ladders (league.services.rated_games); on by default, "
+        "since a version on a ladder plays rated games against anyone's bots already.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

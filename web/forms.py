@@ -86,6 +86,13 @@ class BotConsentForm(forms.Form):
     )
 
 
+class BotRatedGamesForm(forms.Form):
+    people_may_play_rated = forms.BooleanField(
+        required=False,
+        label=_("People may ask for rated games against this bot's versions on the ladders"),
+    )
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120, initial=_("Club league"), label=_("Name"))
     game = forms.ChoiceField(choices=game_choices, initial=first_game, label=_("Game"))

@@ -248,6 +248,7 @@ urlpatterns = [
     path("bots/<int:bot_id>/versions/", bots.bot_versions_fragment, name="bot-versions"),
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/consent/", bots.bot_consent, name="bot-consent"),
+    path("bots/<int:bot_id>/rated-games/", bots.bot_rated_games, name="bot-rated-games"),
     path("bots/<int:bot_id>/families/", bots.bot_families, name="bot-families"),
     path("samples/", samples.sample_index, name="samples"),
     path("replays/", private_replays, name="private-replays"),

@@ -11,6 +11,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from engine.variants import load_game
+from league.domain.ladder_results import ranked
 from league.domain.scored_results import game_partnership_play
 from league.domain.standings_table import margin_json
 from league.errors import NotFoundError
@@ -160,12 +161,42 @@ def competitor_ratings(
     }
 
 
-def ratings_leaderboard(*, family: str, min_games: int = 0) -> list[dict[str, Any]]:
-    """A game family's leaderboard: every competitor rated in it, best conservative
-    rating (mu - 3 sigma) first."""
-    ratings = (
-        Rating.objects.filter(family=family, tournament__isnull=True, games__gte=min_games)
-        .select_related("competitor")
-        .order_by("-conservative", "competitor_id")
-    )
-    return [_rating_row(r, rank) for rank, r in enumerate(ratings, start=1)]
+RATING_LIST_WHO = ("both", "people", "bots")
+"""Who a family's rating list shows: people and bots together, or only one kind."""
+
+
+def ratings_leaderboard(
+    *, family: str, min_games: int = 0, who: str = "both"
+) -> list[dict[str, Any]]:
+    """A game family's rating list: every competitor rated in it (people and bots on one
+    openskill scale, or only ``who``: ``people`` or ``bots``), best conservative rating
+    (mu - 3 sigma) first, each with how sure its position is to be above the next
+    (``confidence``, as a ladder's board says it). One query of ``Rating``."""
+    ratings = Rating.objects.filter(family=family, tournament__isnull=True, games__gte=min_games)
+    if who == "people":
+        ratings = ratings.filter(competitor__user__isnull=False)
+    elif who == "bots":
+        ratings = ratings.filter(competitor__bot_version__isnull=False)
+    rows = [
+        {
+            "competitor": competitor,
+            "name": name,
+            "kind": "person" if user else "bot",  # a user id is never 0
+            "mu": mu,
+            "sigma": sigma,
+            "conservative": rated_conservative,
+            "games": games,
+        }
+        for competitor, name, user, mu, sigma, rated_conservative, games in ratings.order_by(
+            "-conservative", "competitor_id"
+        ).values_list(
+            "competitor_id",
+            "competitor__name",
+            "competitor__user_id",
+            "mu",
+            "sigma",
+            "conservative",
+            "games",
+        )
+    ]
+    return ranked(rows)

@@ -45,9 +45,11 @@ def bot_settings_change(
     bot: Bot,
     families: Sequence[str] | None = None,
     club_organisers_may_enter: bool | None = None,
+    people_may_play_rated: bool | None = None,
 ) -> Bot:
-    """The owner's changes (None: left as it is): the families it plays (one or more) and
-    the consent for organisers of the owner's clubs to enter it."""
+    """The owner's changes (None: left as it is): the families it plays (one or more),
+    the consent for organisers of the owner's clubs to enter it, and the consent for people
+    to ask for rated games against its ladder versions (league.services.rated_games)."""
     if not actor.is_authenticated or bot.owner_id is None or bot.owner_id != actor.pk:
         raise NotAllowedError(_("only the bot's owner changes its families or who may enter it"))
     if families is not None:
@@ -58,6 +60,9 @@ def bot_settings_change(
         bot_entry_consent_set(
             actor=actor, bot=bot, club_organisers_may_enter=club_organisers_may_enter
         )
+    if people_may_play_rated is not None:
+        bot.people_may_play_rated = people_may_play_rated
+        bot.save(update_fields=["people_may_play_rated"])
     return bot
 
 

@@ -18,7 +18,7 @@ for the last open seat are served one after the other, and the second finds it t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,12 +102,15 @@ def _seat_error(message: str) -> InvalidInputError:
     )
 
 
-def table_seat_parse(*, actor: Account, spec: Any, club: Club | None = None) -> TableSeat:
+def table_seat_parse(
+    *, actor: Account, spec: Any, club: Club | None = None, consented: Collection[int] = ()
+) -> TableSeat:
     """One seat of a new table: ``me``; ``open`` (anyone may take it); ``invite:USERNAME``
     (reserved for that person, who accepts or declines); ``builtin:NAME``; or a competitor
     id: the actor's own, or a bot the actor may seat (``entry_consent_require``: built-in,
     the actor's own, or in a club's table a member's bot whose owner lets the club's
-    organisers enter it). Another person is invited, never seated by id."""
+    organisers enter it; or one of ``consented``, whose owner's consent the caller checked:
+    league.services.rated_games). Another person is invited, never seated by id."""
     if spec == SEAT_ME:
         return TableSeat(competitor=competitor_for_user(user=actor))
     if spec == SEAT_OPEN:
@@ -128,11 +131,17 @@ def table_seat_parse(*, actor: Account, spec: Any, club: Club | None = None) -> 
     if isinstance(spec, str) and spec.startswith(BUILTIN_PREFIX):
         return TableSeat(competitor=competitor_builtin(name=spec.removeprefix(BUILTIN_PREFIX)))
     if isinstance(spec, int) and not isinstance(spec, bool):
-        return TableSeat(competitor=_bot_or_self(actor=actor, competitor_id=spec, club=club))
+        return TableSeat(
+            competitor=_bot_or_self(
+                actor=actor, competitor_id=spec, club=club, consented=spec in consented
+            )
+        )
     raise _seat_error(f"{spec!r} is not {SEAT_FORMS}")
 
 
-def _bot_or_self(*, actor: Account, competitor_id: int, club: Club | None) -> Competitor:
+def _bot_or_self(
+    *, actor: Account, competitor_id: int, club: Club | None, consented: bool = False
+) -> Competitor:
     competitor = (
         Competitor.objects.select_related("bot_version__bot__owner")
         .filter(pk=competitor_id)
@@ -140,7 +149,8 @@ def _bot_or_self(*, actor: Account, competitor_id: int, club: Club | None) -> Co
     )
     if competitor is None:
         raise _seat_error(f"no competitor {competitor_id}")
-    entry_consent_require(actor=actor, competitor=competitor, club=club)
+    if not (consented and competitor.bot_version is not None):
+        entry_consent_require(actor=actor, competitor=competitor, club=club)
     if competitor.bot_version is not None and competitor.bot_version.status != "active":
         raise _seat_error(f"{competitor.name} is not an active bot version")
     return competitor
@@ -210,6 +220,8 @@ def table_open(
     move_seconds: float | None = None,
     time_bank_seconds: float | None = None,
     club: Club | None = None,
+    consented: Collection[int] = (),
+    name: str | None = None,
 ) -> Match:
     """Open a table (a one-match tournament of format ``table``): the seats as
     ``table_seat_parse`` reads them. With every seat filled (the host and bots) the match
@@ -231,7 +243,9 @@ def table_open(
     time_control, move_seconds, time_bank_seconds = table_time_control(
         time_control=time_control, move_seconds=move_seconds, time_bank_seconds=time_bank_seconds
     )
-    planned = [table_seat_parse(actor=actor, spec=spec, club=club) for spec in seats]
+    planned = [
+        table_seat_parse(actor=actor, spec=spec, club=club, consented=consented) for spec in seats
+    ]
     people = [plan.person for plan in planned if plan.person is not None]
     ids = [person for person, _name in people]
     twice = next((name for person, name in people if ids.count(person) > 1), None)
@@ -248,7 +262,7 @@ def table_open(
         )
     empty = [seat for seat, plan in enumerate(planned) if plan.invitation]
     tournament = Tournament.objects.create(
-        name=f"Table of {actor.get_username()}",
+        name=name or f"Table of {actor.get_username()}",
         club=club,
         game=canonical,
         format=TournamentFormat.TABLE,

@@ -30,7 +30,14 @@ from league.services.bot_versions import bot_version_submit
 from league.services.competitors import bot_entry_consent_set
 from league.words.upload_refusals import upload_refusal_in_language
 from web.charts import line_chart_svg
-from web.forms import BotConsentForm, BotFamiliesForm, BotForm, BotUploadForm, family_choices
+from web.forms import (
+    BotConsentForm,
+    BotFamiliesForm,
+    BotForm,
+    BotRatedGamesForm,
+    BotUploadForm,
+    family_choices,
+)
 from web.selectors import (
     bot_competitors,
     bot_versions,
@@ -132,6 +139,9 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         consent_form=BotConsentForm(
             initial={"club_organisers_may_enter": bot.club_organisers_may_enter}
         ),
+        rated_games_form=BotRatedGamesForm(
+            initial={"people_may_play_rated": bot.people_may_play_rated}
+        ),
         families_form=BotFamiliesForm(initial={"families": bot.family_names}),
         matches=matches,
         leaderboard=leaderboard,
@@ -204,6 +214,28 @@ def bot_consent(request: HttpRequest, bot_id: int) -> HttpResponse:
             _("Organisers of your clubs may now enter this bot in their leagues.")
             if allowed
             else _("Only you enter this bot now."),
+        )
+    return redirect("web:bot", bot_id=bot.pk)
+
+
+@login_required
+@require_POST
+def bot_rated_games(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The owner's consent for people to ask for rated games against the bot's ladder
+    versions (league.services.rated_games)."""
+    bot = _bot(bot_id)
+    form = BotRatedGamesForm(request.POST)
+    allowed = form.is_valid() and bool(form.cleaned_data["people_may_play_rated"])
+    try:
+        bot_settings_change(actor=request.user, bot=bot, people_may_play_rated=allowed)
+    except LeagueError as exc:
+        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
+    else:
+        messages.success(
+            request,
+            _("People may now ask for rated games against this bot.")
+            if allowed
+            else _("Nobody may ask for rated games against this bot now."),
         )
     return redirect("web:bot", bot_id=bot.pk)
 

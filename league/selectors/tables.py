@@ -504,3 +504,36 @@ def chat_messages(*, match: Match, after: int | None = None) -> list[dict[str, A
         lines = lines.filter(pk__gt=after)
     latest = list(lines.order_by("-id")[:CHAT_PAGE])
     return [chat_message_json(line) for line in reversed(latest)]
+
+
+def table_players(*, match: Match) -> list[dict[str, Any]]:
+    """Who sat at each seat of a table when it began (a seat's first occupant, not a bot
+    that stood in later), by seat: ``user_id`` and ``username`` of a person, else ``bot``
+    (``builtin:NAME`` of a built-in bot, or the competitor's id) and the ``name``. The
+    seats of a rematch and of *New table with these players*."""
+    rows = (
+        MatchSeat.objects.filter(match=match)
+        .select_related("competitor__user", "competitor__bot_version")
+        .order_by("seat", "pk")
+    )
+    players: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row.seat in players:
+            continue
+        competitor = row.competitor
+        version = competitor.bot_version
+        players[row.seat] = {
+            "seat": row.seat,
+            "name": competitor.name,
+            "competitor": competitor.pk,
+            "user_id": competitor.user_id,
+            "username": competitor.user.get_username() if competitor.user is not None else None,
+            "bot": None
+            if competitor.user_id is not None
+            else (
+                f"builtin:{version.builtin_name}"
+                if version is not None and version.builtin_name
+                else competitor.pk
+            ),
+        }
+    return [players[seat] for seat in sorted(players)]

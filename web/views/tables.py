@@ -23,6 +23,7 @@ from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Club, Match, MatchStatus
 from league.selectors.bots import bot_version_get
 from league.selectors.clubs import club_find
+from league.selectors.matches import match_get
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,
@@ -84,8 +85,9 @@ def _players_of(request: HttpRequest) -> dict[str, Any]:
     wanted = request.GET.get("with", "")
     if not wanted.isdigit():
         return {}
-    match = Match.objects.filter(pk=int(wanted)).first()
-    if match is None:
+    try:
+        match = match_get(match_id=int(wanted))
+    except NotFoundError:
         return {}
     players = table_players(match=match)
     if not any(p["user_id"] == request.user.pk for p in players):

@@ -14,6 +14,7 @@ from rest_framework import serializers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
+from api.league_standing import LeagueStandingSerializer
 from bots.models import Bot, BotVersion
 from league.models import (
     Club,
@@ -169,9 +170,10 @@ class TournamentDetailSerializer(TournamentSerializer):
     entrants = EntrantSerializer(many=True, read_only=True)
     finished = serializers.IntegerField(read_only=True)
     total = serializers.IntegerField(read_only=True)
+    standing = LeagueStandingSerializer(read_only=True)
 
     class Meta(TournamentSerializer.Meta):
-        fields = (*TournamentSerializer.Meta.fields, "entrants", "finished", "total")
+        fields = (*TournamentSerializer.Meta.fields, "entrants", "finished", "total", "standing")
 
 
 class RoundSerializer(serializers.ModelSerializer[Round]):

@@ -50,6 +50,7 @@ from league.selectors.clubs import club_find
 from league.selectors.competitors import competitor_find, competitors_find
 from league.selectors.standings import tournament_standings
 from league.selectors.tournaments import (
+    league_progress_of,
     round_get,
     tournament_detail,
     tournament_get,
@@ -66,11 +67,27 @@ from league.services.tournaments import (
     tournament_resume,
     tournament_round_start,
 )
+from league.words.league_progress import progress_words
 
 
 def _tournament_detail(tournament: Tournament) -> dict[str, Any]:
     """A tournament's fields with its entrants and progress (TournamentDetailSerializer)."""
-    return {**TournamentSerializer(tournament).data, **tournament_detail(tournament=tournament)}
+    standing = league_progress_of(tournament=tournament)
+    return {
+        **TournamentSerializer(tournament).data,
+        **tournament_detail(tournament=tournament),
+        "standing": {
+            "current_round": standing.current_round,
+            "rounds_planned": standing.rounds_planned,
+            "round_numbers": list(standing.round_numbers),
+            "games_played": standing.games_played,
+            "games_total": standing.games_total,
+            "games_waiting": standing.games_waiting,
+            "next_step": standing.next_step,
+            "next_round_at": standing.next_round_at,
+            "words": progress_words(standing),
+        },
+    }
 
 
 def _club_named(club_id: int) -> Club:

@@ -5,13 +5,16 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import ApiRedocView, ApiSwaggerView
+from api.read_cache import public_read_cached
 from api.views import api_not_found
 from config.metrics import metrics_view
 from config.views import healthz
 from web.views.home import HomeView
 
 urlpatterns = [
-    path("", HomeView.as_view(), name="home"),
+    # Visitors' home page from the shared read cache (api/read_cache.py): it shows games
+    # being played, so any progress makes it new; a signed-in person's is never stored.
+    path("", public_read_cached(HomeView.as_view()), name="home"),
     path("healthz", healthz, name="healthz"),
     # The table's and the replay's words in the page's language (djangojs catalogues).
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),

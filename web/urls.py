@@ -172,6 +172,7 @@ urlpatterns = [
     path("matches/<int:match_id>/seats/<int:seat>/", matches.table, name="table"),
     path("play-now/", play_now, name="play-now"),
     path("play/", tables.table_new, name="table-new"),
+    path("matches/<int:match_id>/rematch/", tables.table_rematch_page, name="table-rematch"),
     path("lobby/", tables.lobby_page, name="lobby"),
     path("tables/<int:match_id>/", tables.table_waiting, name="table-waiting"),
     path("tables/<int:match_id>/join/", tables.table_join_post, name="table-join"),

@@ -308,6 +308,29 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
             )
             .distinct()[:LOBBY_LIST_LENGTH]
         )
+    watch = games_to_watch(user=user, club=club, club_ids=club_ids)
+    return {
+        "club": club.pk if club is not None else None,
+        "club_name": club.name if club is not None else None,
+        "open_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in open_tables],
+        "your_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in yours],
+        **watch,
+    }
+
+
+def games_to_watch(
+    *,
+    user: User,
+    club: Club | None = None,
+    club_ids: set[int] | None = None,
+    limit: int = LOBBY_LIST_LENGTH,
+) -> dict[str, list[dict[str, Any]]]:
+    """``playing`` (games being played, tables and league matches alike, newest first) and
+    ``finished`` (the latest games, to replay) that ``user`` may watch: the lobby's lists,
+    and the home page's (``limit`` each). ``club``: that club's only; otherwise leagues and
+    the tables of no club or of the person's clubs (``club_ids``, read when not given)."""
+    if club_ids is None:
+        club_ids = _club_ids_of(user) if club is None else set()
     seats = MatchSeat.objects.select_related("competitor").order_by("seat")
     games = Match.objects.select_related("tournament__club", "result").prefetch_related(
         Prefetch("seats", queryset=seats)
@@ -322,15 +345,9 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
         )
     playing = games.filter(status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]).order_by(
         "-started_at", "-id"
-    )[:LOBBY_LIST_LENGTH]
-    finished = games.filter(status=MatchStatus.FINISHED).order_by("-finished_at", "-id")[
-        :LOBBY_LIST_LENGTH
-    ]
+    )[:limit]
+    finished = games.filter(status=MatchStatus.FINISHED).order_by("-finished_at", "-id")[:limit]
     return {
-        "club": club.pk if club is not None else None,
-        "club_name": club.name if club is not None else None,
-        "open_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in open_tables],
-        "your_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in yours],
         "playing": [_game_row(m) for m in playing],
         "finished": [_game_row(m) for m in finished],
     }
@@ -487,3 +504,36 @@ def chat_messages(*, match: Match, after: int | None = None) -> list[dict[str, A
         lines = lines.filter(pk__gt=after)
     latest = list(lines.order_by("-id")[:CHAT_PAGE])
     return [chat_message_json(line) for line in reversed(latest)]
+
+
+def table_players(*, match: Match) -> list[dict[str, Any]]:
+    """Who sat at each seat of a table when it began (a seat's first occupant, not a bot
+    that stood in later), by seat: ``user_id`` and ``username`` of a person, else ``bot``
+    (``builtin:NAME`` of a built-in bot, or the competitor's id) and the ``name``. The
+    seats of a rematch and of *New table with these players*."""
+    rows = (
+        MatchSeat.objects.filter(match=match)
+        .select_related("competitor__user", "competitor__bot_version")
+        .order_by("seat", "pk")
+    )
+    players: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row.seat in players:
+            continue
+        competitor = row.competitor
+        version = competitor.bot_version
+        players[row.seat] = {
+            "seat": row.seat,
+            "name": competitor.name,
+            "competitor": competitor.pk,
+            "user_id": competitor.user_id,
+            "username": competitor.user.get_username() if competitor.user is not None else None,
+            "bot": None
+            if competitor.user_id is not None
+            else (
+                f"builtin:{version.builtin_name}"
+                if version is not None and version.builtin_name
+                else competitor.pk
+            ),
+        }
+    return [players[seat] for seat in sorted(players)]

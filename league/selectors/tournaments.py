@@ -7,13 +7,16 @@ league.selectors.ratings'.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.domain.league_progress import LeagueProgress, RoundCount, league_progress
 from league.errors import NotFoundError
 from league.models import (
     AnalysisStatus,
@@ -27,6 +30,7 @@ from league.models import (
     Round,
     RoundSchedule,
     Tournament,
+    TournamentStatus,
 )
 from league.selectors.bots import can_read_competitor_private, fault_public
 from league.selectors.matches import analysis_export
@@ -74,6 +78,45 @@ def tournament_progress(*, tournament_id: int) -> dict[str, int]:
         total=Count("id"), finished=Count("id", filter=Q(status=MatchStatus.FINISHED))
     )
     return {"finished": counts["finished"] or 0, "total": counts["total"] or 0}
+
+
+def next_scheduled_round_at(*, tournament: Tournament) -> datetime | None:
+    """When the tournament's round schedule next starts a round (None: no schedule, or it
+    is switched off)."""
+    schedule = (
+        RoundSchedule.objects.select_related("periodic_task").filter(tournament=tournament).first()
+    )
+    if schedule is None or not schedule.periodic_task.enabled:
+        return None
+    task = schedule.periodic_task
+    now = timezone.now()
+    last = task.last_run_at or task.start_time or task.date_changed or now
+    try:
+        remaining = task.schedule.remaining_estimate(last)
+    except (ValueError, TypeError, OverflowError):  # a schedule celery cannot read
+        return None
+    return max(now, now + remaining)
+
+
+def league_progress_of(*, tournament: Tournament) -> LeagueProgress:
+    """Where the league stands: its round out of those planned, its games played and what
+    comes next (league.domain.league_progress; league.words.league_progress says it)."""
+    rounds = [
+        RoundCount(number=number, games=games, finished=finished)
+        for number, games, finished in Round.objects.filter(tournament=tournament)
+        .annotate(
+            games=Count("matches"),
+            finished=Count("matches", filter=Q(matches__status=MatchStatus.FINISHED)),
+        )
+        .values_list("number", "games", "finished")
+    ]
+    finished = tournament.status == TournamentStatus.FINISHED
+    return league_progress(
+        rounds_planned=tournament.rounds,
+        rounds=rounds,
+        league_finished=finished,
+        next_round_at=None if finished else next_scheduled_round_at(tournament=tournament),
+    )
 
 
 def tournament_records(*, tournament: Tournament, viewer: User) -> Iterator[dict[str, Any]]:

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from engine.variants import load_game
 from league.display_settings import language_of
+from league.domain.rematch import seats_rotated
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import (
     Club,
@@ -49,6 +50,7 @@ from league.models import (
 )
 from league.selectors.clubs import club_role_of
 from league.selectors.profiles import user_find
+from league.selectors.tables import table_players
 from league.services.competitors import (
     competitor_builtin,
     competitor_for_user,
@@ -287,6 +289,42 @@ def table_open(
     for seat in empty:
         _invitation_create(match=match, seat=seat, host=actor, invitee=planned[seat].invitee)
     return match
+
+
+@transaction.atomic
+def table_rematch(*, actor: User, match_id: int) -> Match:
+    """A rematch of a finished table: the same people and bots, each moved on by one seat
+    (league.domain.rematch), the same game, club and time control. ``actor`` (who played
+    at it) takes their seat; every other person is invited to theirs and nobody is seated
+    without accepting; the bots sit down at once. The table starts when all accepted."""
+    if not actor.is_authenticated:
+        raise NotAllowedError(_("log in to ask for a rematch"))
+    match = Match.objects.select_related("tournament__club").filter(pk=match_id).first()
+    if match is None:
+        raise NotFoundError(_("no table %(match_id)s") % {"match_id": match_id})
+    tournament = match.tournament
+    if tournament.format != TournamentFormat.TABLE:
+        raise ConflictError(_("a rematch is for a table, not a league's game"))
+    if match.status != MatchStatus.FINISHED:
+        raise ConflictError(_("a rematch waits for the game to finish"))
+    players = table_players(match=match)
+    if not any(p["user_id"] == actor.pk for p in players):
+        raise NotAllowedError(_("only a player of the table may ask for a rematch"))
+    specs: list[Any] = [
+        SEAT_ME
+        if p["user_id"] == actor.pk
+        else (f"{INVITE_PREFIX}{p['username']}" if p["user_id"] is not None else p["competitor"])
+        for p in seats_rotated(players)
+    ]
+    return table_open(
+        actor=actor,
+        game=match.game,
+        seats=specs,
+        time_control=tournament.time_control,
+        move_seconds=tournament.move_seconds,
+        time_bank_seconds=tournament.time_bank_seconds,
+        club=tournament.club,
+    )
 
 
 # ---------------------------------------------------------------- taking a seat

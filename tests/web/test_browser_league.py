@@ -273,8 +273,9 @@ def test_a_person_runs_a_league_watches_it_uploads_a_bot_and_plays_a_deal(
     wait_for(
         driver,
         lambda d: (
-            css(d, "#live [data-role=finished]").text == css(d, "#live [data-role=total]").text
-            and css(d, "#live [data-role=total]").text != "0"
+            css(d, "#live progress").get_attribute("value")
+            == css(d, "#live progress").get_attribute("max")
+            and css(d, "#live progress").get_attribute("value") != "0"
         ),
         timeout=120,
     )

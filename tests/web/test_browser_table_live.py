@@ -25,7 +25,7 @@ from league.services.matches import match_deadline_expire
 from tests.celery_workers import CeleryWorkerProcess
 from tests.web import test_browser_league as league_in_a_browser
 from tests.web.browser import screenshot
-from tests.web.conftest import at_path, click, wait_for
+from tests.web.conftest import click, wait_for
 from tests.web.test_browser_league import Site
 
 if TYPE_CHECKING:
@@ -135,9 +135,7 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     css(driver, "#id_username").send_keys("newcomer")
     css(driver, "#id_password1").send_keys(PASSWORD)
     css(driver, "#id_password2").send_keys(PASSWORD)
-    css(driver, "main form button[type=submit]").click()
-    wait_for(driver, at_path("/play-now/"))
-    css(driver, "main form button[type=submit]").click()
+    css(driver, "main form button[type=submit]").click()  # signed up and seated at once
     wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
     assert "/seats/0/" in driver.current_url
     # Read in one go: the board is redrawn as the bots' cards come on the socket.

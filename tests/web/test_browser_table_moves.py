@@ -18,7 +18,7 @@ import pytest
 
 from tests.celery_workers import CeleryWorkerProcess
 from tests.web import test_browser_league as league_in_a_browser
-from tests.web.conftest import at_path, wait_for
+from tests.web.conftest import wait_for
 from tests.web.test_browser_league import Site
 from tests.web.test_browser_table_live import css, my_cards, my_turn, play_cards, table_attribute
 
@@ -110,9 +110,7 @@ def test_the_bots_cards_come_on_the_socket_and_a_deals_last_trick_is_shown(
     css(driver, "#id_username").send_keys("newcomer")
     css(driver, "#id_password1").send_keys(PASSWORD)
     css(driver, "#id_password2").send_keys(PASSWORD)
-    css(driver, "main form button[type=submit]").click()
-    wait_for(driver, at_path("/play-now/"))
-    css(driver, "main form button[type=submit]").click()
+    css(driver, "main form button[type=submit]").click()  # signed up and seated at once
     wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
     assert "/seats/0/" in driver.current_url
     wait_for(driver, lambda d: css(d, "[data-role=connection]").text == "live", timeout=20)

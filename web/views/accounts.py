@@ -19,6 +19,7 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,7 +33,9 @@ from accounts.sign_in import (
     sign_in_lock_for,
 )
 from api.throttles import RateLimited, SignInThrottle, SignUpThrottle, throttle_check
+from league.errors import LeagueError
 from league.selectors.clubs import invitation_preview
+from league.services.demo import demo_table_open
 from web.invitations import InvitationError, invitation_accept
 from web.throttling import rate_limited, too_many_requests_page
 
@@ -115,6 +118,20 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+def _first_page(request: HttpRequest, user: Any, next_page: str | None) -> HttpResponse:
+    """Where a newcomer lands: seated at a new *Play now* table when they came from *Play
+    now* (signing up is their click on it), else the page they came from, else home."""
+    if next_page == reverse("web:play-now"):
+        try:
+            match = demo_table_open(actor=user)
+        except LeagueError as exc:
+            messages.error(request, exc.detail)  # the play-now page says what it is
+        else:
+            messages.success(request, _("Your table is ready: you sit at seat 0. Good luck!"))
+            return redirect("web:table", match_id=match.pk, seat=0)
+    return redirect(next_page or "home")
+
+
 @require_http_methods(["GET", "POST"])
 @rate_limited(SignUpThrottle)
 def signup(request: HttpRequest) -> HttpResponse:
@@ -139,7 +156,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 _("We sent a link to %(address)s: open it to confirm your address.")
                 % {"address": user.email},
             )
-        response = redirect(_safe_next(request) or "home")
+        response = _first_page(request, user, _safe_next(request))
         known_device_remember(request, response, username=user.get_username())
         return response
     return render(request, "web/signup.html", {"form": form, "next": _safe_next(request)})

@@ -17,10 +17,15 @@ from engine.variants import load_game
 from league.errors import LeagueError
 from league.selectors.bots import bots_without_family
 from league.selectors.invitations import invitations_waiting_for
+from league.selectors.my_games import my_games
+from league.selectors.tables import games_to_watch
 from league.services.demo import DEMO_TABLE_BOTS, demo_table_game, demo_table_open
 from web.forms import family_choices
 from web.templatetags.games import game_name
 from web.throttling import rate_limited
+
+HOME_LIST_LENGTH = 5
+"""Games per list on the home page (the lobby has the longer lists)."""
 
 
 class HomeView(TemplateView):
@@ -32,6 +37,12 @@ class HomeView(TemplateView):
         context["invitations"] = invitations_waiting_for(user=self.request.user)
         context["without_family"] = bots_without_family(user=self.request.user)
         context["family_choices"] = family_choices()
+        # The person's own games first (their move, then tables waiting for them): never
+        # in the anonymous readers' cache, which only ever holds a visitor's page.
+        mine = my_games(user=self.request.user, finished_limit=0)
+        context["your_move"] = mine["your_move"][:HOME_LIST_LENGTH]
+        context["your_waiting"] = mine["waiting"][:HOME_LIST_LENGTH]
+        context["watch"] = games_to_watch(user=self.request.user, limit=HOME_LIST_LENGTH)
         return context
 
 

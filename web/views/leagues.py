@@ -27,11 +27,11 @@ from league.selectors.ratings import tournament_ratings
 from league.selectors.standings import tournament_standings
 from league.selectors.tournaments import (
     entry_list,
+    league_progress_of,
     round_find,
     round_list,
     tournament_get,
     tournament_list,
-    tournament_progress,
 )
 from league.services.competitors import (
     competitor_builtin,
@@ -46,6 +46,7 @@ from league.services.tournaments import (
     tournament_resume,
     tournament_round_start,
 )
+from league.words.league_progress import progress_words
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
 from web.selectors import (
@@ -193,9 +194,11 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     rows: list[dict[str, Any]] = list(standings.get("rows", []))
     names = {int(row["competitor"]): str(row["name"]) for row in rows}
     columns = _standings_columns(rows)
-    rounds = sorted({r["round"] for row in rows for r in row.get("per_round") or []})
+    standing = league_progress_of(tournament=tournament)
+    played = {r["round"] for row in rows for r in row.get("per_round") or []}
+    rounds = sorted(played | set(standing.round_numbers))  # a column for every round started
     table_rows = _table_rows(rows, columns, rounds, competitor_links(competitor_ids=list(names)))
-    progress = tournament_progress(tournament_id=tournament.pk)
+    progress = {"finished": standing.games_played, "total": standing.games_total}
     return {
         "tournament": tournament,
         "unit": standings.get("unit", "game"),
@@ -213,6 +216,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         "other_tables": _other_tables(standings),
         **_ratings_context(tournament),
         "progress": progress,
+        "standing": progress_words(standing),
         "rounds": round_list(tournament_id=tournament.pk),
         "percent": round(100 * progress["finished"] / max(1, progress["total"])),
     }

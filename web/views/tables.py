@@ -23,12 +23,14 @@ from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Club, Match, MatchStatus
 from league.selectors.bots import bot_version_get
 from league.selectors.clubs import club_find
+from league.selectors.matches import match_get
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,
     seat_invitations_pending_for,
     table_detail,
     table_get,
+    table_players,
 )
 from league.services.competitors import competitor_for_bot_version
 from league.services.tables import (
@@ -37,6 +39,7 @@ from league.services.tables import (
     table_cancel,
     table_join,
     table_open,
+    table_rematch,
     table_seat_bot,
     table_seat_invite,
 )
@@ -76,6 +79,50 @@ def _after_seating(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("web:table-waiting", match_id=match.pk)
 
 
+def _players_of(request: HttpRequest) -> dict[str, Any]:
+    """*New table with these players* (``?with=MATCH``): the form's seats as they sat at
+    that table, for a person who played at it; nothing otherwise."""
+    wanted = request.GET.get("with", "")
+    if not wanted.isdigit():
+        return {}
+    try:
+        match = match_get(match_id=int(wanted))
+    except NotFoundError:
+        return {}
+    players = table_players(match=match)
+    if not any(p["user_id"] == request.user.pk for p in players):
+        return {}
+    initial: dict[str, Any] = {"game": match.game.split("(", 1)[0]}
+    for row, player in enumerate(players):
+        if player["user_id"] == request.user.pk:
+            initial[f"seat_{row}"] = "me"
+        elif player["user_id"] is not None:
+            initial[f"seat_{row}"] = "invite"
+            initial[f"seat_{row}_username"] = player["username"]
+        else:
+            initial[f"seat_{row}"] = "bot"
+            if isinstance(player["bot"], str):
+                initial[f"seat_{row}_bot"] = player["bot"]
+    return initial
+
+
+@login_required
+@require_POST
+@rate_limited(TableThrottle)  # the API's new-tables allowance
+def table_rematch_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """*Rematch* at the end of a table: the same players, seats rotated by one; the others
+    are invited and the table starts when all accepted (league.services.tables)."""
+    try:
+        match = table_rematch(actor=request.user, match_id=match_id)
+    except LeagueError as exc:
+        messages.error(request, exc.detail)
+        return redirect("web:match", match_id=match_id)
+    messages.success(
+        request, _("Rematch: the others are invited; the table starts when all accept.")
+    )
+    return _after_seating(request, match.pk)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @rate_limited(TableThrottle)  # the API's new-tables allowance
@@ -86,7 +133,10 @@ def table_new(request: HttpRequest) -> HttpResponse:
     which = request.POST.get("form") if posted is not None else None
     quick = TableForm(posted if which == "quick" else None, prefix="quick")
     form = TableOpenForm(
-        posted if which == "table" else None, clubs=choices["clubs"], own_bots=choices["bots"]
+        posted if which == "table" else None,
+        clubs=choices["clubs"],
+        own_bots=choices["bots"],
+        initial=_players_of(request),
     )
     if which == "quick" and quick.is_valid():
         game = quick.cleaned_data["game"]

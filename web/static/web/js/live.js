@@ -1,6 +1,6 @@
 // Live league pages: the tournament's WebSocket says when a match finishes
 // ({"type": "progress", "finished": n, "total": m}); the page then asks htmx to reload
-// its standings (the element listening for "league-progress"). While the socket is down,
+// its standings and where the league stands (the element listening for "league-progress"). While the socket is down,
 // htmx's own timer (every 15 s on a running league) keeps the page moving.
 
 import { liveSocket } from "./cards.js";
@@ -10,8 +10,6 @@ if (live) {
   liveSocket(live.dataset.socketUrl, {
     onMessage: (message) => {
       if (message.type !== "progress") return;
-      const finished = live.querySelector('[data-role="finished"]');
-      if (finished && message.finished !== undefined) finished.textContent = message.finished;
       if (window.htmx) window.htmx.trigger(document.body, "league-progress");
       else window.location.reload();
     },

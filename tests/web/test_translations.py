@@ -448,6 +448,10 @@ def finished_replay() -> int:
     return int(match.pk)
 
 
+def drawn_by_its_script(driver: WebDriver, element: str) -> bool:
+    return bool(driver.find_element("id", element).get_attribute("data-ready"))
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_table_in_play_and_a_finished_replay_in_dutch_and_swedish_show_no_english(
@@ -487,10 +491,7 @@ def test_a_table_in_play_and_a_finished_replay_in_dutch_and_swedish_show_no_engl
                 *([(f"/matches/{replay}/", "replay")] if seat == other else []),
             ):
                 browser.get(f"{live_server.url}{path}")
-                wait_for(
-                    browser,
-                    lambda d, e=element: d.find_element("id", e).get_attribute("data-ready"),
-                )
+                wait_for(browser, functools.partial(drawn_by_its_script, element=element))
                 page = str(browser.page_source)
                 shown[f"{path} as {person.get_username()}"] = page
                 found = english_left(visible_texts(page), messages)

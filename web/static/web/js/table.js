@@ -45,7 +45,7 @@ const matchId = Number.parseInt(root.dataset.match ?? "0", 10);
 const seatsElement = document.getElementById("table-seats");
 let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
 let seatCount = seatNames ? seatNames.length : 4;
-let botSeats = new Set(); // the seats a bot plays ("thinking"); a person is "to move" 
+let personSeats = new Set(); // the seats a person plays: "to move", where a bot is "thinking"
 const chatElement = document.querySelector(".table-chat[data-chat-url]");
 const chat = chatElement ? tableChat(chatElement) : null;
 const signals = turnSignals({ root, table: matchId });
@@ -241,7 +241,7 @@ function render(data) {
   if (Array.isArray(data.seats)) {
     seatNames = distinctNames(data.seats.map((s) => s.name));
     seatCount = data.seats.length;
-    botSeats = new Set(data.seats.filter((s) => s.kind === "bot" || s.replaced).map((s) => s.seat));
+    personSeats = new Set(data.seats.filter((s) => s.kind === "person" && !s.replaced).map((s) => s.seat));
   }
   renderMoved(data);
   renderWaiting(data);
@@ -526,8 +526,8 @@ function renderStatus(data, phase) {
         ? (presence.of(mySeat)?.bot_for_absent ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
         : toAct === undefined || toAct === null ? gettext("The bots are thinking…")
           : toAct === mySeat ? gettext("Your move…")
-            : botSeats.has(toAct) ? tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) })
-              : tr(gettext("%(name)s to move…"), { name: nameOf(toAct) });
+            : personSeats.has(toAct) ? tr(gettext("%(name)s to move…"), { name: nameOf(toAct) })
+              : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {
       const text = view

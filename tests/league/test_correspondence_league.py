@@ -162,7 +162,7 @@ def play_round(
                     user=user, match=match, kind=NotificationKind.MOVED_FOR_YOU
                 ).order_by("-id")[0]
                 assert moved.id > notice.id  # told of the move before it was played for them
-                assert fault["fallback"] in moved.text
+                assert action_in_words(fault["fallback"]) in moved.text
                 assert f"Missed deadlines: {row.strikes} of {PERSON_MAX_STRIKES}" in moved.text
                 assert ("forfeited" in moved.text) == row.replaced
                 continue

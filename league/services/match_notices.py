@@ -36,6 +36,7 @@ from league.services.notifications import email_wanted, notify
 from league.services.task_outbox import task_enqueue
 from league.task_names import NOTIFICATION_EMAIL_SEND
 from league.words.games_and_times import moment_words, move_time_words
+from league.words.table_notices import action_in_words
 
 DEADLINE_NEAR_FRACTION = 0.2
 """A deadline is near when a fifth of the move time (``Tournament.move_seconds``) is left."""
@@ -157,7 +158,7 @@ def moved_for_you_notify(
     action with the game's plain label, the strikes so far, and the forfeit if it is one."""
     game = load_game(match.game)
     with translation.override(language_of(user_id=user_id)):
-        played = f"{game.action_to_string(action)} ({gettext(game.action_label(action))})"
+        played = action_in_words(game.action_to_string(action))
         text = gettext(
             "No move from you in %(match)s by %(deadline)s: %(played)s was played for you. "
             "Missed deadlines: %(strikes)s of %(max_strikes)s."

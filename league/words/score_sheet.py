@@ -17,25 +17,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from league.domain.phrasebook import Phrasebook, Sentence
+from league.words.seats import compass_in_language
 
 _Said = Callable[[re.Match[str]], str]
-
-
-def _compass(name: str) -> str:
-    names = {
-        "North": pgettext("compass", "North"),
-        "East": pgettext("compass", "East"),
-        "South": pgettext("compass", "South"),
-        "West": pgettext("compass", "West"),
-        "North-East": pgettext("compass", "North-East"),
-        "South-East": pgettext("compass", "South-East"),
-        "South-West": pgettext("compass", "South-West"),
-        "North-West": pgettext("compass", "North-West"),
-    }
-    return names.get(name, name)
 
 
 _NUMBERED = Phrasebook(
@@ -58,7 +45,7 @@ def sheet_word(text: str) -> str:
     position) in the active language; as it is when it is not known here."""
     if not text:
         return text
-    compass = _compass(text)
+    compass = compass_in_language(text)
     if compass != text:
         return compass
     numbered = _NUMBERED.say(text, gettext)

@@ -33,8 +33,8 @@ from league.selectors.replays import match_replay
 from league.selectors.tables import CHAT_MAX_CHARS
 from league.services.competitors import competitor_for_user
 from league.services.matches import match_deadline_expire, match_run
-from league.words.engine_refusals import action_in_language
 from league.words.games_and_times import duration_abbreviated
+from league.words.table_notices import action_in_words
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
 
@@ -219,7 +219,7 @@ def test_moves_played_for_a_person_are_in_the_view_with_their_labels() -> None:
     first = moved[0]
     move = duration_abbreviated(Match.objects.get(pk=match_id).tournament.move_seconds)
     assert first["text"] == (
-        f"No move within {move}: {action_in_language(played[0])} was played for you "
+        f"No move within {move}: {action_in_words(played[0])} was played for you "
         f"(strike 1 of {PERSON_MAX_STRIKES})."
     )
     assert moved[-1]["text"].endswith("a bot plays your seat for the rest of the game.")

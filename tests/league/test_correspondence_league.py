@@ -30,6 +30,7 @@ from league.models import (
 )
 from league.services.matches import PERSON_MAX_STRIKES, match_run, matches_sweep
 from league.services.notification_emails import notification_emails_send_due
+from league.words.table_notices import action_in_words
 from tests.api_answers import client_for, ok
 from tests.league.builders import user_with_verified_email
 from tests.league.clock import Clock, clock_fixture  # noqa: F401 - the fixture
@@ -161,7 +162,7 @@ def play_round(
                     user=user, match=match, kind=NotificationKind.MOVED_FOR_YOU
                 ).order_by("-id")[0]
                 assert moved.id > notice.id  # told of the move before it was played for them
-                assert fault["fallback"] in moved.text
+                assert action_in_words(fault["fallback"]) in moved.text
                 assert f"Missed deadlines: {row.strikes} of {PERSON_MAX_STRIKES}" in moved.text
                 assert ("forfeited" in moved.text) == row.replaced
                 continue
@@ -252,7 +253,7 @@ def test_a_correspondence_league_of_eight_people_tells_everyone_before_any_timeo
     moved = Notification.objects.filter(user=misser, kind=NotificationKind.MOVED_FOR_YOU)
     assert moved.count() == PERSON_MAX_STRIKES
     assert [f["fallback"] for f in seat.faults] == [
-        next(f["fallback"] for f in seat.faults if f["fallback"] in n.text)
+        next(f["fallback"] for f in seat.faults if action_in_words(f["fallback"]) in n.text)
         for n in moved.order_by("id")
     ]
 

@@ -14,6 +14,7 @@ import pytest
 
 from bots.__main__ import main as bots_main
 from engine.__main__ import main as engine_main
+from engine.table_sheet import COMPASS
 from engine.timeline import record_timeline
 from tests.web.browser import chromium_start, page_requests
 from tests.web.conftest import wait_for
@@ -90,7 +91,7 @@ def test_a_local_record_replays_in_the_standalone_viewer_with_no_request(
     wait_for(driver, lambda d: step_label(d).startswith(f"Deal 1 · event {ends[0]} "))
     winner = timeline["deals"][0][ends[0] - 1]["won"]
     note = driver.find_element("css selector", ".trick-note").text
-    assert note == f"Trick 1: {names[winner]} (seat {winner}) wins"  # two seats share a name
+    assert note == f"Trick 1: {names[winner]} ({COMPASS[winner]}) wins"  # two seats share a name
     body = driver.find_element("tag name", "body")
     body.send_keys(Keys.SHIFT, Keys.ARROW_RIGHT)
     wait_for(driver, lambda d: step_label(d).startswith(f"Deal 1 · event {ends[1]} "))

@@ -46,8 +46,22 @@ def test_links_between_pages_stay_on_the_site(client: Client) -> None:
     assert 'href="/rules/kingen/#the-contracts"' in html
     assert 'href="/rules/kingen/"' in html
     index = client.get("/rules/").content.decode()
-    assert "../engine.md" in index  # a document the site does not serve: words only
+    assert "the engine's documentation" in index  # a document not served: words only
     assert 'href="../engine.md"' not in index
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "sv"])
+def test_the_rules_index_shows_players_no_file_of_the_repository(language: str) -> None:
+    """Players read words, not ``../engine.md`` or ``tests/engine/test_rules_docs.py``."""
+    import re
+
+    from tests.web.translations import visible_texts
+
+    index = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/").content.decode()
+    files = [t for t in visible_texts(index) if re.search(r"\w\.(md|py)\b|tests/", t)]
+    assert files == []
+    code = re.findall(r"<code>([^<]*)</code>", index)
+    assert not [c for c in code if re.search(r"\.(md|py)\b|/", c)]
 
 
 def test_raw_html_in_the_text_is_shown_as_text() -> None:

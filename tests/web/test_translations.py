@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -45,6 +45,11 @@ from tests.web.translations import (
     english_left,
     visible_texts,
 )
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
+    from tests.uvicorn_servers import UvicornLiveServer
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -395,6 +400,110 @@ def test_a_notices_deadline_is_in_the_persons_time_zone_and_language(
     )
     notice = Notification.objects.get(user=person)
     assert words in notice.text, notice.text
+
+
+# ---------------------------------------------------------------- pages drawn by scripts
+
+
+def table_in_play() -> tuple[int, list[User]]:
+    """A Kingen table of four people, its first deal dealt and a few cards played: the
+    first trick on the table, the contract named, one person to move."""
+    from league.models import SeatInvitation
+    from league.selectors.replays import match_replay
+    from league.services.matches import match_person_act, match_run
+    from league.services.tables import seat_invitation_accept, table_open
+
+    # No password: signed in by their session below, without four slow password hashes.
+    host, *guests = [User.objects.create_user(name) for name in ("ann", "bob", "cid", "dee")]
+    match = table_open(
+        actor=host,
+        game="kingen",
+        seats=["me", *[f"invite:{guest.get_username()}" for guest in guests]],
+        move_seconds=3600,
+    )
+    for guest in guests:
+        code = SeatInvitation.objects.get(match=match, invitee=guest).code
+        seat_invitation_accept(user=guest, code=code)
+    match_run(match_id=match.pk, worker="test")  # deals, and waits for the first person
+    for _ in range(2):
+        running = Match.objects.get(pk=match.pk)
+        assert running.waiting_seat is not None
+        state = match_replay(running).state
+        action = state.view_for(running.waiting_seat).to_json()["legal"][0]
+        match_person_act(match=running, seat=running.waiting_seat, action=action)
+    return match.pk, [host, *guests]
+
+
+def finished_replay() -> int:
+    """A league match of four built-in bots (one deal of Kung och Adel: ranks, the tribute,
+    the monarch's trumps), played to its end in this process."""
+    from league.models import MatchStatus
+    from league.services.matches import match_run
+    from league.services.tournaments import tournament_round_start
+
+    tournament, organiser = bot_tournament(game="kung_och_adel(deals=1)", entrants=4)
+    match = tournament_round_start(actor=organiser, tournament=tournament).matches.get()
+    match_run(match_id=match.pk, worker="test")
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
+    return int(match.pk)
+
+
+def drawn_by_its_script(driver: WebDriver, element: str) -> bool:
+    return bool(driver.find_element("id", element).get_attribute("data-ready"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_table_in_play_and_a_finished_replay_in_dutch_and_swedish_show_no_english(
+    browser: WebDriver, live_server: UvicornLiveServer
+) -> None:
+    """What the table's and the replay's scripts draw (seats, facts, status line, moves,
+    badges) in Dutch and in Swedish: no English message of either catalogue, the seats by
+    their compass points, the contract and the game by their names in the language, a
+    person to move (not "thinking"), the finished match's badge translated."""
+    from tests.web.conftest import wait_for
+
+    table, people = table_in_play()
+    replay = finished_replay()
+    waiting = Match.objects.get(pk=table).waiting_seat
+    assert waiting is not None
+    other = (waiting + 1) % 4
+    words = {
+        "nl": ("Noord", "Oost", "Zuid", "West", "Slagen", "is aan zet", "Afgelopen"),
+        "sv": ("Nord", "Öst", "Syd", "Väst", "Stick", "står på tur", "Avslutad"),
+    }
+    left: dict[str, list[str]] = {}
+    browser.get(f"{live_server.url}/no/such/page/")
+    for language in LANGUAGES:
+        messages = catalogue(language, "django") + catalogue(language, "djangojs")
+        shown: dict[str, str] = {}
+        for seat in (waiting, other):
+            person = people[seat]
+            PersonDisplaySettings.objects.update_or_create(
+                user=person, defaults={"language": language}
+            )
+            client = Client()
+            client.force_login(person)
+            browser.delete_cookie("sessionid")
+            browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+            for path, element in (
+                (f"/matches/{table}/seats/{seat}/", "table"),
+                *([(f"/matches/{replay}/", "replay")] if seat == other else []),
+            ):
+                browser.get(f"{live_server.url}{path}")
+                wait_for(browser, functools.partial(drawn_by_its_script, element=element))
+                page = str(browser.page_source)
+                shown[f"{path} as {person.get_username()}"] = page
+                found = english_left(visible_texts(page), messages)
+                if found:
+                    left[f"{language} {path}"] = found
+        text = "\n".join("\n".join(visible_texts(page)) for page in shown.values())
+        for word in words[language]:
+            assert word in text, f"{language}: {word!r} not shown"
+        assert "thinking" not in text
+        assert "denkt na" not in text
+        assert "tänker" not in text
+    assert not left, "\n".join(f"{page}: {found}" for page, found in left.items())
 
 
 # ---------------------------------------------------------------- email and API

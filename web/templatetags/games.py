@@ -11,6 +11,7 @@ from engine.errors import EngineError
 from engine.variants import load_game
 from league.models import Tournament
 from league.words.games_and_times import game_name_words, move_time_words, time_control_words
+from league.words.seats import seat_in_words
 from web.rules_pages import rules_url_for_game
 
 register = template.Library()
@@ -22,6 +23,21 @@ def _display_name(game: str) -> str:
         return load_game(game).display_name
     except EngineError:  # a family no longer registered: its game string as it is
         return game
+
+
+@functools.lru_cache(maxsize=256)
+def _num_seats(game: str) -> int:
+    try:
+        return load_game(game).num_seats
+    except EngineError:
+        return 4
+
+
+@register.filter
+def compass(seat: object, game: object) -> str:
+    """``{{ seat.seat|compass:match.game }}``: the seat as people name it (``North``), in
+    the page's language (league.words.seats)."""
+    return seat_in_words(int(str(seat)), _num_seats(str(game)))
 
 
 @register.filter

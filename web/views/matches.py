@@ -126,10 +126,11 @@ def table(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         raise Http404(_("No such seat.")) from None
     except NotAllowedError as exc:
         return render(request, "403.html", {"reason": exc.detail}, status=403)
+    name = game_name(match.game)
     context = {
-        "title": _("Table %(pk)s: %(game_name)s")
-        % {"pk": match.pk, "game_name": game_name(match.game)},
+        "title": _("Table %(pk)s: %(game_name)s") % {"pk": match.pk, "game_name": name},
         "match": match,
+        "game_name": name,
         "view_url": reverse("api-match-seat-view", args=[match.pk, seat]),
         "action_url": reverse("api-match-seat-actions", args=[match.pk, seat]),
         "vote_url": reverse("api-match-absence-vote", args=[match.pk, 0]),

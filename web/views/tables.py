@@ -44,6 +44,7 @@ from league.services.tables import (
     table_seat_invite,
 )
 from league.words.games_and_times import game_name_words
+from league.words.seats import seat_in_words
 from web.forms import TableForm
 from web.selectors import table_form_choices
 from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
@@ -266,11 +267,12 @@ def table_seat_invite_post(request: HttpRequest, match_id: int, seat: int) -> Ht
         table_seat_invite(actor=request.user, match_id=match_id, seat=seat, username=username)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-waiting", args=[match_id]))
+    place = seat_in_words(seat, load_game(match_get(match_id=match_id).game).num_seats)
     messages.success(
         request,
-        _("Seat %(seat)s is kept for %(username)s.") % {"seat": seat, "username": username}
+        _("The %(place)s seat is kept for %(username)s.") % {"place": place, "username": username}
         if username
-        else _("Seat %(seat)s is open.") % {"seat": seat},
+        else _("The %(place)s seat is open.") % {"place": place},
     )
     return redirect("web:table-waiting", match_id=match_id)
 
@@ -315,7 +317,8 @@ def table_invitation_accept(request: HttpRequest, code: str) -> HttpResponse:
         invitation = seat_invitation_accept(user=request.user, code=code)
     except LeagueError as exc:
         return _refused(request, exc, back=reverse("web:table-invitation", args=[code]))
-    messages.success(request, _("You took seat %(seat)s.") % {"seat": invitation.seat})
+    place = seat_in_words(invitation.seat, load_game(invitation.match.game).num_seats)
+    messages.success(request, _("You took the %(place)s seat.") % {"place": place})
     return _after_seating(request, invitation.match_id)
 
 

@@ -30,8 +30,8 @@
 // deal is shown.
 
 import {
-  actionWords, boardAreas, breakableName, cardImage, cardName, csrfToken, el, engineWords, fetchJSON,
-  liveSocket, movedWords, seatAreas, suitWords, tr,
+  actionWords, boardAreas, breakableName, cardImage, cardName, compassName, contractWords, csrfToken, el,
+  engineWords, fetchJSON, liveSocket, movedWords, seatAreas, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { tablePresence } from "./presence.js";
@@ -44,6 +44,8 @@ const mySeat = Number.parseInt(root.dataset.seat ?? "0", 10);
 const matchId = Number.parseInt(root.dataset.match ?? "0", 10);
 const seatsElement = document.getElementById("table-seats");
 let seatNames = seatsElement ? distinctNames(JSON.parse(seatsElement.textContent)) : null;
+let seatCount = seatNames ? seatNames.length : 4;
+let personSeats = new Set(); // the seats a person plays: "to move", where a bot is "thinking"
 const chatElement = document.querySelector(".table-chat[data-chat-url]");
 const chat = chatElement ? tableChat(chatElement) : null;
 const signals = turnSignals({ root, table: matchId });
@@ -56,10 +58,10 @@ const presence = tablePresence({
   announce: (text) => announce(text),
 });
 
-/** Names that say which seat they are when several seats have the same name. */
+/** Names that say which seat they are (North, East...) when several seats have the same name. */
 function distinctNames(names) {
   return names.map((name, seat) =>
-    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (seat %(seat)s)"), { name, seat }) : name);
+    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (%(compass)s)"), { name, compass: compassName(seat, names.length) }) : name);
 }
 
 let current = null; // the answer shown
@@ -84,7 +86,7 @@ let laterTimer = null;
 
 function nameOf(seat) {
   if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? tr(gettext("%(name)s (you)"), { name: seatNames[seat] }) : gettext("You");
-  return seatNames?.[seat] ?? tr(gettext("Seat %(seat)s"), { seat });
+  return seatNames?.[seat] ?? compassName(seat, seatCount);
 }
 
 function showError(message) {
@@ -236,7 +238,11 @@ function render(data) {
   const phase = phaseOf(data);
   root.dataset.phase = phase;
   root.dataset.position = String(data.position ?? "");
-  if (Array.isArray(data.seats)) seatNames = distinctNames(data.seats.map((s) => s.name));
+  if (Array.isArray(data.seats)) {
+    seatNames = distinctNames(data.seats.map((s) => s.name));
+    seatCount = data.seats.length;
+    personSeats = new Set(data.seats.filter((s) => s.kind === "person" && !s.replaced).map((s) => s.seat));
+  }
   renderMoved(data);
   renderWaiting(data);
   const view = data.view;
@@ -316,7 +322,8 @@ function renderBoard(data, view) {
       "data-seat": seat,
       "aria-label": acting ? tr(gettext("%(name)s, to act"), { name: nameOf(seat) }) : nameOf(seat),
     });
-    const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, nameOf(seat)));
+    const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, nameOf(seat)),
+      el("span", { class: "badge compass" }, compassName(seat, n)));
     if (view.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
     if (view.public?.ranks?.[seat]) label.append(el("span", { class: "badge" }, engineWords(view.public.ranks[seat])));
     if (replaced.has(seat)) label.append(el("span", { class: "badge" }, gettext("a bot plays")));
@@ -448,13 +455,13 @@ function renderWaiting(data) {
   if (!waiting) return;
   const missing = Array.isArray(data.missing) ? data.missing : [];
   part("missing").replaceChildren(...missing.map((m) => el("li", {},
-    tr(gettext("Seat %(seat)s: "), { seat: m.seat }), m.invitee ? tr(gettext("waiting for %(name)s to accept"), { name: m.invitee }) : gettext("an open seat, for whoever has the link"))));
+    `${compassName(m.seat, seatCount)}: `, m.invitee ? tr(gettext("waiting for %(name)s to accept"), { name: m.invitee }) : gettext("an open seat, for whoever has the link"))));
 }
 
 function renderFacts(view) {
-  const rows = [[gettext("Game"), view.game]];
+  const rows = [[gettext("Game"), root.dataset.gameName || view.game]];
   if (view.deal) rows.push([gettext("Deal"), view.deals ? tr(gettext("%(deal)s of %(deals)s"), { deal: view.deal, deals: view.deals }) : String(view.deal)]);
-  if (view.contract) rows.push([gettext("Contract"), actionWords(view.contract)]);
+  if (view.contract) rows.push([gettext("Contract"), contractWords(view.contract)]);
   rows.push([gettext("Trumps"), view.trump ? suitWords(view.trump) : gettext("none")]);
   const pub = view.public ?? {};
   if (Array.isArray(pub.bids) && pub.bids.length) {
@@ -507,7 +514,7 @@ function renderStatus(data, phase) {
       break;
     }
     case "player_to_move":
-      status.textContent = toAct === mySeat ? gettext("Your move…") : tr(gettext("Waiting for %(name)s to move…"), { name: nameOf(toAct) });
+      status.textContent = toAct === mySeat ? gettext("Your move…") : tr(gettext("%(name)s to move…"), { name: nameOf(toAct) });
       break;
     case "trick_won": { // drawn from a socket update: a deal's last trick, or the game's
       const last = view?.tricks?.[view.tricks.length - 1];
@@ -517,7 +524,10 @@ function renderStatus(data, phase) {
     case "bots_to_move":
       status.textContent = toAct === mySeat && data.replaced
         ? (presence.of(mySeat)?.bot_for_absent ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
-        : toAct === undefined || toAct === null ? gettext("The bots are thinking…") : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
+        : toAct === undefined || toAct === null ? gettext("The bots are thinking…")
+          : toAct === mySeat ? gettext("Your move…")
+            : personSeats.has(toAct) ? tr(gettext("%(name)s to move…"), { name: nameOf(toAct) })
+              : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
       break;
     case "finished": {
       const text = view

@@ -58,6 +58,26 @@ export function suitSymbol(letter) {
   return SUIT_SYMBOLS[letter] ?? letter;
 }
 
+// The compass position of each seat, seat 0 first, clockwise: engine/table_sheet.py's
+// COMPASS_OF, the positions the club night's table cards print (seat 0 is North).
+const COMPASS_OF = {
+  3: ["North", "East", "West"],
+  4: ["North", "East", "South", "West"],
+  5: ["North", "North-East", "South-East", "South-West", "North-West"],
+};
+const COMPASS_WORDS = {
+  North: pgettext("compass", "North"), East: pgettext("compass", "East"),
+  South: pgettext("compass", "South"), West: pgettext("compass", "West"),
+  "North-East": pgettext("compass", "North-East"), "South-East": pgettext("compass", "South-East"),
+  "South-West": pgettext("compass", "South-West"), "North-West": pgettext("compass", "North-West"),
+};
+
+/** Seat 2 of 4 -> "South" in the page's language: the name people give a seat at a card table. */
+export function compassName(seat, numSeats) {
+  const name = COMPASS_OF[numSeats]?.[seat];
+  return name ? COMPASS_WORDS[name] : tr(gettext("Seat %(seat)s"), { seat: seat + 1 });
+}
+
 /** "H" -> "♥ hearts" in the page's language. */
 export function suitWords(letter) {
   return SUIT_NAMES[letter] ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : letter;
@@ -79,6 +99,11 @@ export function actionWords(action) {
     objectWords = object.endsWith("up") ? tr(gettext("%(count)s up"), { count: n }) : tr(gettext("%(count)s down"), { count: n });
   } else objectWords = gt(object.replaceAll("_", " "));
   return `${verbWords} ${objectWords}`;
+}
+
+/** A contract as the engine names it ("kings_jacks") in the page's language ("Heer & Zot"). */
+export function contractWords(contract) {
+  return engineWords(String(contract).replaceAll("_", " "));
 }
 
 /** A move played for the person on timeout (league.domain.table_phase.moves_played_for). */

@@ -15,7 +15,7 @@
 // to its step) and marked in the event log, and a chart shows the points lost per trick.
 
 import {
-  actionWords, boardAreas, breakableName, cardImage, cardShort, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
+  actionWords, boardAreas, breakableName, cardImage, cardShort, compassName, contractWords, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -46,9 +46,9 @@ function seatsWithCards(events) {
 function build(newRecord, timeline) {
   record = newRecord;
   numSeats = record.seats.length;
-  const names = record.seats.map((s, i) => s.name || s.player || tr(gettext("Seat %(seat)s"), { seat: i }));
+  const names = record.seats.map((s, i) => s.name || s.player || compassName(i, numSeats));
   seatNames = names.map((name, seat) =>
-    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (seat %(seat)s)"), { name, seat }) : name);
+    names.filter((other) => other === name).length > 1 ? tr(gettext("%(name)s (%(compass)s)"), { name, compass: compassName(seat, numSeats) }) : name);
   const good = timeline && !timeline.error && Array.isArray(timeline.deals);
   const facts = {};
   if (good) for (const step of timeline.prelude) applySet(facts, step);
@@ -305,7 +305,8 @@ function status(text) {
 }
 
 function seatLabel(seat, facts) {
-  const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, seatNames[seat]));
+  const label = el("div", { class: "seat-label" }, el("span", { class: "seat-name" }, seatNames[seat]),
+    el("span", { class: "badge compass" }, compassName(seat, numSeats)));
   if (facts.dealer === seat) label.append(el("span", { class: "badge" }, gettext("dealer")));
   if (facts.ranks && facts.ranks[seat]) label.append(el("span", { class: "badge" }, engineWords(facts.ranks[seat])));
   if (facts.declarer === seat) label.append(el("span", { class: "badge" }, gettext("declarer")));
@@ -387,7 +388,7 @@ function renderFacts(state) {
     [gettext("Deal"), record.complete ? tr(gettext("%(deal)s of %(deals)s"), { deal: deal.number, deals: deals.length }) : tr(gettext("%(deal)s of %(deals)s so far"), { deal: deal.number, deals: deals.length })],
   ];
   if (facts.dealer !== undefined && facts.dealer >= 0) rows.push([gettext("Dealer"), seatNames[facts.dealer]]);
-  if (facts.contract) rows.push([gettext("Contract"), actionWords(facts.contract)]);
+  if (facts.contract) rows.push([gettext("Contract"), contractWords(facts.contract)]);
   rows.push([gettext("Trumps"), facts.trump ? suitWords(facts.trump) : gettext("none")]);
   if (facts.to_act !== undefined && facts.to_act >= 0) rows.push([gettext("To act"), seatNames[facts.to_act]]);
   if (facts.partners) rows.push([gettext("Partners"), facts.partners.map((pair) => pair.map((s) => seatNames[s]).join(" & ")).join(gettext(" vs "))]);

@@ -62,6 +62,7 @@ import league.tasks  # noqa: E402, F401 (registers the tasks this process sends)
 from api.read_cache import HIT_HEADER  # noqa: E402
 from bench.league import matches_queue  # noqa: E402
 from bench.scratch_database import scratch_database  # noqa: E402
+from bots.models import BotFamily  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
 from config.web_server import processes_from  # noqa: E402
 from league.models import Ladder, LadderEntrant, Match, MatchStatus  # noqa: E402
@@ -111,8 +112,15 @@ def ladder_opened() -> Ladder:
     ladder_anchor_add(ladder=ladder, name="random", bot_name="random-2")
     # The matchmaker seats tables for the ladder's players, not its anchors alone: the two
     # copies play as players (built-in bots: no sandbox needed for the load).
-    LadderEntrant.objects.filter(ladder=ladder, bot__name__in=("greedy-2", "random-2")).update(
-        anchor=False
+    players = LadderEntrant.objects.filter(ladder=ladder, bot__name__in=("greedy-2", "random-2"))
+    players.update(anchor=False)
+    # A player's bot plays the ladder's family (the matchmaker seats no other).
+    BotFamily.objects.bulk_create(
+        [
+            BotFamily(bot_id=bot_id, family="kingen")
+            for bot_id in players.values_list("bot_id", flat=True)
+        ],
+        ignore_conflicts=True,
     )
     return ladder
 

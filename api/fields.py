@@ -249,6 +249,10 @@ class GameFamiliesField(serializers.ListField):
 
     def to_internal_value(self, data: Any) -> list[str]:
         names = super().to_internal_value(data)
+        # The schema's maxItems, of the list sent: what follows keeps each name once, and
+        # the length validator (which runs after) would see that shorter list.
+        if self.max_length is not None and len(names) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return [name for name in FAMILIES if name in names]
 
 

@@ -32,23 +32,26 @@ answer is skipped: the page is computed as without it.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import logging
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from functools import wraps
 from inspect import iscoroutinefunction
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware import csrf
 from django.middleware.csrf import get_token
 from django.urls import resolve
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.module_loading import import_string
@@ -141,13 +144,20 @@ def page_key(request: HttpRequest, language: str | None = None) -> str | None:
     against the generations read in the same round trip); None for what is never cached."""
     if not read_cache_on() or request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
+    # A visitor's times are in their time zone's cookie's zone.
+    return _key_of(request, language or get_language() or "", cookie_time_zone(request.COOKIES))
+
+
+def _key_of(request: HttpRequest, language: str, zone: tzinfo | None) -> str:
+    """The key of the shared answer of ``request``'s page in ``language`` and ``zone``
+    (None: the site's), whoever reads it."""
     what = "\n".join(
         (
             request.get_full_path(),
             request.get_host(),
             request.scheme or "",
-            language or get_language() or "",
-            str(cookie_time_zone(request.COOKIES) or ""),  # a visitor's times are in it
+            language,
+            str(zone or ""),
             request.headers.get("Accept", ""),
         )
     )
@@ -276,16 +286,33 @@ def _servable(stored: dict[str, Any], version: str) -> bool:
     return lag > 0 and time.time() - float(stored.get("stored_at", 0.0)) < lag
 
 
-def public_read_cached(view: View, reads: str = PROGRESS) -> View:
+Personal = Callable[..., dict[str, str]]
+"""A page's personal parts for the signed-in person of a request (called with the view's
+keyword arguments): the HTML of each region marked ``<!--personal:NAME-->`` in the page,
+by NAME (``PERSONAL_REGION``)."""
+
+PERSONAL_REGION = re.compile(r"<!--personal:(\w+)-->(.*?)<!--/personal:\1-->", re.DOTALL)
+"""A region of a page that is a person's own (their header, their notices, their forms):
+in a shared answer it holds what a visitor sees, and a signed-in person's answer has their
+own in its place. A name in a page is escaped (``&lt;!--``): no page text forges one."""
+
+
+def public_read_cached(view: View, reads: str = PROGRESS, personal: Personal | None = None) -> View:
     """Answer an anonymous GET of ``view`` from the shared cache (module docstring);
     anything else goes to the view untouched. ``reads`` (READS): which changes make its
     answer new. A hit costs one round trip to the cache (the generations, the match's
-    end where it matters and the entry, in one MGET) and no query."""
+    end where it matters and the entry, in one MGET) and no query.
+
+    With ``personal`` (a page whose only parts of a person's own are its marked regions),
+    a signed-in person's GET is the shared answer too, with ``personal``'s regions in
+    place of the visitor's (``personal_page``)."""
     if reads not in READS:
         raise ValueError(f"reads: one of {', '.join(READS)}, not {reads!r}")
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if personal is not None and _signed_in_reader(request):
+            return personal_page(view, personal, reads, request, *args, **kwargs)
         key = page_key(request)
         if key is None:
             return view(request, *args, **kwargs)
@@ -295,38 +322,143 @@ def public_read_cached(view: View, reads: str = PROGRESS) -> View:
         if found.fresh is not None:
             unchanged = _not_modified(found.fresh, request)
             return unchanged or _headers_finish(_served(found.fresh, request))
-        match_id, settled, progress, finished = (
-            found.match_id,
-            found.settled,
-            found.progress,
-            found.finished,
-        )
-        ended = finished
-        if match_id is not None and ended is None:
-            # Before the answer: an answer computed after a finish is a finished one's.
-            ended = finished_at(int(match_id))
-        response = view(request, *args, **kwargs)
-        render = getattr(response, "render", None)
-        if callable(render) and not getattr(response, "is_rendered", True):
-            render()
+        response, stored = _computed(view, found, key, reads, request, *args, **kwargs)
         if response.status_code == 304:  # the view's own: headers as its 200's
             return _headers_finish(response)
-        storable = _storable(response, request)
-        if storable is None:
+        if stored is None:
             return response
-        storable["version"] = version_of(reads, match_id, int(settled), int(progress), ended)
-        storable["stored_at"] = time.time()
-        try:
-            if match_id is not None and ended is not None and finished is None:
-                cache.set(finished_key(match_id), ended, timeout=settings.READ_CACHE_SECONDS)
-            cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
-        except Exception as exc:
-            log.warning("read cache: not stored (%s)", exc)
         response[HIT_HEADER] = "miss"
         return _headers_finish(response)
 
     wrapped.read_cache_reads = reads  # type: ignore[attr-defined]
     return cast(View, wrapped)
+
+
+def _computed(
+    view: Callable[..., Any],
+    found: Found,
+    key: str,
+    reads: str,
+    request: HttpRequest,
+    *args: Any,
+    **kwargs: Any,
+) -> tuple[HttpResponse, dict[str, Any] | None]:
+    """The view's answer to ``request`` (anonymous), and what was stored of it (None:
+    nothing)."""
+    match_id, settled, progress, finished = (
+        found.match_id,
+        found.settled,
+        found.progress,
+        found.finished,
+    )
+    ended = finished
+    if match_id is not None and ended is None:
+        # Before the answer: an answer computed after a finish is a finished one's.
+        ended = finished_at(int(match_id))
+    response = view(request, *args, **kwargs)
+    render = getattr(response, "render", None)
+    if callable(render) and not getattr(response, "is_rendered", True):
+        render()
+    if response.status_code == 304:
+        return response, None
+    storable = _storable(response, request)
+    if storable is None:
+        return response, None
+    storable["version"] = version_of(reads, match_id, int(settled), int(progress), ended)
+    storable["stored_at"] = time.time()
+    try:
+        if match_id is not None and ended is not None and finished is None:
+            cache.set(finished_key(match_id), ended, timeout=settings.READ_CACHE_SECONDS)
+        cache.set(key, storable, timeout=settings.READ_CACHE_SECONDS)
+    except Exception as exc:
+        log.warning("read cache: not stored (%s)", exc)
+    return response, storable
+
+
+# ---------------------------------------------------------------- signed-in readers
+
+
+def _signed_in_reader(request: HttpRequest) -> bool:
+    """A person signed in to the pages by their session (not by a header), reading."""
+    user = getattr(request, "user", None)
+    return (
+        read_cache_on()
+        and request.method in ("GET", "HEAD")
+        and user is not None
+        and user.is_authenticated
+        and "Authorization" not in request.headers
+        and getattr(request, "_force_auth_user", None) is None
+    )
+
+
+def _as_visitor(request: HttpRequest) -> HttpRequest:
+    """``request`` as a visitor would make it: nobody signed in, no session or messages
+    cookie, none of the person's messages; the same language and time zone (active)."""
+    visitor = copy.copy(request)
+    visitor.user = AnonymousUser()
+    visitor.COOKIES = {
+        name: value
+        for name, value in request.COOKIES.items()
+        if name not in (settings.SESSION_COOKIE_NAME, "messages")
+    }
+    visitor.META = dict(request.META)
+    visitor._messages = ()  # type: ignore[attr-defined]
+    return visitor
+
+
+def _personalised(content: str, parts: dict[str, str]) -> str | None:
+    """``content`` with each marked region replaced by the person's (None: a region the
+    page marks that ``parts`` lacks, or one ``parts`` has that the page does not mark)."""
+    marked = {found.group(1) for found in PERSONAL_REGION.finditer(content)}
+    if marked != set(parts):
+        return None
+    return PERSONAL_REGION.sub(
+        lambda found: (
+            f"<!--personal:{found.group(1)}-->{parts[found.group(1)]}"
+            f"<!--/personal:{found.group(1)}-->"
+        ),
+        content,
+    )
+
+
+def personal_page(
+    view: Callable[..., Any],
+    personal: Personal,
+    reads: str,
+    request: HttpRequest,
+    *args: Any,
+    **kwargs: Any,
+) -> HttpResponse:
+    """A signed-in person's page from the shared answer (keyed as a visitor's in the
+    person's language and time zone; computed as a visitor's and stored when missing),
+    with the person's own regions computed for this request. Never stored as theirs; says
+    ``private, no-cache``; their CSRF token in it. Anything unexpected: the view as is."""
+    zone = timezone.get_current_timezone()
+    default = timezone.get_default_timezone_name()
+    key = _key_of(
+        request,
+        get_language() or "",
+        None if timezone.get_current_timezone_name() == default else zone,
+    )
+    found = _lookup(key, reads, kwargs)
+    if found is None:
+        return cast(HttpResponse, view(request, *args, **kwargs))
+    stored, hit = found.fresh, "hit"
+    if stored is None:
+        response, stored = _computed(view, found, key, reads, _as_visitor(request), *args, **kwargs)
+        hit = "miss"
+    if stored is None or not stored["headers"].get("Content-Type", "").startswith("text/html"):
+        return cast(HttpResponse, view(request, *args, **kwargs))
+    content = _personalised(str(stored["content"]), personal(request, **kwargs))
+    if content is None:
+        return cast(HttpResponse, view(request, *args, **kwargs))
+    response = HttpResponse(_filled(content, request).encode(stored["charset"]))
+    for name, value in stored["headers"].items():
+        if name != "ETag":  # the shared answer's, not this person's page's
+            response[name] = value
+    response[HIT_HEADER] = hit
+    patch_vary_headers(response, ("Cookie",))
+    return _headers_finish(response)
 
 
 # ---------------------------------------------------------------- hits before the rest

@@ -2,12 +2,15 @@
 
 ``cached(...)``: the public pages answered from the shared cache to anonymous visitors
 (api/read_cache.py); the second argument
-says which changes make an answer new (api.read_cache.READS)."""
+says which changes make an answer new (api.read_cache.READS); a third, where given, is
+the page's personal parts (web/personal_parts.py): a signed-in person is then served the
+same shared answer with their own parts in place."""
 
 from django.urls import path
 
 from api.read_cache import FINISHED_PAGE, SETTLED
 from api.read_cache import public_read_cached as cached
+from web.personal_parts import base_parts
 from web.views import account_settings as account
 from web.views import (
     accounts,
@@ -107,8 +110,12 @@ urlpatterns = [
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/invite/", clubs.club_invite, name="club-invite"),
     path("clubs/<int:club_id>/leagues/new/", leagues.league_new, name="league-new"),
-    path("leagues/", cached(leagues.league_index, SETTLED), name="leagues"),
-    path("leagues/<int:tournament_id>/", cached(leagues.league_detail, SETTLED), name="league"),
+    path("leagues/", cached(leagues.league_index, SETTLED, base_parts), name="leagues"),
+    path(
+        "leagues/<int:tournament_id>/",
+        cached(leagues.league_detail, SETTLED, leagues.league_personal),
+        name="league",
+    ),
     path("leagues/<int:tournament_id>/live/", leagues.league_live, name="league-live"),
     path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
     path(
@@ -220,8 +227,8 @@ urlpatterns = [
         notification_settings,
         name="notification-settings",
     ),
-    path("ratings/", cached(ratings.leaderboard, SETTLED), name="ratings"),
-    path("ladders/", cached(ladders.ladder_index, SETTLED), name="ladders"),
+    path("ratings/", cached(ratings.leaderboard, SETTLED, base_parts), name="ratings"),
+    path("ladders/", cached(ladders.ladder_index, SETTLED, base_parts), name="ladders"),
     path("ladders/<slug:slug>/", cached(ladders.ladder_detail, SETTLED), name="ladder"),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
+from django.middleware import csrf
 from django.test import Client, override_settings
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -214,27 +214,73 @@ def test_a_finished_records_200_and_304_say_the_same_caching_headers_hit_or_miss
     assert "authorization" in vary_of(mine_unchanged)
 
 
-def test_a_signed_in_page_is_never_stored_nor_served_from_the_cache() -> None:
-    tournament, organiser, _ = played_league()
+def test_signed_in_readers_share_the_cached_standings_each_with_their_own_parts() -> None:
+    tournament, organiser, matches = played_league()
+    other = user_create("someone-else")
     url = f"/leagues/{tournament.pk}/"
+    organiser_client, other_client = signed_in(organiser), signed_in(other)
+    # Nothing stored yet: the visitor's page is computed (and stored), then the person's parts.
+    first, computed = read_with_queries(organiser_client, url)
+    assert first[HIT_HEADER] == "miss"
+    assert Client().get(url)[HIT_HEADER] == "hit"  # ... and stored for everyone
+
+    theirs, shared = read_with_queries(other_client, url)
+    mine = organiser_client.get(url)
+    visitor = Client().get(url)
+    assert (theirs[HIT_HEADER], mine[HIT_HEADER], visitor[HIT_HEADER]) == ("hit",) * 3
+    # The shared part (the standings) read no table of the league: only the person's own.
+    standings_tables = ('"league_standingssnapshot"', '"league_matchresult"', '"league_rating')
+    assert [q for q in computed if any(t in q for t in standings_tables)]
+    assert not [q for q in shared if any(t in q for t in standings_tables)]
+    assert len(shared) < len(computed) / 2
+    assert (
+        page(theirs.content).split("<main")[1].split("<!--personal:page-->")[0]
+        == (page(visitor.content).split("<main")[1].split("<!--personal:page-->")[0])
+    )
+    for answer, who, organising in ((mine, organiser, True), (theirs, other, False)):
+        text = answer.content.decode()
+        assert f"<strong>{who.username}</strong>" in text
+        assert ('id="organise-title"' in text) is organising  # the organiser's own part
+        assert "Enter competitors" in text  # a signed-in person's panel
+        assert "private" in answer["Cache-Control"]
+        assert "Cookie" in answer["Vary"]
+        assert "ETag" not in answer
+    assert organiser.username not in theirs.content.decode()
+    visitor_text = visitor.content.decode()
+    assert organiser.username not in visitor_text
+    assert other.username not in visitor_text
+    assert 'id="organise-title"' not in visitor_text
+    assert "Enter competitors" not in visitor_text
+    # Each person's CSRF token is of their own session's secret (the log-out form's too).
+    for client, answer in ((organiser_client, mine), (other_client, theirs)):
+        tokens = TOKEN.findall(answer.content.decode())
+        assert len(tokens) >= 2
+        secret = client.cookies["csrftoken"].value
+        assert {csrf._unmask_cipher_token(t) for t in tokens} == {secret}  # type: ignore[attr-defined]
+
+    match_run(match_id=matches[0].pk, worker="test")  # commits: a new reads generation
+
+    after = other_client.get(url)
+    assert after[HIT_HEADER] == "miss"
+    assert page(after.content) != page(theirs.content)
+    assert other_client.get(url)[HIT_HEADER] == "hit"
+
+
+def test_a_signed_in_page_without_personal_parts_is_never_stored_nor_served_from_the_cache() -> (
+    None
+):
+    tournament, organiser, matches = played_league()
+    url = f"/matches/{matches[0].pk}/"
     for _ in range(2):
         mine = signed_in(organiser).get(url)
         assert mine.status_code == 200
         assert HIT_HEADER not in mine
         assert organiser.username in mine.content.decode()
-        assert 'id="organise-title"' in mine.content.decode()  # the organiser's own part
-    anonymous = Client().get(url)
-    assert anonymous[HIT_HEADER] == "miss"  # the organiser's answers were not stored
-    assert 'id="organise-title"' not in anonymous.content.decode()
-    other = user_create("someone-else")
-    theirs = signed_in(other).get(url)
-    assert HIT_HEADER not in theirs
-    assert other.username in theirs.content.decode()
-    assert 'id="organise-title"' not in theirs.content.decode()
+    assert Client().get(url)[HIT_HEADER] == "miss"  # the organiser's answers were not stored
     # An anonymous visitor with a session cookie (a half-finished sign-in) is not served it.
     with_session = Client()
     with_session.cookies["sessionid"] = "anything"
-    assert HIT_HEADER not in with_session.get(url)
+    assert HIT_HEADER not in with_session.get(f"/leagues/{tournament.pk}/")
 
 
 def test_an_anonymous_page_is_private_and_carries_each_visitors_own_csrf_token() -> None:
@@ -328,9 +374,23 @@ def test_off_it_answers_from_the_view() -> None:
 
 
 def queries_of(url: str) -> int:
-    with CaptureQueriesContext(connection) as captured:
-        assert Client().get(url).status_code == 200
-    return len(captured)
+    answer, sql = read_with_queries(Client(), url)
+    assert answer.status_code == 200
+    return len(sql)
+
+
+def read_with_queries(client: Client, url: str) -> tuple[Any, list[str]]:
+    """``client``'s GET of ``url`` and the SQL it ran. (Not CaptureQueriesContext: Django
+    empties the connection's query log when a request starts, so it counted none.)"""
+    sql: list[str] = []
+
+    def record(execute: Any, statement: str, *args: Any) -> Any:
+        sql.append(statement)
+        return execute(statement, *args)
+
+    with connection.execute_wrapper(record):
+        answer = client.get(url)
+    return answer, sql
 
 
 @override_settings(READ_CACHE=False)

@@ -49,6 +49,7 @@ from league.services.tournaments import (
 from league.words.league_progress import progress_words
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
+from web.personal_parts import personal_parts
 from web.selectors import (
     CompetitorLink,
     can_organise,
@@ -339,21 +340,40 @@ def league_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         first = match_list(tournament_id=tournament.pk).first()
         if first is not None:
             return redirect("web:match", match_id=first.pk)
-    organiser = can_organise(user=request.user, tournament=tournament)
-    club = tournament.club
     context = standings_context(tournament)
     context.update(
-        organiser=organiser,
-        member=club is None or club_role_of(user=request.user, club=club) is not None,
-        entries=entry_list(tournament=tournament),
-        builtin_form=BuiltinEntryForm(),
-        entry_form=CompetitorEntryForm(choices=_entry_choices(request, tournament)),
-        running=tournament.status == TournamentStatus.RUNNING,
-        finished=tournament.status == TournamentStatus.FINISHED,
-        paused=tournament.status == TournamentStatus.PAUSED,
-        attendance=club_attendance_form(tournament) if tournament.at_club and organiser else None,
+        _league_own_context(request, tournament), entries=entry_list(tournament=tournament)
     )
     return render(request, "web/league.html", context)
+
+
+def _league_own_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """What the page's own part of the person reading it shows (web/_league_personal.html)."""
+    organiser = can_organise(user=request.user, tournament=tournament)
+    club = tournament.club
+    return {
+        "tournament": tournament,
+        "organiser": organiser,
+        "member": club is None or club_role_of(user=request.user, club=club) is not None,
+        "builtin_form": BuiltinEntryForm(),
+        "entry_form": CompetitorEntryForm(choices=_entry_choices(request, tournament)),
+        "running": tournament.status == TournamentStatus.RUNNING,
+        "finished": tournament.status == TournamentStatus.FINISHED,
+        "paused": tournament.status == TournamentStatus.PAUSED,
+        "attendance": club_attendance_form(tournament)
+        if tournament.at_club and organiser
+        else None,
+    }
+
+
+def league_personal(request: HttpRequest, tournament_id: int) -> dict[str, str]:
+    """The league page's parts of the signed-in person reading it (api.read_cache's
+    ``personal``): base.html's and the page's own (entering, organising)."""
+    tournament = _tournament(tournament_id)
+    context = _league_own_context(request, tournament)
+    if context["organiser"]:
+        context["rounds"] = round_list(tournament_id=tournament.pk)
+    return personal_parts(request, "web/_league_personal_parts.html", context)
 
 
 @require_GET

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
-from league.errors import InvalidInputError, NotFoundError
+from league.errors import InvalidInputError, NotAllowedError, NotFoundError
 from league.models import ApiToken, ApiTokenScope
 
 KEY_PREFIX = "kl_"
@@ -42,8 +42,12 @@ def api_token_create(
     scopes: Iterable[str],
     expires_in_days: int | None = None,
     now: datetime | None = None,
+    made_with: ApiToken | None = None,
 ) -> tuple[ApiToken, str]:
-    """A new token of ``user`` and its key (shown to the person once, stored nowhere)."""
+    """A new token of ``user`` and its key (shown to the person once, stored nowhere).
+
+    ``made_with``: the named token the request was made with (the API), whose scopes and
+    expiry bound the new token's, so that a token never makes a wider or longer-lived one."""
     now = now or timezone.now()
     name = name.strip()
     chosen = sorted(set(scopes))
@@ -59,6 +63,9 @@ def api_token_create(
         )
     if expires_in_days is not None and not 1 <= expires_in_days <= 3650:
         raise InvalidInputError(gettext("A token expires after 1 to 3650 days, or never."))
+    expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
+    if made_with is not None:
+        _within_token(made_with, chosen, expires_at)
     if api_tokens_active(user=user, now=now).count() >= TOKENS_PER_PERSON:
         raise InvalidInputError(
             gettext("You have %(count)d tokens: revoke one you no longer use first.")
@@ -72,9 +79,25 @@ def api_token_create(
         prefix=key[:8],
         scopes=chosen,
         created_at=now,
-        expires_at=now + timedelta(days=expires_in_days) if expires_in_days else None,
+        expires_at=expires_at,
     )
     return token, key
+
+
+def _within_token(made_with: ApiToken, scopes: list[str], expires_at: datetime | None) -> None:
+    wider = [scope for scope in scopes if scope not in made_with.scopes]
+    if wider:
+        raise NotAllowedError(
+            gettext("A token can only make tokens with its own scopes (%(scopes)s), not %(wider)s.")
+            % {"scopes": ", ".join(sorted(made_with.scopes)), "wider": ", ".join(wider)}
+        )
+    if made_with.expires_at is not None and (
+        expires_at is None or expires_at > made_with.expires_at
+    ):
+        raise NotAllowedError(
+            gettext("A token can only make tokens that expire no later than itself (%(date)s).")
+            % {"date": made_with.expires_at.date().isoformat()}
+        )
 
 
 def api_tokens_active(*, user: AbstractBaseUser, now: datetime | None = None) -> QuerySet[ApiToken]:
@@ -85,11 +108,25 @@ def api_tokens_active(*, user: AbstractBaseUser, now: datetime | None = None) ->
     )
 
 
-def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
-    """Revoke one of the person's tokens: refused from its next request on."""
+def api_token_revoke(
+    *, user: AbstractBaseUser, token_id: int, made_with: ApiToken | None = None
+) -> ApiToken:
+    """Revoke one of the person's tokens: refused from its next request on.
+
+    ``made_with``: the named token the request was made with (the API); it revokes itself
+    or a token with no scope it lacks, never a wider one (a leaked narrow token cannot cut
+    off the person's other scripts)."""
     token = ApiToken.objects.filter(user_id=user.pk, pk=token_id).first()
     if token is None:
         raise NotFoundError(gettext("You have no such token."))
+    if (
+        made_with is not None
+        and token.pk != made_with.pk
+        and not set(token.scopes) <= set(made_with.scopes)
+    ):
+        raise NotAllowedError(
+            gettext("A token can only revoke itself or tokens with no scope it lacks.")
+        )
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])

@@ -2,14 +2,15 @@
 
 ``POST /api/auth/token/`` with a username and password answers the person's old-style token
 (the same one every time, every scope) so that existing scripts keep working; named tokens
-with scopes are made in the site's settings (/settings/tokens/). ``DELETE /api/auth/token/``
-revokes the token the request is made with, named or old-style.
+with scopes are made in the site's settings (/settings/tokens/) or at /api/auth/tokens/.
+``DELETE /api/auth/token/`` revokes the token the request is made with, named or old-style.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
@@ -22,7 +23,10 @@ from rest_framework.views import APIView
 from drf_spectacular.utils import extend_schema
 
 from accounts.api_tokens import (
+    ALL_SCOPES,
+    api_token_create,
     api_token_revoke,
+    api_tokens_active,
     legacy_api_token_get_or_create,
     legacy_api_token_revoke,
 )
@@ -30,9 +34,9 @@ from api.fields import StrictCharField
 from api.operations import nested_serializers_named, responses, validated
 from api.parsers import JSONParser
 from api.throttles import SignInThrottle, password_authenticate
-from api.token_scopes import ApiTokenAuthentication
+from api.token_scopes import SIGNED_IN, ApiTokenAuthentication
 from league.errors import InvalidInputError
-from league.models import ApiToken
+from league.models import ApiToken, ApiTokenScope
 
 
 class TokenCreateApi(APIView):
@@ -72,4 +76,77 @@ class TokenCreateApi(APIView):
         return Response(status=204)
 
 
-nested_serializers_named([TokenCreateApi])
+class ApiTokenOutputSerializer(serializers.Serializer[Any]):
+    """A named token as its person sees it: never its key, only the key's first characters."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=sorted(ALL_SCOPES)))
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+    expires_at = serializers.DateTimeField(allow_null=True)
+
+
+def _person(request: Request) -> User:
+    """The signed-in person (the views' SIGNED_IN permission lets no one else in)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _made_with(request: Request) -> ApiToken | None:
+    """The named token of the request, which bounds what it may do to tokens; None for the
+    session and the old token (the password's equal: every scope)."""
+    return request.auth if isinstance(request.auth, ApiToken) else None
+
+
+class ApiTokenListApi(APIView):
+    """The person's named tokens (``GET``), and a new one (``POST``): its key is in the 201
+    answer only. A named token makes only tokens within its own scopes and expiry."""
+
+    permission_classes = SIGNED_IN
+    token_scope = ApiTokenScope.READ  # and within the token's own scopes (accounts.api_tokens)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        name = StrictCharField(max_length=100)
+        scopes = serializers.ListField(
+            child=serializers.ChoiceField(choices=sorted(ALL_SCOPES)), allow_empty=False
+        )
+        expires_in_days = serializers.IntegerField(
+            required=False, allow_null=True, min_value=1, max_value=3650
+        )
+
+    class OutputSerializer(ApiTokenOutputSerializer):
+        token = serializers.CharField(help_text="The key: shown in this answer only.")
+
+    @extend_schema(responses=responses(ApiTokenOutputSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        tokens = api_tokens_active(user=_person(request))
+        return Response(ApiTokenOutputSerializer(tokens, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer, 201))
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request.data)
+        token, key = api_token_create(
+            user=_person(request),
+            name=data["name"],
+            scopes=data["scopes"],
+            expires_in_days=data.get("expires_in_days"),
+            made_with=_made_with(request),
+        )
+        return Response({**ApiTokenOutputSerializer(token).data, "token": key}, status=201)
+
+
+class ApiTokenDetailApi(APIView):
+    """Revoke one of the person's named tokens: refused from its next request on."""
+
+    permission_classes = SIGNED_IN
+    token_scope = ApiTokenScope.READ  # and no scope the token lacks (accounts.api_tokens)
+
+    @extend_schema(request=None, responses=responses(None, 204))
+    def delete(self, request: Request, token_id: int) -> Response:
+        api_token_revoke(user=_person(request), token_id=token_id, made_with=_made_with(request))
+        return Response(status=204)
+
+
+nested_serializers_named([TokenCreateApi, ApiTokenListApi, ApiTokenDetailApi])

@@ -28,6 +28,10 @@ from api.read_cache import public_read_cached as cached
 
 urlpatterns = [
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
+    path("auth/tokens/", accounts.ApiTokenListApi.as_view(), name="api-tokens"),
+    path(
+        "auth/tokens/<int:token_id>/", accounts.ApiTokenDetailApi.as_view(), name="api-token-revoke"
+    ),
     path("clubs/", clubs.ClubListApi.as_view(), name="api-clubs"),
     path("clubs/<int:club_id>/", clubs.ClubDetailApi.as_view(), name="api-club"),
     path("clubs/<int:club_id>/members/", clubs.ClubMemberListApi.as_view(), name="api-members"),

@@ -319,4 +319,6 @@ def match_club_sheet(*, match: Match) -> dict[str, Any] | None:
         "deals": deals,
         "entry_json": json.dumps(sheet.entry) if sheet.entry is not None else "",
         "corrections": _corrections(match=match),
+        # The night is closed and this table never confirmed: the organiser finishes it
+        "to_finish": sheet.closed_at is not None and sheet.status != TableSheetStatus.CONFIRMED,
     }

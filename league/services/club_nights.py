@@ -517,6 +517,10 @@ def table_scores_correct(
         if sheet is None:
             raise NotFoundError(_("this match is not played at the club"))
         result = MatchResult.objects.select_for_update().filter(match=match).first()
+        if sheet.closed_at is not None and sheet.status != TableSheetStatus.CONFIRMED:
+            return _closed_table_finish(
+                actor=actor, sheet=sheet, entry=entry, totals=totals, reason=reason
+            )
         if sheet.status != TableSheetStatus.CONFIRMED or result is None:
             raise ConflictError(_("only confirmed scores are corrected: enter them at the table"))
         match = Match.objects.select_related("tournament", "round").get(pk=match.pk)
@@ -543,6 +547,30 @@ def table_scores_correct(
         tournament_progressed(match.tournament_id)
     ratings_recompute()  # a family's ratings span tournaments: all are rated again
     return correction
+
+
+def _closed_table_finish(
+    *, actor: User, sheet: TableSheet, entry: Any, totals: Any, reason: str
+) -> ScoreCorrection:
+    """A table of a closed night that never confirmed: the organiser enters its sheet (checked
+    as a table's entry is) and it is confirmed at once, audited as a correction from what the
+    table had entered, if anything."""
+    match = Match.objects.select_related("tournament", "round").get(pk=sheet.match_id)
+    scored = _scored(match, entry, totals)
+    before: dict[str, Any] = {"entry": sheet.entry, "totals": sheet.totals, "scores": []}
+    after = {"entry": entry, "totals": totals, "scores": list(scored.scores)}
+    sheet.entry, sheet.totals = entry, totals
+    sheet.save(update_fields=["entry", "totals"])
+    sheet.confirmed_by = actor if actor.is_authenticated else None
+    sheet.confirmed_seat = None
+    _confirmed(sheet)
+    return ScoreCorrection.objects.create(
+        match=match,
+        corrected_by=actor if actor.is_authenticated else None,
+        before=before,
+        after=after,
+        reason=reason.strip()[:300],
+    )
 
 
 def club_round_require_finished(*, tournament: Tournament) -> None:

@@ -18,7 +18,15 @@ from django.utils import timezone
 import pytest
 
 from league.domain.club_night import ENTRY_CODE_ALPHABET
-from league.models import MatchStatus, Round, TableSheet, Tournament, TournamentStatus
+from league.models import (
+    Match,
+    MatchStatus,
+    Round,
+    ScoreCorrection,
+    TableSheet,
+    Tournament,
+    TournamentStatus,
+)
 from league.services.competitors import competitor_for_user
 from tests.api_answers import client_for, ok, refused
 from tests.league.builders import user_create
@@ -252,3 +260,44 @@ def test_codes_expire_when_the_night_is_closed_or_over(settings: Settings) -> No
     assert (
         TableSheet.objects.get(code=codes[2][0]).match.status == MatchStatus.WAITING
     )  # refused, not changed
+
+
+def test_after_the_close_the_organiser_finishes_a_table_that_never_entered_on_the_web() -> None:
+    league, organiser, cards = _night(2)
+    tid = league["id"]
+    match_id = cards["tables"][0]["match"]
+    page = Client()
+    page.force_login(organiser)
+    before = page.get(f"/matches/{match_id}/").content.decode()
+    assert 'data-role="correction-form"' not in before  # the table's to enter while open
+    page.post(f"/leagues/{tid}/rounds/1/close/")
+
+    shown = page.get(f"/matches/{match_id}/").content.decode()
+    assert "Finish this table's scores" in shown
+    assert 'data-role="correction-form"' in shown  # the phones' grid
+    assert 'name="d1-taken-0"' in shown
+    sheet = {**kingen_form(0), "reason": "paper sheet handed in"}
+    del sheet["seat"], sheet["action"]
+    wrong = {**sheet, "d2-taken-0": "9"}
+    refused_page = page.post(f"/matches/{match_id}/correct/", wrong, follow=True)
+    assert "the hearts taken add up to" in refused_page.content.decode()
+    assert TableSheet.objects.get(match_id=match_id).status == "open"
+
+    page.post(f"/matches/{match_id}/correct/", sheet)
+    finished = TableSheet.objects.get(match_id=match_id)
+    assert finished.status == "confirmed"
+    assert finished.confirmed_by_id == organiser.pk
+    assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
+    [audit] = ScoreCorrection.objects.filter(match_id=match_id)
+    assert audit.before["entry"] is None
+    assert audit.after["scores"] == [-5, 2, 3]
+    assert audit.reason == "paper sheet handed in"
+    after = page.get(f"/matches/{match_id}/").content.decode()
+    assert "paper sheet handed in" in after
+    assert "Finish this table's scores" not in after
+    # A stranger finishes nothing.
+    other = cards["tables"][1]["match"]
+    stranger = Client()
+    stranger.force_login(user_create("stranger"))
+    stranger.post(f"/matches/{other}/correct/", sheet)
+    assert TableSheet.objects.get(match_id=other).status == "open"

@@ -72,7 +72,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "organiser": organiser,
         "correction_rows": (
             club_correction_rows(match)
-            if organiser and club_sheet and club_sheet["status"] == "confirmed"
+            if organiser
+            and club_sheet
+            and (club_sheet["status"] == "confirmed" or club_sheet["to_finish"])
             else []
         ),
         **_analysis_context(request, match, seats),

@@ -26,7 +26,6 @@ from league.selectors.clubs import club_find
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,
-    seat_invitations_pending_for,
     table_detail,
     table_get,
 )
@@ -298,6 +297,5 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "lobby": found,
         "club": club,
         "clubs": table_form_choices(user=request.user)["clubs"],
-        "invitations": seat_invitations_pending_for(user=request.user),
     }
     return render(request, "web/lobby.html", context)

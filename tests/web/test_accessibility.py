@@ -55,6 +55,8 @@ def drawn(driver: WebDriver, element: str) -> bool:
     return bool(driver.find_element("id", element).get_attribute("data-ready"))
 
 
+PHONE_METRICS = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False}
+
 KINGEN_DEAL = 52
 """Kingen's first deal, every card a move: after it the scores table has a row."""
 
@@ -62,7 +64,9 @@ KINGEN_DEAL = 52
 def table_in_play(host: User) -> str:
     """A Kingen table of ``host`` and three people who accepted, its first deal played and
     the second dealt: the address of the host's seat."""
-    guests = [user_create(name) for name in ("tove", "ulf", "vera")]
+    # Long names: on a phone the scores table is wider than the screen and scrolls.
+    names = ("tove.lindqvistholmbergsson", "ulf.lindqvistholmbergsson", "vera.lindqvistholmberg")
+    guests = [user_create(name) for name in names]
     match = table_open(
         actor=host,
         game="kingen",
@@ -158,6 +162,17 @@ def test_every_page_in_every_language_has_no_serious_violation(
             violations = axe_violations(browser)
             if violations:
                 found[f"{language} {path}"] = violations
+        # The table in play on a phone, where its scores table scrolls sideways.
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_METRICS)
+        try:
+            browser.get(f"{live_server.url}{table}")
+            wait_for(browser, functools.partial(drawn, element="table"))
+            wait_for(browser, scores_shown)
+            violations = axe_violations(browser)
+            if violations:
+                found[f"{language} {table} on a phone"] = violations
+        finally:
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(v) for page, v in found.items())
 
 

@@ -8,9 +8,13 @@ sense with the others.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.table_latency
     python -m bench.table_latency --moves 300 --seconds 600 --load-tables 8
+    python -m bench.table_latency --no-lane   # the reference of issue 32: no interactive lane
 
 It makes a scratch database of its own (``<name>_table_latency_bench``, dropped at the
-end), starts daphne (HTTP and WebSockets) and a Celery worker on it, and four headless
+end), starts daphne (HTTP and WebSockets) and a Celery worker on it (every queue,
+``--concurrency`` processes) with, unless ``--no-lane``, the `interactive` lane's own worker
+of one process as scripts/run starts it (issue 32: the same run without it is the
+reference), and four headless
 Chromium sessions (tests/web/browser.py's flags: nothing leaves 127.0.0.1), each signed in
 as one of four people seated at a Kingen table (opened and accepted through the table
 services). The bench then clicks, in the browser of the person whose turn it is, the
@@ -77,7 +81,12 @@ from bench.scratch_database import scratch_database  # noqa: E402
 from config.configuration import database_url_for  # noqa: E402
 from league.models import Match, MatchStatus, SeatInvitation  # noqa: E402
 from league.services.tables import seat_invitation_accept, table_open  # noqa: E402
-from tests.celery_workers import WorkerError, process_stop, worker_start  # noqa: E402
+from tests.celery_workers import (  # noqa: E402
+    CeleryWorkerProcess,
+    WorkerError,
+    process_stop,
+    worker_start,
+)
 from tests.servers import closed_port  # noqa: E402
 from tests.web.browser import browser_unavailable_reason, chromium_start  # noqa: E402
 
@@ -201,8 +210,11 @@ def site_start(environment: dict[str, str], folder: Path) -> tuple[subprocess.Po
 
 
 @contextmanager
-def servers(concurrency: int) -> Iterator[str]:
-    """The site and a worker on the scratch database; yields the site's URL."""
+def servers(concurrency: int, *, lane: bool = True) -> Iterator[str]:
+    """The site and a worker on the scratch database; yields the site's URL. With ``lane``
+    (scripts/run now), also the `interactive` lane's own worker of one process, which
+    bot-only work never occupies; without it (the reference, scripts/run before the lane),
+    the people's table shares the one worker's processes with the bot-only matches."""
     environment = dict(os.environ) | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
         "DEBUG": "false",
@@ -211,24 +223,32 @@ def servers(concurrency: int) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="table-latency-") as name:
         folder = Path(name)
         environment["STATIC_ROOT"] = str(folder / "static")
+        layout = [("interactive,default,matches,ratings", concurrency, "general")]
+        if lane:
+            layout.append(("interactive", 1, "interactive"))
+        started: list[CeleryWorkerProcess] = []
         try:
-            worker = worker_start(
-                environment=environment,
-                log_path=folder / "worker.log",
-                queues="interactive,default,matches,ratings",
-                concurrency=concurrency,
-                node_name=f"table-latency-{os.getpid()}@localhost",
-            )
-        except WorkerError as error:
-            raise SystemExit(str(error)) from None
-        try:
+            try:
+                for queues, processes, name in layout:
+                    started.append(
+                        worker_start(
+                            environment=environment,
+                            log_path=folder / f"{name}-worker.log",
+                            queues=queues,
+                            concurrency=processes,
+                            node_name=f"table-latency-{name}-{os.getpid()}@localhost",
+                        )
+                    )
+            except WorkerError as error:
+                raise SystemExit(str(error)) from None
             site, url = site_start(environment, folder)
             try:
                 yield url
             finally:
                 process_stop(site, timeout=20)
         finally:
-            worker.stop()
+            for worker in started:
+                worker.stop()
             logs_complain(folder)
 
 
@@ -581,6 +601,12 @@ def main() -> int:
         "--load-tables", type=int, default=8, help="bot matches per round in run (b)"
     )
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's processes")
+    parser.add_argument(
+        "--no-lane",
+        dest="lane",
+        action="store_false",
+        help="no worker of the interactive lane (the reference: scripts/run before the lane)",
+    )
     args = parser.parse_args()
     unavailable = browser_unavailable_reason()
     if unavailable:
@@ -593,9 +619,16 @@ def main() -> int:
         try:
             say(f"database: {connection.vendor}, {connection.settings_dict['NAME']}")
             people = [User.objects.create_user(name, password=PASSWORD) for name in PEOPLE]
-            with servers(args.concurrency) as url, tempfile.TemporaryDirectory() as profiles:
+            with (
+                servers(args.concurrency, lane=args.lane) as url,
+                tempfile.TemporaryDirectory() as profiles,
+            ):
                 pages = pages_open(url, people, Path(profiles))
-                say(f"site {url}, a worker of {args.concurrency}, {len(pages)} browsers")
+                lane = "and the interactive lane's of 1" if args.lane else "no interactive lane"
+                say(
+                    f"site {url}, a worker of {args.concurrency}, {lane}, {len(pages)} browsers;"
+                    f" load {os.getloadavg()[0]:.2f}"
+                )
                 quiet = one_run("(a) reference", url, pages, people, args)
                 busy = one_run(
                     f"(b) with rounds of {args.load_tables} bot matches",

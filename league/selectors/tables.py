@@ -276,7 +276,11 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
     (waiting tables you host, sit at or are invited to), ``playing`` (games being played,
     tables and league matches alike, to watch) and ``finished`` (the latest games), newest
     first. ``club``: that club's lobby, for its members only (NotAllowedError otherwise);
-    the site-wide lobby lists the tables of no club and of the clubs you belong to."""
+    the site-wide lobby lists the tables of no club and of the clubs you belong to.
+
+    A table is in one list only: a table of yours is not among the open ones. For the
+    lobby page, ``kept_for_you`` (the pending invitations to you, with their links) and
+    ``hosted_or_seated`` (your tables but those, which the invitations list already)."""
     club_ids = _club_ids_of(user)
     if club is not None and club.pk not in club_ids:
         raise NotAllowedError(
@@ -284,12 +288,6 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
         )
     tables = _visible(_tables(), club=club, club_ids=club_ids)
     waiting = tables.filter(status=MatchStatus.WAITING).order_by("-created_at", "-id")
-    open_tables = waiting.filter(
-        seat_invitations__invitee__isnull=True,
-        seat_invitations__accepted_at__isnull=True,
-        seat_invitations__declined_at__isnull=True,
-        seat_invitations__cancelled_at__isnull=True,
-    ).distinct()[:LOBBY_LIST_LENGTH]
     yours: list[Match] = []
     if user.is_authenticated:
         involved = _tables() if club is None else tables  # invited to a club's table too
@@ -308,12 +306,33 @@ def lobby(*, user: User, club: Club | None = None) -> dict[str, Any]:
             )
             .distinct()[:LOBBY_LIST_LENGTH]
         )
+    # A table is listed once: yours (hosted, sat at or kept for you) are not open tables too.
+    open_tables = (
+        waiting.filter(
+            seat_invitations__invitee__isnull=True,
+            seat_invitations__accepted_at__isnull=True,
+            seat_invitations__declined_at__isnull=True,
+            seat_invitations__cancelled_at__isnull=True,
+        )
+        .exclude(pk__in=[m.pk for m in yours])
+        .distinct()[:LOBBY_LIST_LENGTH]
+    )
+    kept_for_you = seat_invitations_pending_for(user=user)
+    if club is not None:
+        kept_for_you = [i for i in kept_for_you if i.match.tournament.club_id == club.pk]
+    kept_tables = {i.match_id for i in kept_for_you}
     watch = games_to_watch(user=user, club=club, club_ids=club_ids)
     return {
         "club": club.pk if club is not None else None,
         "club_name": club.name if club is not None else None,
         "open_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in open_tables],
         "your_tables": [table_summary(match=m, user=user, club_ids=club_ids) for m in yours],
+        "kept_for_you": kept_for_you,
+        "hosted_or_seated": [
+            table_summary(match=m, user=user, club_ids=club_ids)
+            for m in yours
+            if m.pk not in kept_tables
+        ],
         **watch,
     }
 

@@ -1,6 +1,8 @@
 """In a real browser: every page a person reaches fits a phone (390 x 844) without
-scrolling sideways (wide tables scroll inside their own box), with screenshots of the
-league page and a profile; and the replay viewer plays a game by itself.
+scrolling sideways (wide tables scroll inside their own box, the header's two lines of links
+each in theirs), and its header takes less than 15 % of the phone's height (issue 32: 27 %),
+with screenshots of the league page and a profile; and the replay viewer plays a game by
+itself.
 
 The league is played for real (built-in bots through the league's match service, in this
 process), the profile's games are stored results of sample records.
@@ -104,7 +106,8 @@ def _overflow(driver: WebDriver) -> tuple[int, int, list[str]]:
         const out = [];
         for (const node of document.querySelectorAll('body *')) {
           const box = node.getBoundingClientRect();
-          const boxed = node.parentElement?.closest('.table-wrap, .rules-text table, pre');
+          const boxed = node.parentElement?.closest(
+            '.table-wrap, .rules-text table, pre, .site-nav, .site-header .account-nav');
           // (a box that scrolls sideways holds what is inside it)
           if (box.right > width + 1 && !boxed) {
             out.push(`${node.tagName.toLowerCase()}.${node.className} ${Math.round(box.right)}`);
@@ -141,12 +144,18 @@ def test_no_page_overflows_sideways_on_a_phone(
     }
     _sign_in(phone, live_server, league_played["person"])
     wide = {}
+    tall = {}
     for name, path in pages.items():
         phone.get(f"{live_server.url}{path}")
         if name == "replay":
             wait_for(phone, lambda d: d.find_element("id", "replay").get_attribute("data-ready"))
         assert "Log in" not in phone.find_element("css selector", ".account-nav").text
         scroll_width, inner_width, out = _overflow(phone)
+        header = phone.execute_script(
+            "return document.querySelector('.site-header').getBoundingClientRect().height"
+        )
+        if header > 0.15 * PHONE[1]:
+            tall[name] = header
         assert inner_width == PHONE[0]
         if scroll_width > inner_width:
             wide[name] = (scroll_width, out)
@@ -156,6 +165,7 @@ def test_no_page_overflows_sideways_on_a_phone(
             explained = "#standings thead button abbr[title], #ratings thead button abbr[title]"
             assert len(phone.find_elements("css selector", explained)) >= 2
     assert not wide, f"pages wider than the phone: {wide}"
+    assert not tall, f"headers taller than 15 % of the phone: {tall}"
 
 
 def test_the_replay_plays_by_itself_and_stops_at_the_end(

@@ -16,6 +16,7 @@ from tests.web.conftest import click, wait_for
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,6 +45,35 @@ def card_left_hand(driver: WebDriver, card: str) -> bool:
     return card not in my_cards(driver) or "Deal\n2 of 10" in facts(driver)
 
 
+TRICK_NOTE_COVERED = """
+const note = document.querySelector(".centre .trick-note");
+if (!note) return null;
+const box = note.getBoundingClientRect();
+const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+const covered = [];
+if (!note.contains(top)) covered.push("its middle");
+for (const other of document.querySelectorAll(".centre .played img, .seat.mine img")) {
+  const b = other.getBoundingClientRect();
+  if (b.left < box.right && box.left < b.right && b.top < box.bottom && box.top < b.bottom) {
+    covered.push(other.alt);
+  }
+}
+return covered;
+"""
+"""What hides the trick's winner line (issue 32: under the cards on a phone): nothing when
+the list is empty, None when no trick was just won."""
+
+FITS = """
+const rect = (selector) => document.querySelector(selector).getBoundingClientRect();
+return {
+  statusTop: rect("[data-role=status]").top,
+  handBottom: rect(".seat.mine .hand").bottom,
+  height: window.innerHeight,
+};
+"""
+"""The status's top and the hand's bottom, to see both are on the screen."""
+
+
 def test_a_whole_deal_at_the_sample_table_on_a_phone(
     samples_on: None, open_page: Callable[[str], WebDriver]
 ) -> None:
@@ -53,6 +83,7 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
     assert len(my_cards(driver)) == 13
     refused = False
     plays = 0
+    notes_seen = 0
     deadline = time.monotonic() + 120
     while "Deal\n2 of 10" not in facts(driver) and time.monotonic() < deadline:
         legal = driver.find_elements("css selector", "button.card-button.legal")
@@ -77,9 +108,17 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
         # read a hand the page was redrawing, and click again before the answer came).
         wait_for(driver, functools.partial(card_left_hand, card=card))
         plays += 1
+        covered = driver.execute_script(TRICK_NOTE_COVERED)
+        if covered is not None:
+            assert covered == [], f"the trick's winner line is under {covered}"
+            notes_seen += 1
+        fits = driver.execute_script(FITS)
+        assert fits["statusTop"] >= 0
+        assert fits["handBottom"] <= fits["height"]
         if plays == 3 and not refused:
             screenshot(driver, "table-phone")
     assert plays == 13
+    assert notes_seen  # the line was there to look at, after a trick the person ended
     assert refused  # the sample game is the same every time: a forbidden card comes up
     assert "Deal\n2 of 10" in facts(driver)
     assert len(driver.find_elements("css selector", "[data-role=scores] tbody tr")) == 1
@@ -87,6 +126,35 @@ def test_a_whole_deal_at_the_sample_table_on_a_phone(
     driver.get(driver.current_url.split("?", 1)[0])  # the table's address, not "new=1"
     wait_for(driver, lambda d: d.find_element("id", "table").get_attribute("data-ready"))
     assert my_cards(driver) == hand  # a reload resumes the game from the server
+
+
+def legal_cards(driver: WebDriver) -> list[WebElement]:
+    return list(driver.find_elements("css selector", "button.card-button.legal"))
+
+
+@pytest.mark.parametrize("height", [800, 720])
+def test_the_table_fits_a_laptop_screen(
+    samples_on: None, open_page: Callable[[str], WebDriver], height: int
+) -> None:
+    """At 1280 x 800 (and 720) the status and the whole hand are on the screen, also once
+    the person has played (the page scrolled to the focused card and pushed the status off
+    the top, issue 32)."""
+    driver = open_page("/samples/table/?game=kingen&seed=5&new=1")
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    wait_for(driver, lambda d: d.find_element("id", "table").get_attribute("data-ready"))
+    for _ in range(2):
+        legal = wait_for(driver, legal_cards)
+        card = legal[0].get_attribute("data-card")
+        if not card or not click(legal[0]):
+            continue
+        wait_for(driver, functools.partial(card_left_hand, card=card))
+        fits = driver.execute_script(FITS)
+        assert fits["height"] == height
+        assert fits["statusTop"] >= 0, "the status is above the screen"
+        assert fits["handBottom"] <= height, f"the hand is cut at the bottom: {fits}"
 
 
 def test_bids_are_buttons_and_a_card_plays_from_the_keyboard(

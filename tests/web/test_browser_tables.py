@@ -1,7 +1,9 @@
 """In real browsers the size of a phone: the new-table form shows the seats of the chosen
 game and the inputs of the chosen time control; the host opens a table with an open seat
-and sees its link; a second person joins from the lobby with one click; the table starts
-and takes both to their seats. No page is wider than the phone's screen."""
+and sees its link, and keeps a seat for a second person, who finds the table once in the
+lobby (issue 32: it was listed three times: kept for you, yours, open) and takes the seat; a
+third person takes the open seat; the table starts and takes both browsers to their seats.
+No page is wider than the phone's screen, nor is its header more than 15 % of its height."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 import pytest
 
-from league.models import Match, MatchStatus
+from league.models import Match, MatchStatus, SeatInvitation
 from tests.web.browser import chromium_start, screenshot
 from tests.web.conftest import wait_for
 
@@ -67,13 +70,36 @@ def fits_the_screen(driver: WebDriver) -> bool:
     )
 
 
+def header_share(driver: WebDriver) -> float:
+    """The share of the screen's height the site's header takes."""
+    return float(
+        driver.execute_script(
+            "return document.querySelector('.site-header').getBoundingClientRect().height"
+            " / window.innerHeight"
+        )
+    )
+
+
+def listings_of(driver: WebDriver, match: Match, code: str) -> int:
+    """How many entries of the lobby lead to the table (its page or the seat kept)."""
+    return int(
+        driver.execute_script(
+            "return [...document.querySelectorAll('main li')].filter((li) =>"
+            " li.querySelector(`a[href$='/tables/${arguments[0]}/'],"
+            " a[href$='/tables/invitations/${arguments[1]}/']`)).length",
+            match.pk,
+            code,
+        )
+    )
+
+
 def test_a_table_opened_on_a_phone_fills_from_the_lobby_and_starts(
     phones: list[WebDriver], live_server: UvicornLiveServer
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    for name in ("ann", "bob"):
+    for name in ("ann", "bob", "cleo"):
         User.objects.create_user(name, password=PASSWORD)
     host, guest = phones
     log_in(host, live_server.url, "ann")
@@ -94,6 +120,8 @@ def test_a_table_opened_on_a_phone_fills_from_the_lobby_and_starts(
     assert not host.find_element(By.ID, "id_move_seconds").is_displayed()
     assert host.find_element(By.ID, "id_correspondence_amount").is_displayed()
     host.find_element(By.CSS_SELECTOR, 'input[name="time_control"][value="live"]').click()
+    Select(host.find_element(By.ID, "id_seat_2")).select_by_value("invite")
+    host.find_element(By.ID, "id_seat_2_username").send_keys("bob")
     screenshot(host, "table-new-phone")
     host.find_element(By.XPATH, "//button[normalize-space()='Open the table']").click()
 
@@ -108,10 +136,21 @@ def test_a_table_opened_on_a_phone_fills_from_the_lobby_and_starts(
 
     guest.get(f"{live_server.url}/lobby/")
     assert fits_the_screen(guest)
+    assert header_share(guest) < 0.15
     screenshot(guest, "lobby-phone")
-    guest.find_element(By.XPATH, "//button[normalize-space()='Join']").click()
-    seat_page = f"{live_server.url}/matches/{match.pk}/seats/1/"
-    wait_for(guest, lambda d: d.current_url == seat_page)
+    code = SeatInvitation.objects.get(match=match, invitee__username="bob").code
+    assert listings_of(guest, match, code) == 1
+    assert not guest.find_elements(By.XPATH, "//button[normalize-space()='Join']")
+    guest.find_element(By.CSS_SELECTOR, f"main a[href$='/tables/invitations/{code}/']").click()
+    wait_for(guest, lambda d: d.find_elements(By.XPATH, "//button[starts-with(., 'Accept')]"))
+    guest.find_element(By.XPATH, "//button[starts-with(., 'Accept')]").click()
+    wait_for(guest, lambda d: f"/tables/{match.pk}/" in d.current_url)
+    cleo = Client()
+    cleo.force_login(User.objects.get(username="cleo"))
+    joined = cleo.post(f"/tables/{match.pk}/join/")
+    assert joined.status_code == 302
+    seat_page = f"{live_server.url}/matches/{match.pk}/seats/2/"
+    wait_for(guest, lambda d: d.current_url == seat_page, 30)
     # The host's page notices the table started and takes her to her seat.
     wait_for(host, lambda d: d.current_url == f"{live_server.url}/matches/{match.pk}/seats/0/", 30)
     match.refresh_from_db()

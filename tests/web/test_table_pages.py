@@ -14,6 +14,7 @@ import pytest
 
 from league.errors import InvalidInputError
 from league.models import Match, MatchSeat, MatchStatus, Membership, Role, SeatInvitation
+from league.selectors.tables import lobby
 from league.services.clubs import club_create
 from league.services.tables import table_open
 
@@ -186,6 +187,29 @@ def test_the_lobby_lists_games_to_watch() -> None:
     assert "Priffe" in text
     assert f'href="/matches/{match.pk}/"' in page.content.decode()
     assert Client().get("/lobby/").status_code == 200  # open to everyone
+
+
+def test_a_table_with_a_seat_kept_for_you_is_listed_once_in_your_lobby() -> None:
+    """Issue 32: it was listed three times (kept for you, your tables, open tables)."""
+    ann, ann_client = person("ann")
+    bob, bob_client = person("bob")
+    match = table_open(
+        actor=ann, game="kingen", seats=["me", "open", "invite:bob", "builtin:greedy"]
+    )
+    code = SeatInvitation.objects.get(match=match, invitee=bob).code
+    html = bob_client.get("/lobby/").content.decode()
+    assert html.count(f'href="/tables/invitations/{code}/"') == 1
+    assert f'href="/tables/{match.pk}/"' not in html  # neither among yours nor the open ones
+    listed = lobby(user=bob)
+    assert [t["id"] for t in listed["your_tables"]] == [match.pk]  # the API's list
+    assert listed["open_tables"] == []
+    # The host: her table once, among hers, not also among the open ones.
+    html = ann_client.get("/lobby/").content.decode()
+    assert html.count(f'href="/tables/{match.pk}/"') == 2  # its name and its "See" button
+    assert lobby(user=ann)["open_tables"] == []
+    # Anyone else: an open table.
+    cleo, _ = person("cleo")
+    assert [t["id"] for t in lobby(user=cleo)["open_tables"]] == [match.pk]
 
 
 def test_a_clubs_table_takes_only_members_invited_or_not() -> None:

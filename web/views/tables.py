@@ -27,7 +27,6 @@ from league.selectors.matches import match_get
 from league.selectors.tables import (
     lobby,
     seat_invitation_get,
-    seat_invitations_pending_for,
     table_detail,
     table_get,
     table_players,
@@ -351,6 +350,5 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "lobby": found,
         "club": club,
         "clubs": table_form_choices(user=request.user)["clubs"],
-        "invitations": seat_invitations_pending_for(user=request.user),
     }
     return render(request, "web/lobby.html", context)

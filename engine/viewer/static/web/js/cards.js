@@ -78,6 +78,13 @@ export function compassName(seat, numSeats) {
   return name ? COMPASS_WORDS[name] : tr(gettext("Seat %(seat)s"), { seat: seat + 1 });
 }
 
+/** The seat drawn at the bottom for a reader who sits at none (a replay): South where the
+ * table has one, so North is at the top, as on a bridge diagram. */
+export function readersBottomSeat(numSeats) {
+  const south = (COMPASS_OF[numSeats] ?? []).indexOf("South");
+  return south >= 0 ? south : 0;
+}
+
 /** "H" -> "♥ hearts" in the page's language. */
 export function suitWords(letter) {
   return SUIT_NAMES[letter] ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : letter;

@@ -15,7 +15,7 @@
 // to its step) and marked in the event log, and a chart shows the points lost per trick.
 
 import {
-  actionWords, boardAreas, breakableName, cardImage, cardShort, compassName, contractWords, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
+  actionWords, boardAreas, breakableName, cardImage, cardShort, compassName, readersBottomSeat, contractWords, csrfToken, el, engineWords, fetchJSON, liveSocket, seatAreas, suitWords, tr,
 } from "./cards.js";
 
 const root = document.getElementById("replay");
@@ -325,7 +325,7 @@ function renderBoard(state) {
   const centre = el("div", { class: "centre" });
   board.append(centre);
   const slots = boardAreas(centre, "slot");
-  const where = seatAreas(numSeats, 0);
+  const where = seatAreas(numSeats, readersBottomSeat(numSeats));
   const toAct = state.facts.to_act;
   for (let seat = 0; seat < numSeats; seat += 1) {
     const cards = [...state.hands[seat]].sort(cardOrder);

@@ -231,6 +231,7 @@ urlpatterns = [
     path("ladders/", cached(ladders.ladder_index, SETTLED, base_parts), name="ladders"),
     path("ladders/<slug:slug>/", cached(ladders.ladder_detail, SETTLED), name="ladder"),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
+    path("ladders/<slug:slug>/rated-game/", ladders.ladder_rated_game, name="ladder-rated-game"),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
         cached(ladders.ladder_version_page, SETTLED),

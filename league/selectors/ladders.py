@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from engine.variants import load_game
@@ -18,6 +19,7 @@ from league.errors import NotAllowedError, NotFoundError
 from league.models import (
     Ladder,
     LadderEntrant,
+    LadderEntrantStatus,
     Match,
     MatchEvent,
     MatchSeat,
@@ -82,6 +84,25 @@ def ladder_board(ladder: Ladder) -> dict[str, Any]:
         "seats": len(load_game(ladder.game).player_seats),
         "rows": ranked(rows),
     }
+
+
+def rated_game_opponents(ladder: Ladder, *, user_id: int) -> list[dict[str, Any]]:
+    """The versions of ``ladder`` a person (``user_id``) may sit with at a rated game
+    (league.services.rated_games): playing, not opted out, and an anchor, a bot whose owner
+    allows rated games against people, or the person's own; best rated first."""
+    board = ladder_board(ladder)
+    allowed = set(
+        LadderEntrant.objects.filter(ladder=ladder)
+        .filter(Q(anchor=True) | Q(bot__people_may_play_rated=True) | Q(bot__owner_id=user_id))
+        .values_list("competitor_id", flat=True)
+    )
+    return [
+        {"competitor": row["competitor"], "name": row["name"]}
+        for row in board["rows"]
+        if row["status"] == LadderEntrantStatus.PLAYING
+        and not row["opted_out"]
+        and row["competitor"] in allowed
+    ]
 
 
 def ladder_version(ladder: Ladder, competitor_id: int) -> dict[str, Any]:

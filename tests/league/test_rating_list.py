@@ -214,3 +214,46 @@ def test_a_rated_game_against_ladder_versions_needs_their_owners_consent() -> No
     assert seated == [competitor_for_user(user=ann).pk, *opponents]
     assert lanes_sent(match.pk) == [INTERACTIVE]
     assert Competitor.objects.get(pk=zot.pk).bot_version is not None
+
+
+@pytest.mark.django_db
+def test_the_ladder_page_seats_a_person_at_a_rated_game_and_says_why_it_cannot() -> None:
+    ladder = ladder_with_anchors()
+    olga, ann = user_create("olga"), user_create("ann")
+    zot = uploaded_version(olga)
+    ladder_roster_sync(ladder)
+    anchors = list(
+        LadderEntrant.objects.filter(ladder=ladder, anchor=True)
+        .order_by("id")
+        .values_list("competitor_id", flat=True)
+    )
+    page_url = f"/ladders/{ladder.slug}/"
+    post_url = f"/ladders/{ladder.slug}/rated-game/"
+    assert 'id="rated-game-title"' not in Client().get(page_url).content.decode()  # a visitor
+    person = Client()
+    person.force_login(ann)
+    form = person.get(page_url).content.decode()
+    assert 'id="rated-game-title"' in form
+    assert f'<option value="{zot.pk}"' in form.split('id="rated-game-title"')[1]
+
+    # The owner withdraws their consent: the form no longer offers the bot, and a post that
+    # names it anyway is refused with the reason on the page.
+    bot = zot.bot_version.bot  # type: ignore[union-attr]
+    bot.people_may_play_rated = False
+    bot.save(update_fields=["people_may_play_rated"])
+    form = person.get(page_url).content.decode()
+    assert f'<option value="{zot.pk}"' not in form.split('id="rated-game-title"')[1]
+    refused = person.post(post_url, {"opponent": [zot.pk, *anchors[:2]]}, follow=True)
+    assert refused.status_code == 200
+    assert "does not allow rated games against people" in refused.content.decode()
+    too_few = person.post(post_url, {"opponent": anchors[:2]}, follow=True)
+    assert "one for each other seat" in too_few.content.decode()
+    assert not Match.objects.filter(seats__competitor__user=ann).exists()
+
+    # A choice the owners allow: to the person's seat at a table queued on the lane.
+    seated = person.post(post_url, {"opponent": anchors[:3]})
+    match = Match.objects.get(seats__competitor__user=ann)
+    assert seated.status_code == 302
+    assert seated["Location"] == f"/matches/{match.pk}/seats/0/"
+    assert match.status == MatchStatus.QUEUED
+    assert lanes_sent(match.pk) == [INTERACTIVE]

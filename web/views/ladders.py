@@ -22,6 +22,7 @@ from league.selectors.ladders import (
     ladder_get,
     ladder_version,
     ladders_list,
+    rated_game_opponents,
     seat_log_read,
 )
 from league.selectors.version_standing import competitor_ladder_standing
@@ -30,6 +31,7 @@ from league.services.ladder_authors import (
     challenges_left,
     ladder_entrant_update,
 )
+from league.services.rated_games import rated_game_with_bots
 from web.charts import line_chart_svg
 
 ENTRANT_STATUS_LABELS = {
@@ -79,6 +81,7 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ]
         context["opponents"] = [row for row in board["rows"] if row["challengeable"]]
         context["seats"] = range(1, int(board["seats"]))
+        context["rated_opponents"] = rated_game_opponents(ladder, user_id=user_id)
     return render(request, "web/ladder.html", context)
 
 
@@ -99,6 +102,24 @@ def ladder_challenge(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Challenge queued: match %(match)s.") % {"match": match.pk})
+    return redirect("web:ladder", slug=ladder.slug)
+
+
+@require_POST
+def ladder_rated_game(request: HttpRequest, slug: str) -> HttpResponse:
+    """A rated game of the person against the versions they chose: to their seat at once."""
+    ladder = _ladder(slug)
+    if not request.user.is_authenticated:
+        return redirect("web:login")
+    try:
+        opponents = [int(value) for value in request.POST.getlist("opponent")]
+        match = rated_game_with_bots(actor=request.user, ladder=ladder, opponents=opponents)
+    except ValueError:
+        messages.error(request, _("Choose a version for every other seat."))
+    except LeagueError as exc:
+        messages.error(request, str(exc))
+    else:
+        return redirect("web:table", match_id=match.pk, seat=0)
     return redirect("web:ladder", slug=ladder.slug)
 
 

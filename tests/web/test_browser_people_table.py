@@ -559,6 +559,9 @@ def finished_everywhere(people: list[Person], match_id: int, site: Site) -> list
         assert shown["phase"] == "finished"
         assert shown["status"].startswith("The game is over. Scores:")
         totals.append([int(x) for x in shown["totals"]])
+        # Play again from the table: a rematch, or a new table with these players.
+        wait_for(person.driver, lambda d: css(d, "[data-role=play-again]").is_displayed())
+        assert "Rematch" in css(person.driver, "[data-role=play-again]").text
         # The socket carried the game to this page: far more updates than its own moves.
         person.updates_seen.append(shown["socketUpdates"])
     assert all(t == totals[0] for t in totals), totals

@@ -16,6 +16,7 @@ from bots.services import bot_create
 from league.models import Entry, Invitation, Membership
 from league.services.clubs import club_create
 from league.services.tournaments import tournament_create
+from tests.web.test_league_pages import messages_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -27,10 +28,6 @@ def person(name: str) -> tuple[User, Client]:
     client = Client()
     client.force_login(user)
     return user, client
-
-
-def messages_of(response: object) -> list[str]:
-    return [str(m) for m in response.context["messages"]]  # type: ignore[attr-defined]
 
 
 def test_a_personal_invitation_is_accepted_or_declined_by_its_invitee_only() -> None:

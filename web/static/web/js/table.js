@@ -535,6 +535,9 @@ function renderStatus(data, phase) {
         : gettext("The game is over.");
       status.replaceChildren(text, " ",
         root.dataset.recordUrl ? el("a", { href: root.dataset.recordUrl }, gettext("See the replay")) : "");
+      // A people's table: Rematch and New table with these players (web/_play_again.html).
+      const again = document.querySelector("[data-role=play-again]");
+      if (again) again.hidden = false;
       break;
     }
     case "error":

@@ -141,18 +141,24 @@ def test_a_bidi_name_is_refused_in_the_persons_language(language: str, words: st
 
 
 @pytest.mark.parametrize(
-    ("name", "words"),
+    ("name", "language", "words"),
     [
-        ("x" * 41, "at most 40 characters"),
-        ("Cy\u0007bell", "control characters"),
+        ("x" * 41, "en", "at most 40 characters"),
+        ("x" * 41, "nl", "hoogstens 40 tekens"),
+        ("Cy\u0007bell", "en", "control characters"),
+        ("Cy\nbell", "sv", "styrtecken eller radbrytningar"),
     ],
 )
-def test_a_long_name_or_a_control_character_is_refused(name: str, words: str) -> None:
+def test_a_long_name_or_a_control_character_is_refused(
+    name: str, language: str, words: str
+) -> None:
     cy = user_create("cy")
-    response = client_for(cy).patch("/api/account/", {"display_name": name}, format="json")
+    response = client_for(cy).patch(
+        "/api/account/", {"display_name": name}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
     assert response.status_code == 400, response.content
     assert words in str(response.json()["errors"]["display_name"])
-    browser = Client()
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
     browser.force_login(cy)
     status, page = settings_post(browser, name)
     assert (status, words in page) == (400, True)

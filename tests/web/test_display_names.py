@@ -86,7 +86,7 @@ def test_a_name_set_on_the_page_shows_at_the_table_in_standings_and_on_the_profi
     assert "<h1>ann</h1>" in Client().get("/people/ann/").content.decode()
 
 
-def test_a_name_set_by_the_api_shows_in_a_notice_and_a_new_table() -> None:
+def test_a_name_set_by_the_api_shows_in_a_notice_a_new_table_and_the_chat() -> None:
     olga, bo = user_create("olga"), user_create("bo")
     api = client_for(olga)
     assert ok(api.get("/api/account/")) == {
@@ -108,6 +108,9 @@ def test_a_name_set_by_the_api_shows_in_a_notice_and_a_new_table() -> None:
 
     match_id = table_open(olga)  # a competitor made after the name is chosen has it too
     assert seat_names(olga, match_id)[0] == "Olga V."
+    url = f"/api/matches/{match_id}/chat/"
+    assert ok(api.post(url, {"text": "hello"}, format="json"), 201)["author"] == "Olga V."
+    assert [line["author"] for line in ok(client_for(None).get(url))["messages"]] == ["Olga V."]
     # the username stays in links and answers that identify her
     assert ok(client_for(None).get("/api/people/olga/"))["username"] == "olga"
 

@@ -29,6 +29,7 @@ from rest_framework.authtoken.models import Token
 from league.display_settings import language_of
 from league.errors import InvalidInputError
 from league.models import AccountSettings, ApiToken, Membership, ProfileVisibility, SignedInSession
+from league.selectors.person_names import person_name
 from league.services.notification_emails import absolute_url
 
 logger = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def email_verification_send(*, user: User) -> None:
         subject = gettext("Confirm your email address · King League")
         body = "\n".join(
             [
-                gettext("Hello %(name)s,") % {"name": user.get_username()},
+                gettext("Hello %(name)s,") % {"name": person_name(user)},
                 "",
                 gettext(
                     "Open this link to confirm that %(address)s is your address at King "

@@ -1,4 +1,5 @@
-"""The API's accounts: tokens for API clients (docs/api.md, "Tokens").
+"""The API's accounts: the person's own settings (``/api/account/``: the display name and
+who sees their profile) and tokens for API clients (docs/api.md, "Your account", "Tokens").
 
 ``POST /api/auth/token/`` with a username and password answers the person's old-style token
 (the same one every time, every scope) so that existing scripts keep working; named tokens
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
+from accounts.account_settings import profile_visibility_of, profile_visibility_set
 from accounts.api_tokens import (
     ALL_SCOPES,
     api_token_create,
@@ -31,12 +33,19 @@ from accounts.api_tokens import (
     legacy_api_token_revoke,
 )
 from api.fields import StrictCharField
-from api.operations import nested_serializers_named, responses, validated
+from api.operations import (
+    nested_serializers_named,
+    responses,
+    validated,
+    validated_every_field,
+)
 from api.parsers import JSONParser
-from api.throttles import SignInThrottle, password_authenticate
+from api.throttles import SettingsThrottle, SignInThrottle, password_authenticate
 from api.token_scopes import SIGNED_IN, ApiTokenAuthentication
 from league.errors import InvalidInputError
-from league.models import ApiToken, ApiTokenScope
+from league.models import ApiToken, ApiTokenScope, ProfileVisibility
+from league.selectors.person_names import display_name_of, person_name
+from league.services.person_names import display_name_set
 
 
 class TokenCreateApi(APIView):
@@ -149,4 +158,54 @@ class ApiTokenDetailApi(APIView):
         return Response(status=204)
 
 
-nested_serializers_named([TokenCreateApi, ApiTokenListApi, ApiTokenDetailApi])
+class AccountApi(APIView):
+    """The person's own settings (``GET``), and a change of some of them (``PATCH``): the
+    display name others see (blank: the username) and who sees their games, partners and
+    bots. A display name with bidirectional or other control characters, or over 40
+    characters, is a 400 naming ``display_name``."""
+
+    permission_classes = SIGNED_IN
+    throttle_classes = (SettingsThrottle,)
+
+    class InputSerializer(serializers.Serializer[Any]):
+        # StrictCharField's own checks first; the service strips and checks the rest
+        display_name = StrictCharField(
+            blank=True, trim_whitespace=False, max_length=200, required=False
+        )
+        profile_visibility = serializers.ChoiceField(
+            choices=ProfileVisibility.choices, required=False
+        )
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        username = serializers.CharField(help_text="In links and invitations; never changes.")
+        display_name = serializers.CharField(help_text="Blank: others see the username.")
+        name = serializers.CharField(help_text="What others see: the display name or username.")
+        profile_visibility = serializers.ChoiceField(choices=ProfileVisibility.choices)
+
+    @staticmethod
+    def _body(user: User) -> dict[str, Any]:
+        return {
+            "username": user.get_username(),
+            "display_name": display_name_of(user=user),
+            "name": person_name(user),
+            "profile_visibility": profile_visibility_of(user_id=user.pk),
+        }
+
+    @extend_schema(responses=responses(OutputSerializer))
+    def get(self, request: Request) -> Response:
+        return Response(self._body(_person(request)))
+
+    @extend_schema(request=InputSerializer, responses=responses(OutputSerializer))
+    def patch(self, request: Request) -> Response:
+        data = validated_every_field(
+            self.InputSerializer, request.data, read_only=("username", "name")
+        )
+        user = _person(request)
+        if "display_name" in data:
+            display_name_set(user=user, display_name=data["display_name"])
+        if "profile_visibility" in data:
+            profile_visibility_set(user=user, visibility=data["profile_visibility"])
+        return Response(self._body(user))
+
+
+nested_serializers_named([AccountApi, TokenCreateApi, ApiTokenListApi, ApiTokenDetailApi])

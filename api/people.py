@@ -21,6 +21,7 @@ from accounts.account_settings import profile_details_visible
 from api.fields import QueryIntegerField
 from api.operations import nested_serializers_named, responses, validated
 from league.domain.tablemates import Tablemate
+from league.selectors.person_names import person_name
 from league.selectors.profiles import (
     person_bots,
     person_competitor,
@@ -120,6 +121,9 @@ class OwnedBotSerializer(serializers.Serializer[Any]):
 
 class PersonSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
+    name = serializers.CharField(
+        help_text=gettext_lazy("The name the person is shown by: their display name or username.")
+    )
     private = serializers.BooleanField(
         help_text=gettext_lazy(
             "The person keeps their games, partners and bots from you: those lists are empty."
@@ -162,6 +166,7 @@ class PersonDetailApi(APIView):
         mates = person_tablemates(competitor=competitor if visible else None)
         body = {
             "username": person.get_username(),
+            "name": person_name(person),
             "private": not visible,
             "joined": person.date_joined,
             "competitor": competitor.pk if competitor is not None else None,

@@ -62,6 +62,9 @@ class TableSeatingSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(allow_null=True)
     invitee = serializers.IntegerField(allow_null=True)
     invitee_username = serializers.CharField(allow_null=True)
+    invitee_name = serializers.CharField(
+        allow_null=True, help_text="The invitee's display name (or username)."
+    )
     code = serializers.CharField(allow_null=True)
     declined_by = serializers.CharField(allow_null=True)
 
@@ -76,6 +79,9 @@ class TableSerializer(MatchSerializer):
     host = serializers.IntegerField(source="table_info.host", allow_null=True, read_only=True)
     host_username = serializers.CharField(
         source="table_info.host_username", allow_null=True, read_only=True
+    )
+    host_name = serializers.CharField(
+        source="table_info.host_name", allow_null=True, read_only=True
     )
     club = serializers.IntegerField(source="table_info.club", allow_null=True, read_only=True)
     club_name = serializers.CharField(
@@ -111,6 +117,7 @@ class TableSerializer(MatchSerializer):
             "game_name",
             "host",
             "host_username",
+            "host_name",
             "club",
             "club_name",
             "time_control",
@@ -335,6 +342,9 @@ class LobbyTableSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     host = serializers.IntegerField(allow_null=True)
     host_username = serializers.CharField(allow_null=True)
+    host_name = serializers.CharField(
+        allow_null=True, help_text="The host's display name (or username)."
+    )
     club = serializers.IntegerField(allow_null=True)
     club_name = serializers.CharField(allow_null=True)
     time_control = serializers.ChoiceField(choices=TimeControl.values)

@@ -27,6 +27,7 @@ from api.read_cache import FINISHED_PAGE, FINISHED_RECORD, SETTLED
 from api.read_cache import public_read_cached as cached
 
 urlpatterns = [
+    path("account/", accounts.AccountApi.as_view(), name="api-account"),
     path("auth/token/", accounts.TokenCreateApi.as_view(), name="api-token"),
     path("auth/tokens/", accounts.ApiTokenListApi.as_view(), name="api-tokens"),
     path(

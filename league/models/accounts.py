@@ -73,8 +73,9 @@ class ProfileVisibility(models.TextChoices):
 class AccountSettings(models.Model):
     """A person's account beyond Django's User: the email address they proved is theirs
     (``verified_email``: the address a verification link was opened for; the account's
-    address is verified while ``user.email`` equals it) and who sees their profile. A missing
-    row means no verified address and a profile everyone sees."""
+    address is verified while ``user.email`` equals it), who sees their profile and the name
+    shown to others (``display_name``; blank: the username). A missing row means no verified
+    address, a profile everyone sees and the username shown."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
@@ -83,6 +84,9 @@ class AccountSettings(models.Model):
     profile_visibility = models.CharField(
         max_length=10, choices=ProfileVisibility.choices, default=ProfileVisibility.EVERYONE
     )
+    display_name = models.CharField(max_length=40, blank=True)
+    """The name shown to others (league.selectors.person_names.person_name); blank: the
+    username."""
 
     def __str__(self) -> str:
         return f"{self.user}: {self.verified_email or 'no verified address'}"

@@ -68,7 +68,7 @@ def invitations_pending_for(*, user: User, now: datetime | None = None) -> Query
             declined_at__isnull=True,
             expires_at__gt=now or timezone.now(),
         )
-        .select_related("club", "created_by", "invitee")
+        .select_related("club", "created_by__account_settings", "invitee")
         .order_by("-created_at", "-id")
     )
 

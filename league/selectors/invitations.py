@@ -11,6 +11,7 @@ from django.urls import reverse
 from engine.variants import load_game
 from league.models import MatchStatus, SeatInvitation
 from league.selectors.clubs import invitations_pending_for
+from league.selectors.person_names import person_name
 from league.words.games_and_times import game_name_words
 
 
@@ -22,7 +23,7 @@ def invitations_waiting_for(*, user: Any) -> list[dict[str, Any]]:
     waiting: list[dict[str, Any]] = [
         {
             "kind": "club",
-            "sender": invitation.created_by.get_username(),
+            "sender": person_name(invitation.created_by),
             "subject": invitation.club.name,
             "url": reverse("web:invitations"),
             "created_at": invitation.created_at,
@@ -37,13 +38,13 @@ def invitations_waiting_for(*, user: Any) -> list[dict[str, Any]]:
             cancelled_at__isnull=True,
             match__status=MatchStatus.WAITING,
         )
-        .select_related("match", "created_by")
+        .select_related("match", "created_by__account_settings")
         .order_by("-created_at")
     )
     waiting += [
         {
             "kind": "table",
-            "sender": seat.created_by.get_username(),
+            "sender": person_name(seat.created_by),
             "subject": game_name_words(load_game(seat.match.game).display_name),
             "url": reverse("web:table-invitation", args=[seat.code]),
             "created_at": seat.created_at,

@@ -24,6 +24,7 @@ from league.models import (
     SeatInvitation,
     TournamentFormat,
 )
+from league.selectors.person_names import person_name
 
 FINISHED_SHOWN = 30
 """How many finished games the list shows by default (the newest)."""
@@ -146,7 +147,7 @@ def my_games(
             cancelled_at__isnull=True,
             match__status=MatchStatus.WAITING,
         )
-        .select_related("match__tournament", "match__round", "created_by")
+        .select_related("match__tournament", "match__round", "created_by__account_settings")
         .order_by("-created_at")
     )
     match_ids = {row.match_id for row in current + finished} | {i.match_id for i in invitations}
@@ -180,7 +181,7 @@ def my_games(
         item.update(
             invited=True,
             invitation=invitation.code,
-            invited_by=invitation.created_by.get_username(),
+            invited_by=person_name(invitation.created_by),
             url=reverse("web:table-invitation", args=[invitation.code]),
         )
         lists["waiting"].append(item)

@@ -41,6 +41,7 @@ from league.models import (
     TournamentFormat,
 )
 from league.selectors.matches import match_error_for
+from league.selectors.person_names import person_name
 from league.selectors.replays import match_state_read
 from league.words.games_and_times import time_control_in_english as time_control_words
 from league.words.table_notices import moved_for_you_words
@@ -53,12 +54,12 @@ LOBBY_LIST_LENGTH = 20
 
 def _tables() -> QuerySet[Match]:
     seats = MatchSeat.objects.select_related("competitor").order_by("seat")
-    invitations = SeatInvitation.objects.select_related("invitee", "accepted_by").order_by(
-        "seat", "id"
-    )
+    invitations = SeatInvitation.objects.select_related(
+        "invitee__account_settings", "accepted_by"
+    ).order_by("seat", "id")
     return (
         Match.objects.filter(tournament__format=TournamentFormat.TABLE)
-        .select_related("tournament__club", "tournament__created_by", "result")
+        .select_related("tournament__club", "tournament__created_by__account_settings", "result")
         .prefetch_related(
             Prefetch("seats", queryset=seats), Prefetch("seat_invitations", queryset=invitations)
         )
@@ -112,6 +113,7 @@ def table_summary(*, match: Match, user: User, club_ids: set[int] | None = None)
         "status": match.status,
         "host": tournament.created_by_id,
         "host_username": host.get_username() if host is not None else None,
+        "host_name": person_name(host) if host is not None else None,
         "club": tournament.club_id,
         "club_name": tournament.club.name if tournament.club is not None else None,
         "time_control": tournament.time_control,
@@ -155,6 +157,7 @@ def table_seats(*, match: Match, user: User) -> list[dict[str, Any]]:
             "kind": None,
             "invitee": None,
             "invitee_username": None,
+            "invitee_name": None,
             "code": None,
             "declined_by": None,
         }
@@ -173,11 +176,12 @@ def table_seats(*, match: Match, user: User) -> list[dict[str, Any]]:
                 "state": "open" if invitee is None else "reserved",
                 "invitee": pending.invitee_id,
                 "invitee_username": invitee.get_username() if invitee is not None else None,
+                "invitee_name": person_name(invitee) if invitee is not None else None,
                 "code": pending.code if is_host or yours else None,
             }
         elif is_host and last is not None and last.declined_at is not None:
             assert last.invitee is not None  # only a reserved seat is declined
-            row["declined_by"] = last.invitee.get_username()
+            row["declined_by"] = person_name(last.invitee)
         rows.append(row)
     return rows
 
@@ -217,7 +221,7 @@ def seat_invitation_get(*, code: str) -> SeatInvitation:
     """The invitation of a link, with its table (its match, tournament, club and host)."""
     invitation = (
         SeatInvitation.objects.select_related(
-            "match__tournament__club", "match__tournament__created_by", "invitee"
+            "match__tournament__club", "match__tournament__created_by__account_settings", "invitee"
         )
         .filter(code=code)
         .first()
@@ -239,7 +243,9 @@ def seat_invitations_pending_for(*, user: User) -> list[SeatInvitation]:
             cancelled_at=None,
             match__status=MatchStatus.WAITING,
         )
-        .select_related("match__tournament__created_by", "match__tournament__club")
+        .select_related(
+            "match__tournament__created_by__account_settings", "match__tournament__club"
+        )
         .order_by("-created_at", "-id")
     )
 
@@ -398,7 +404,7 @@ def _seats(
             invitation.seat: invitation
             for invitation in SeatInvitation.objects.filter(
                 match=match, accepted_at=None, declined_at=None, cancelled_at=None
-            ).select_related("invitee")
+            ).select_related("invitee__account_settings")
         }
     seats: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
@@ -406,12 +412,13 @@ def _seats(
         row = taken.get(seat)
         if row is None:
             invitation = missing_rows.get(seat)
-            invitee = (
-                invitation.invitee.get_username() if invitation and invitation.invitee else None
-            )
+            invitee_user = invitation.invitee if invitation else None
+            invitee = invitee_user.get_username() if invitee_user is not None else None
             entry = {
                 "seat": seat,
-                "name": f"waiting for {invitee}" if invitee else "an open seat",
+                "name": f"waiting for {person_name(invitee_user)}"
+                if invitee_user is not None
+                else "an open seat",
                 "kind": "empty",
                 "invitee": invitee,
                 "you": False,
@@ -509,7 +516,7 @@ def chat_message_json(message: ChatMessage) -> dict[str, Any]:
         "id": message.pk,
         "match": message.match_id,
         "seat": message.seat,
-        "author": message.author.get_username(),
+        "author": person_name(message.author),
         "text": message.text,
         "created_at": message.created_at.isoformat().replace("+00:00", "Z"),
     }
@@ -518,7 +525,7 @@ def chat_message_json(message: ChatMessage) -> dict[str, Any]:
 def chat_messages(*, match: Match, after: int | None = None) -> list[dict[str, Any]]:
     """The table's chat, oldest first: the latest CHAT_PAGE lines, or those after the
     line ``after`` (what a page that reconnects missed)."""
-    lines = ChatMessage.objects.filter(match=match).select_related("author")
+    lines = ChatMessage.objects.filter(match=match).select_related("author__account_settings")
     if after is not None:
         lines = lines.filter(pk__gt=after)
     latest = list(lines.order_by("-id")[:CHAT_PAGE])

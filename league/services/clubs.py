@@ -18,6 +18,7 @@ from league.display_settings import language_of
 from league.errors import ConflictError, InvalidInputError, NotAllowedError, NotFoundError
 from league.models import Club, Invitation, Membership, NotificationKind, Role
 from league.selectors.clubs import club_role_of
+from league.selectors.person_names import person_name
 from league.services.chosen_names import chosen_name_check
 from league.services.notifications import notify
 
@@ -159,7 +160,7 @@ def invitation_create(
     if invitee is not None:
         with translation.override(language_of(user_id=int(invitee.pk))):  # the invitee's
             text = _("%(sender)s invites you to join the club %(club)s.") % {
-                "sender": actor.get_username(),
+                "sender": person_name(actor),
                 "club": club.name,
             }
         notify(

@@ -16,6 +16,7 @@ from bots.services import BotServiceError, builtin_version_get_or_create
 from league.errors import InvalidInputError, NotAllowedError
 from league.models import Club, Competitor
 from league.selectors.competitors import bot_entry_allowed
+from league.selectors.person_names import person_name
 
 User = Account | AnonymousUser
 
@@ -27,7 +28,7 @@ def competitor_for_user(*, user: Account) -> Competitor:
         return competitor
     try:
         with transaction.atomic():
-            return Competitor.objects.create(user=user, name=user.get_username())
+            return Competitor.objects.create(user=user, name=person_name(user))
     except IntegrityError:
         return Competitor.objects.get(user_id=user.pk)
 

@@ -49,6 +49,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.selectors.clubs import club_role_of
+from league.selectors.person_names import person_name
 from league.selectors.profiles import user_find
 from league.selectors.tables import table_players
 from league.services.competitors import (
@@ -198,7 +199,7 @@ def _invitation_create(
     if invitee is not None:
         with translation.override(language_of(user_id=int(invitee.pk))):  # the invitee's
             text = _("%(sender)s invites you to a table of %(game)s.") % {
-                "sender": host.get_username(),
+                "sender": person_name(host),
                 "game": game_name_words(load_game(match.game).display_name),
             }
         notify(

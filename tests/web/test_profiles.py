@@ -204,6 +204,7 @@ def test_the_profile_shows_nothing_private(client: Client, played: dict[str, Any
     body = json.loads(api)
     assert set(body) == {
         "username",
+        "name",  # the display name they chose for others (or the username)
         "joined",
         "competitor",
         "ratings",

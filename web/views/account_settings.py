@@ -51,6 +51,8 @@ from accounts.api_tokens import (
 from api.throttles import RateLimited, SettingsThrottle, SignInThrottle, throttle_check
 from league.errors import InvalidInputError, NotFoundError
 from league.models import ApiTokenScope, ProfileVisibility
+from league.selectors.person_names import display_name_of, person_name
+from league.services.person_names import display_name_set
 from web.throttling import rate_limited, too_many_requests_page
 
 
@@ -74,6 +76,19 @@ class EmailForm(forms.Form):
     )
 
 
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        label=gettext_lazy("Display name"),
+        required=False,
+        strip=False,  # the service strips and checks (league.services.person_names)
+        max_length=200,  # the service's own limit (40) is refused with its message
+        help_text=gettext_lazy(
+            "The name others see at tables, in standings, chat and notices; at most 40 "
+            "characters. Leave it empty to be shown by your username."
+        ),
+    )
+
+
 class PrivacyForm(forms.Form):
     profile_visibility = forms.ChoiceField(
         label=gettext_lazy("Who sees my games, partners and bots"),
@@ -91,6 +106,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "")
     email_form = EmailForm(
         request.POST if action == "email" else None, initial={"email": user.email}
+    )
+    display_name_form = DisplayNameForm(
+        request.POST if action == "display_name" else None,
+        initial={"display_name": display_name_of(user=user)},
     )
     privacy_form = PrivacyForm(
         request.POST if action == "privacy" else None,
@@ -111,6 +130,16 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Your email address is saved."))
             return redirect("web:account-settings")
+    if action == "display_name" and display_name_form.is_valid():
+        try:
+            display_name_set(user=user, display_name=display_name_form.cleaned_data["display_name"])
+        except InvalidInputError as error:
+            display_name_form.add_error(
+                "display_name", (error.errors or {}).get("display_name") or error.detail
+            )
+        else:
+            messages.success(request, _("Your display name is saved."))
+            return redirect("web:account-settings")
     if action == "privacy" and privacy_form.is_valid():
         profile_visibility_set(
             user=user, visibility=privacy_form.cleaned_data["profile_visibility"]
@@ -118,11 +147,14 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your privacy settings are saved."))
         return redirect("web:account-settings")
     context = {
+        "display_name_form": display_name_form,
+        "shown_name": person_name(user),
         "email_form": email_form,
         "privacy_form": privacy_form,
         "verified": bool(verified_email_of(user=user)),
     }
-    return render(request, "web/account_settings.html", context)
+    status = 400 if display_name_form.errors else 200
+    return render(request, "web/account_settings.html", context, status=status)
 
 
 @login_required

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.account_settings import profile_details_visible
 from league.errors import NotFoundError
+from league.selectors.person_names import person_name, person_name_with_username
 from league.selectors.profiles import (
     person_bots,
     person_competitor,
@@ -37,7 +38,7 @@ def person_detail(request: HttpRequest, username: str) -> HttpResponse:
     ratings = person_ratings(competitor=competitor)
     chart = line_chart_svg(
         [(rating.title, rating.history) for rating in ratings],
-        title=_("Ratings of %(name)s") % {"name": person.get_username()},
+        title=_("Ratings of %(name)s") % {"name": person_name(person)},
         x_label=_("games rated"),
         y_label=_("rating's low end"),
         chart_id="person-ratings",
@@ -47,6 +48,8 @@ def person_detail(request: HttpRequest, username: str) -> HttpResponse:
     page = _page_number(request.GET.get("page"))
     context = {
         "person": person,
+        "person_display": person_name(person),
+        "person_heading": person_name_with_username(person),
         "details_visible": visible,
         "games": person_games(competitor=competitor, page=page) if visible else None,
         "ratings": ratings,

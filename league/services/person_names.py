@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -35,8 +35,13 @@ def display_name_clean(name: str) -> str:
 
 
 def display_name_set(*, user: AbstractBaseUser, display_name: str) -> str:
-    """Store ``user``'s display name (blank: the username is shown); the name now shown."""
+    """Store ``user``'s display name (blank: the username is shown); the name now shown.
+    Another person's username is refused: nobody sits at a table as someone else."""
     name = display_name_clean(display_name)
+    others = User.objects.exclude(pk=user.pk)
+    if name and others.filter(username__iexact=name).exists():
+        message = gettext("That is another person's username: choose a name of your own.")
+        raise InvalidInputError(f"display_name: {message}", errors={"display_name": [message]})
     with transaction.atomic():
         row, _ = AccountSettings.objects.select_for_update().get_or_create(user_id=user.pk)
         row.display_name = name

@@ -173,3 +173,15 @@ def test_an_unknown_field_is_refused_and_the_username_cannot_change() -> None:
     assert response.status_code == 400, response.content
     assert ok(client_for(cy).get("/api/account/"))["username"] == "cy"
     assert client_for(None).get("/api/account/").status_code in (401, 403)
+
+
+def test_nobody_takes_another_persons_username_as_their_name() -> None:
+    user_create("olle")
+    cy = user_create("cy")
+    response = client_for(cy).patch(
+        "/api/account/", {"display_name": "OLLE"}, format="json", HTTP_ACCEPT_LANGUAGE="sv"
+    )
+    assert response.status_code == 400, response.content
+    assert "någon annans användarnamn" in str(response.json()["errors"]["display_name"])
+    # Their own username, in any case, is theirs to show.
+    assert ok(client_for(cy).patch("/api/account/", {"display_name": "CY"}, format="json"))

@@ -119,7 +119,11 @@ class ApiTokenListApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=100)
         scopes = serializers.ListField(
-            child=serializers.ChoiceField(choices=sorted(ALL_SCOPES)), allow_empty=False
+            # min_length too: the schema's minItems (allow_empty alone left it out, and
+            # schemathesis' positive data sent [] and got a 400)
+            child=serializers.ChoiceField(choices=sorted(ALL_SCOPES)),
+            allow_empty=False,
+            min_length=1,
         )
         expires_in_days = serializers.IntegerField(
             required=False, allow_null=True, min_value=1, max_value=3650

@@ -93,7 +93,7 @@ def test_sign_up_logs_the_person_in(client: Client) -> None:
     assert response.status_code == 302
     assert response["Location"] == "/"
     page = client.get("/").content.decode()
-    assert "Signed in as <strong>ann</strong>" in page
+    assert '<span class="signed-in-words">Signed in as</span> <strong>ann</strong>' in page
     assert get_user_model().objects.filter(username="ann").exists()
 
 

@@ -286,6 +286,57 @@ class TableOpenForm(forms.Form):
         return "live", float(move or LIVE_MOVE_SECONDS), float(bank or 0)
 
 
+def game_initial(game: str) -> dict[str, Any]:
+    """The form's game fields for a table of ``game`` (a canonical game string): the most
+    specific example game whose options it has, then its length and each other option in
+    its field; the inverse of ``TableOpenForm.game_string``."""
+    family, options = parse_game_string(game)
+    loaded_family = FAMILIES[family]
+    examples = [
+        (example, parse_game_string(example)[1])
+        for example in loaded_family.example_games()
+        if parse_game_string(example)[0] == family
+    ]
+    fitting = [
+        (example, example_options)
+        for example, example_options in examples
+        if all(options.get(option) == value for option, value in example_options.items())
+    ]
+    example, example_options = max(fitting, key=lambda found: len(found[1]), default=(family, {}))
+    initial: dict[str, Any] = {"game": example}
+    specs = loaded_family.rules_class.option_specs()
+    for option, value in options.items():
+        if option in example_options:
+            continue
+        if option == loaded_family.length_option:
+            initial["length"] = value
+        elif option in specs:
+            kind = specs[option].kind
+            initial[option_field_name(family, option)] = (
+                value if kind in ("bool", "choice", "int") else _words(value)
+            )
+    return initial
+
+
+def time_control_initial(
+    *, time_control: str, move_seconds: float, time_bank_seconds: float
+) -> dict[str, Any]:
+    """The form's time fields as a table was played: the inverse of
+    ``TableOpenForm.time_control_chosen``."""
+    if time_control == "correspondence":
+        days = move_seconds >= DAY and move_seconds % DAY == 0
+        return {
+            "time_control": "correspondence",
+            "correspondence_amount": int(move_seconds // (DAY if days else HOUR)),
+            "correspondence_unit": "days" if days else "hours",
+        }
+    return {
+        "time_control": "live",
+        "move_seconds": int(move_seconds),
+        "time_bank_seconds": int(time_bank_seconds),
+    }
+
+
 class SeatBotForm(forms.Form):
     bot = forms.ChoiceField(label=_("Bot"))
 

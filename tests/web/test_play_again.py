@@ -89,3 +89,46 @@ def test_play_now_as_a_visitor_signs_up_and_sits_down_at_once() -> None:
     match = Match.objects.get()
     assert response["Location"] == f"/matches/{match.pk}/seats/0/"
     assert seated(match)[0] == "newcomer"
+
+
+@pytest.mark.django_db
+def test_new_table_with_these_players_keeps_the_game_its_options_and_time_control() -> None:
+    ann = User.objects.create_user("ann", password=PASSWORD)
+    first = table_open(
+        actor=ann,
+        game="kung_och_adel(deals=4)",
+        seats=["me", "builtin:greedy", "builtin:random", "builtin:greedy"],
+        time_control="correspondence",
+        move_seconds=2 * 86400,
+    )
+    second = table_open(
+        actor=ann,
+        game="kingen(rules=iwwa,heart_lead_ban=false)",
+        seats=["me", "builtin:greedy", "builtin:random", "builtin:greedy"],
+        move_seconds=45,
+        time_bank_seconds=30,
+    )
+    client = signed_in(ann)
+
+    form = client.get(f"/play/?with={first.pk}").context["form"]
+    assert {name: form[name].value() for name in ("game", "length", "time_control")} == {
+        "game": "kung_och_adel",
+        "length": "4",
+        "time_control": "correspondence",
+    }
+    assert (form["correspondence_amount"].value(), form["correspondence_unit"].value()) == (
+        2,
+        "days",
+    )
+
+    form = client.get(f"/play/?with={second.pk}").context["form"]
+    assert form["game"].value() == "kingen(rules=iwwa)"  # the example game it is one of
+    assert form["option_kingen_heart_lead_ban"].value() == "false"  # and its own option
+    assert (form["move_seconds"].value(), form["time_bank_seconds"].value()) == (45, 30)
+    # Sent back unchanged, the form opens the same game.
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    opened = client.post("/play/", data | {"form": "table"})
+    assert opened.status_code == 302, opened.content.decode()[:2000]
+    third = Match.objects.order_by("-pk").first()
+    assert third is not None and third.game == second.game
+    assert (third.tournament.move_seconds, third.tournament.time_bank_seconds) == (45.0, 30.0)

@@ -46,7 +46,13 @@ from league.words.games_and_times import game_name_words
 from league.words.seats import seat_in_words
 from web.forms import TableForm
 from web.selectors import table_form_choices
-from web.table_forms import SeatBotForm, SeatInviteForm, TableOpenForm
+from web.table_forms import (
+    SeatBotForm,
+    SeatInviteForm,
+    TableOpenForm,
+    game_initial,
+    time_control_initial,
+)
 from web.throttling import rate_limited
 
 
@@ -80,8 +86,9 @@ def _after_seating(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _players_of(request: HttpRequest) -> dict[str, Any]:
-    """*New table with these players* (``?with=MATCH``): the form's seats as they sat at
-    that table, for a person who played at it; nothing otherwise."""
+    """*New table with these players* (``?with=MATCH``): the form as that table was opened
+    (its game with its length and options, its time control and club) and its seats as
+    they sat, for a person who played at it; nothing otherwise."""
     wanted = request.GET.get("with", "")
     if not wanted.isdigit():
         return {}
@@ -92,7 +99,14 @@ def _players_of(request: HttpRequest) -> dict[str, Any]:
     players = table_players(match=match)
     if not any(p["user_id"] == request.user.pk for p in players):
         return {}
-    initial: dict[str, Any] = {"game": match.game.split("(", 1)[0]}
+    tournament = match.tournament
+    initial: dict[str, Any] = game_initial(match.game) | time_control_initial(
+        time_control=tournament.time_control,
+        move_seconds=tournament.move_seconds,
+        time_bank_seconds=tournament.time_bank_seconds,
+    )
+    if tournament.club_id is not None:
+        initial["club"] = str(tournament.club_id)
     for row, player in enumerate(players):
         if player["user_id"] == request.user.pk:
             initial[f"seat_{row}"] = "me"

@@ -184,7 +184,7 @@ def test_a_newcomer_plays_reloads_loses_the_socket_chats_and_plays_on_a_phone(
     wait_for(driver, lambda d: css(d, "[data-role=moved]").is_displayed(), timeout=30)
     moved = str(css(driver, "[data-role=moved]").text)
     assert "was played for you (strike 1 of 3)." in moved, moved
-    assert moved.startswith("No move within 2 min: play ")
+    assert moved.startswith("No move within 2 min: the "), moved  # a card by its name
 
     # ------------------------------------------------------------ on a phone
     # From the top of the page: a reload restores the scroll of the desktop window (the chat

@@ -42,6 +42,21 @@ export function cardName(card) {
   return tr(pgettext("card name", "%(rank)s of %(suit)s"), { rank: RANK_NAMES[c[0]] ?? c[0], suit: SUIT_NAMES[c[1]] ?? c[1] });
 }
 
+/** "8C" -> "the eight of clubs" ("de klaveren acht", "klöver åtta"): a card as one names it
+ * in a sentence (league/words/table_notices.py's card_in_words, the same catalogue words). */
+export function cardInSentence(card) {
+  const c = normaliseCard(card);
+  return tr(pgettext("a card in a sentence", "the %(rank)s of %(suit)s"), { rank: RANK_NAMES[c[0]] ?? c[0], suit: SUIT_NAMES[c[1]] ?? c[1] });
+}
+
+/** An action said in a sentence: a card played by its name ("play 8C" -> "the eight of
+ * clubs"), anything else as the table shows it (actionWords). */
+export function actionInSentence(action) {
+  const [verb, ...rest] = String(action).split(" ");
+  const object = rest.join(" ");
+  return verb === "play" && /^(10|[2-9TJQKA])[CDHS]$/.test(object) ? cardInSentence(object) : actionWords(action);
+}
+
 /** "QS" -> "Q♠" ("V♠" in Dutch, "D♠" in Swedish): a card in short. */
 export function cardShort(card) {
   const c = normaliseCard(card);
@@ -118,7 +133,7 @@ export function movedWords(moved) {
   // The move time, as the server said it ("No move within 2 min: ..."), in short units.
   const within = /^No move within (.+?): /.exec(moved.text ?? "");
   const time = within ? within[1].replace(/ days$/, ` ${gettext("days")}`) : "";
-  const values = { time, action: actionWords(moved.action ?? ""), strike: moved.strike, of: moved.strikes_allowed };
+  const values = { time, action: actionInSentence(moved.action ?? ""), strike: moved.strike, of: moved.strikes_allowed };
   const text = time
     ? tr(gettext("No move within %(time)s: %(action)s was played for you (strike %(strike)s of %(of)s)"), values)
     : tr(gettext("No move in time: %(action)s was played for you (strike %(strike)s of %(of)s)"), values);

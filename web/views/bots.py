@@ -6,6 +6,8 @@ kinds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -204,18 +206,16 @@ def bot_consent(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     form = BotConsentForm(request.POST)
     allowed = form.is_valid() and bool(form.cleaned_data["club_organisers_may_enter"])
-    try:
-        bot_entry_consent_set(actor=request.user, bot=bot, club_organisers_may_enter=allowed)
-    except LeagueError as exc:
-        messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
-    else:
-        messages.success(
-            request,
-            _("Organisers of your clubs may now enter this bot in their leagues.")
-            if allowed
-            else _("Only you enter this bot now."),
-        )
-    return redirect("web:bot", bot_id=bot.pk)
+    return _owner_switch(
+        request,
+        bot,
+        lambda: bot_entry_consent_set(
+            actor=request.user, bot=bot, club_organisers_may_enter=allowed
+        ),
+        _("Organisers of your clubs may now enter this bot in their leagues.")
+        if allowed
+        else _("Only you enter this bot now."),
+    )
 
 
 @login_required
@@ -226,17 +226,27 @@ def bot_rated_games(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = _bot(bot_id)
     form = BotRatedGamesForm(request.POST)
     allowed = form.is_valid() and bool(form.cleaned_data["people_may_play_rated"])
+    return _owner_switch(
+        request,
+        bot,
+        lambda: bot_settings_change(actor=request.user, bot=bot, people_may_play_rated=allowed),
+        _("People may now ask for rated games against this bot.")
+        if allowed
+        else _("Nobody may ask for rated games against this bot now."),
+    )
+
+
+def _owner_switch(
+    request: HttpRequest, bot: Bot, change: Callable[[], object], done: str
+) -> HttpResponse:
+    """One of the owner's switches on the bot's page: ``change`` made, the page says
+    ``done``; refused (not the owner, say), it says why."""
     try:
-        bot_settings_change(actor=request.user, bot=bot, people_may_play_rated=allowed)
+        change()
     except LeagueError as exc:
         messages.error(request, exc.detail[:1].upper() + exc.detail[1:] + ".")
     else:
-        messages.success(
-            request,
-            _("People may now ask for rated games against this bot.")
-            if allowed
-            else _("Nobody may ask for rated games against this bot now."),
-        )
+        messages.success(request, done)
     return redirect("web:bot", bot_id=bot.pk)
 
 

@@ -14,12 +14,14 @@ from tests.celery_workers import WORKER_TEARDOWN_STOP_SECONDS, CeleryWorkerProce
 from tests.process_database_pool import subprocess_pool_restored
 from tests.quick_flush import flush_by_delete
 from tests.servers import PROBES, running_under_ci, server_requirements_check
+from tests.template_database import template_databases
 from tests.tracked_files import GUARD as TRACKED_FILES
 from tests.tracked_files import session_finish, summary_lines
 from tests.uvicorn_servers import UvicornLiveServer
 
 if TYPE_CHECKING:
     from pytest_django.fixtures import Settings
+    from pytest_django.plugin import DjangoDbBlocker
 
 # A page answers what the view would answer now, in the project's processes the tests start
 # as in this one (read_cache_without_lag): a test that reads after a write sees the write.
@@ -45,6 +47,37 @@ hypothesis_settings.register_profile("local", parent=hypothesis_settings.get_pro
 hypothesis_settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "").strip() or ("ci" if running_under_ci() else "local")
 )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    django_test_environment: None,
+    django_db_blocker: "DjangoDbBlocker",
+    django_db_use_migrations: bool,
+    django_db_keepdb: bool,
+    django_db_createdb: bool,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """pytest-django's fixture of that name: on PostgreSQL each process's database is a
+    copy of a template migrated once (tests/template_database.py); elsewhere, or with
+    ``--reuse-db`` or ``--no-migrations``, pytest-django's own setup."""
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql" and django_db_use_migrations and not django_db_keepdb:
+            databases = template_databases()
+            next(databases)
+        else:
+            databases = None
+            made = setup_databases(verbosity=0, interactive=False, keepdb=django_db_keepdb)
+    yield
+    with django_db_blocker.unblock():
+        if databases is not None:
+            next(databases, None)
+        elif not django_db_keepdb:
+            teardown_databases(made, verbosity=0)
 
 
 @pytest.fixture(autouse=True, scope="session")

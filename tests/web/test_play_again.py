@@ -130,5 +130,6 @@ def test_new_table_with_these_players_keeps_the_game_its_options_and_time_contro
     opened = client.post("/play/", data | {"form": "table"})
     assert opened.status_code == 302, opened.content.decode()[:2000]
     third = Match.objects.order_by("-pk").first()
-    assert third is not None and third.game == second.game
+    assert third is not None
+    assert third.game == second.game
     assert (third.tournament.move_seconds, third.tournament.time_bank_seconds) == (45.0, 30.0)

@@ -317,6 +317,11 @@ class SandboxUser:
         finally:
             self._unlock()
 
+    def memory_fault(self) -> str | None:
+        """The seat's "memory limit exceeded", if its control group saw an OOM kill (asked
+        before ``release``, which removes the group)."""
+        return self.cgroup.memory_fault() if self.cgroup is not None else None
+
     def cgroup_remove(self) -> None:
         if self.cgroup is not None:
             self.cgroup.remove()

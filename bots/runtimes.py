@@ -237,6 +237,7 @@ RUNTIMES: dict[str, Runtime] = {
                 address_space=16 * 1024 * MIB,
                 processes=24,
                 startup_extra_ms=1000,
+                open_files=256,
             ),
             "Node.js, the bot's own modules only",
             text_problem,

@@ -35,7 +35,7 @@ from pathlib import Path
 from bots.bundle import BotBundleError
 from bots.match import BotSpec, bot_spec_parse, match_play
 from bots.protocol import TimeControl
-from bots.runner.cgroups import cgroup_status
+from bots.runner.cgroups import cgroup_status, cgroup_unavailable_reason
 from bots.runner.runtimes import runtimes_status
 from bots.runner.sandbox import (
     SandboxUnavailableError,
@@ -172,10 +172,14 @@ def _warm_sandboxes() -> int:
 
 def _runtimes() -> int:
     missing = 0
+    # without a control group per seat, a seat's memory is bounded by its rlimits alone
+    unbounded = cgroup_unavailable_reason() is not None
     for name, reason in runtimes_status():
         runtime = RUNTIMES[name]
         if reason is None:
-            sys.stdout.write(f"{name}: ready ({runtime.entry}: {runtime.summary})\n")
+            bound = runtime.profile.memory_without_cgroups_text()
+            whole = f"; no control groups here: its processes may hold {bound}" if unbounded else ""
+            sys.stdout.write(f"{name}: ready ({runtime.entry}: {runtime.summary}){whole}\n")
         else:
             missing += 1
             sys.stdout.write(f"{name}: missing: {reason}\n")

@@ -48,6 +48,16 @@ class RuntimeProfile:
     open_files: int = 64
     """Open files of each process: Node's worker threads and the JVM hold more."""
 
+    @property
+    def memory_without_cgroups(self) -> int:
+        """The most a seat's processes may hold together where no control group bounds
+        the seat: each process's address space times the processes (threads share one)."""
+        return self.processes * self.address_space
+
+    def memory_without_cgroups_text(self) -> str:
+        """That bound as docs/bot-protocol.md states it: ``24 x 16 GiB``."""
+        return f"{self.processes} x {self.address_space / (1024 * MIB):g} GiB"
+
 
 @dataclass(frozen=True)
 class Runtime:

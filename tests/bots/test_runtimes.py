@@ -193,6 +193,39 @@ def test_gcc_builds_executables_pass_and_shared_libraries_are_refused(
         assert f"main: {problem}" in str(refused.value)
 
 
+def test_the_docs_bound_a_seat_without_control_groups_as_the_profiles_do() -> None:
+    """docs/bot-protocol.md states, per runtime, what a seat may hold where no control
+    group bounds it: each process's address space times its processes, from the table."""
+    page = (PROJECT / "docs" / "bot-protocol.md").read_text()
+    table = page.split("<!-- memory-without-cgroups:begin -->")[1]
+    table = table.split("<!-- memory-without-cgroups:end -->")[0]
+    rows = [line.strip("|").split("|") for line in table.strip().splitlines()[2:]]
+    stated = {name.strip().strip("`"): bound.strip() for name, bound in rows}
+    assert stated == {
+        name: runtime.profile.memory_without_cgroups_text() for name, runtime in RUNTIMES.items()
+    }
+    assert stated["node"] == "24 x 16 GiB"
+    node = RUNTIMES["node"].profile
+    assert node.memory_without_cgroups == 24 * 16 * 1024 * 1024 * 1024
+
+
+def test_the_runtimes_command_names_the_bound_where_there_are_no_control_groups() -> None:
+    environment = os.environ | {"KING_LEAGUE_CGROUPS": "off"}
+    listing = subprocess.run(
+        [sys.executable, "-m", "bots", "runtimes"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT,
+        check=False,
+        env=environment,
+    )
+    lines = {line.split(":")[0]: line for line in listing.stdout.splitlines()}
+    assert lines["python"].endswith("; no control groups here: its processes may hold 12 x 1 GiB")
+    if "node: ready" in listing.stdout:
+        assert lines["node"].endswith("its processes may hold 24 x 16 GiB")
+
+
 # ---------------------------------------------------------------- uploads
 
 

@@ -97,8 +97,7 @@ class SandboxUsersDemand:
         )
         if self.fits:
             return (
-                f"{counted} of the machine's {SANDBOX_USER_POOL}, which every worker on it"
-                " shares"
+                f"{counted} of the machine's {SANDBOX_USER_POOL}, which every worker on it shares"
             )
         most = SANDBOX_USER_POOL // self.each
         advice = f"run at most {most} worker process(es) a machine at this setting"

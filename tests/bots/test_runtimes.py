@@ -533,6 +533,7 @@ def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, word
         ("main", _elf(machine=183), None),
         ("main", _elf(bits=1), None),
         ("bot.py", b"print(1)\n", "cobol"),
+        ("main", _elf(kind=3), None),  # a shared library
     ):
         with pytest.raises(BotBundleError) as refused:
             bot_bundle_check(name, data, runtime)
@@ -545,3 +546,7 @@ def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, word
         assert "32-bit ELF" not in refusals[1]
         assert "unknown runtime" not in refusals[2]
     assert "'cobol'" in refusals[2]
+    assert refusals[3].startswith("main: ")
+    assert "(gcc -shared)" in refusals[3]
+    if language != "en":
+        assert "shared library" not in refusals[3]

@@ -160,3 +160,18 @@ def test_v1_no_oom_kill_no_memory_fault(tmp_path: Path) -> None:
     assert group.oom_kills() == 0
     assert group.memory_fault() is None
     assert group.exit_explanation() is None
+
+
+def test_v2_oom_kills_are_read_from_memory_events(tmp_path: Path) -> None:
+    """cgroup v2 (not live on a v1 host): ``oom_kill`` of the seat group's memory.events,
+    not ``oom`` (the times the limit was hit) nor ``max``."""
+    directory = tmp_path / "seat"
+    directory.mkdir()
+    (directory / "memory.events").write_text(
+        "low 0\nhigh 0\nmax 57\noom 3\noom_kill 2\noom_group_kill 1\n"
+    )
+    group = SeatCgroup(CgroupHost(2, tmp_path), "seat", [directory], 64 * 1024 * 1024)
+    assert group.oom_kills() == 2
+    assert group.memory_fault() == (
+        "memory limit exceeded (64 MiB per seat): the kernel killed 2 of the bot's processes"
+    )

@@ -647,7 +647,9 @@ def _options_fd(options: list[str]) -> int:
     data = b"".join(option.encode() + b"\0" for option in options)
     read_fd, write_fd = os.pipe()
     try:
-        os.write(write_fd, data)  # a few KiB: far below a pipe's capacity
+        if len(data) > 60 * 1024:  # a few KiB as a rule; never block on a full pipe
+            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, len(data))
+        os.write(write_fd, data)
     finally:
         os.close(write_fd)
     return read_fd

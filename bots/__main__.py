@@ -13,8 +13,9 @@ on stderr, and writes the game record to --record (``--out`` is its older name):
 league's record format (engine/record.py), the JSON the site serves for a finished match,
 which ``python -m engine show FILE --html OUT.html`` turns into a page replaying it in the
 site's viewer, and which a person may upload as a private replay. ``sandbox`` says whether
-uploaded bots
-can run in the sandbox here, and with --setup (as root) creates its users; ``runtimes``
+uploaded bots can run in the sandbox here, how a seat's memory is bounded, and whether the
+machine's sandbox users suffice for a worker of one process per CPU, and with --setup (as
+root) creates its users; ``runtimes``
 lists the runtimes and what to install for those missing here (exit 3 if any is).
 
 Exit codes: 0 done; 2 bad input (a game string, a bot, a count of bots, an option);
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,7 +35,7 @@ from pathlib import Path
 from bots.bundle import BotBundleError
 from bots.match import BotSpec, bot_spec_parse, match_play
 from bots.protocol import TimeControl
-from bots.runner.cgroups import cgroup_status
+from bots.runner.cgroups import cgroup_status, cgroup_unavailable_reason
 from bots.runner.runtimes import runtimes_status
 from bots.runner.sandbox import (
     SandboxUnavailableError,
@@ -41,6 +43,8 @@ from bots.runner.sandbox import (
     sandbox_unavailable_reason,
     sandbox_users_setup,
 )
+from bots.runner.warm import DEFAULT_SIZE as WARM_DEFAULT_SIZE
+from bots.runner.warm import SandboxUsersDemand
 from bots.runtimes import RUNTIMES
 from engine.errors import EngineError
 from engine.record import dumps_record
@@ -153,15 +157,29 @@ def _sandbox(setup: bool) -> int:
         return EXIT_NO_SANDBOX
     sys.stdout.write("the bot sandbox works here\n")
     sys.stdout.write(cgroup_status() + "\n")
+    # celery's default: one worker process per CPU
+    demand = SandboxUsersDemand(os.cpu_count() or 1, _warm_sandboxes())
+    sys.stdout.write(demand.message() + "\n")
     return EXIT_OK
+
+
+def _warm_sandboxes() -> int:
+    """WORKER_WARM_SANDBOXES as the worker reads it (config.settings), its default if unset
+    or not a count."""
+    text = os.environ.get("WORKER_WARM_SANDBOXES", "").strip()
+    return int(text) if text.isdigit() else WARM_DEFAULT_SIZE
 
 
 def _runtimes() -> int:
     missing = 0
+    # without a control group per seat, a seat's memory is bounded by its rlimits alone
+    unbounded = cgroup_unavailable_reason() is not None
     for name, reason in runtimes_status():
         runtime = RUNTIMES[name]
         if reason is None:
-            sys.stdout.write(f"{name}: ready ({runtime.entry}: {runtime.summary})\n")
+            bound = runtime.profile.memory_without_cgroups_text()
+            whole = f"; no control groups here: its processes may hold {bound}" if unbounded else ""
+            sys.stdout.write(f"{name}: ready ({runtime.entry}: {runtime.summary}){whole}\n")
         else:
             missing += 1
             sys.stdout.write(f"{name}: missing: {reason}\n")

@@ -48,6 +48,16 @@ class RuntimeProfile:
     open_files: int = 64
     """Open files of each process: Node's worker threads and the JVM hold more."""
 
+    @property
+    def memory_without_cgroups(self) -> int:
+        """The most a seat's processes may hold together where no control group bounds
+        the seat: each process's address space times the processes (threads share one)."""
+        return self.processes * self.address_space
+
+    def memory_without_cgroups_text(self) -> str:
+        """That bound as docs/bot-protocol.md states it: ``24 x 16 GiB``."""
+        return f"{self.processes} x {self.address_space / (1024 * MIB):g} GiB"
+
 
 @dataclass(frozen=True)
 class Runtime:
@@ -112,15 +122,41 @@ def runtime_recognise(files: dict[str, bytes]) -> str | None:
 ELF_CLASS_64 = 2
 ELF_DATA_LITTLE = 1
 ELF_MACHINE_X86_64 = 62
-ELF_TYPES_RUNNABLE = {2: "an executable", 3: "a position-independent executable"}
+ELF_TYPE_EXECUTABLE = 2
+ELF_TYPE_SHARED = 3
+"""ET_DYN: a shared library, or a position-independent executable (a PIE: it then asks
+for a loader, PT_INTERP, or is a static PIE, marked DF_1_PIE in its dynamic section)."""
+PT_DYNAMIC = 2
 PT_INTERP = 3
+DT_NULL = 0
+DT_FLAGS_1 = 0x6FFFFFFB
+DF_1_PIE = 0x08000000
 SANDBOX_LOADER = "/lib64/ld-linux-x86-64.so.2"
 """The one dynamic loader the sandbox has (a native bot linked against the C library)."""
 ELF_MACHINES = {3: "i386 (32-bit x86)", 40: "ARM (32-bit)", 183: "AArch64 (arm64)", 243: "RISC-V"}
+SHARED_LIBRARY_PROBLEM = (
+    "is a shared library (gcc -shared), not an executable; build an executable"
+    " (gcc -static, or Rust's crt-static)"
+)
+
+
+def _elf_flags_1(data: bytes, offset: int, size: int) -> int:
+    """DT_FLAGS_1 of the dynamic section at ``offset`` (0 if it has none)."""
+    end = min(offset + size, len(data))
+    for entry in range(offset, end - 15, 16):
+        tag, value = struct.unpack_from("<qQ", data, entry)
+        if tag == DT_NULL:
+            break
+        if tag == DT_FLAGS_1:
+            return int(value)
+    return 0
 
 
 def elf_problem(data: bytes) -> str | None:
-    """What keeps ``data`` from running as a native bot here; None if nothing."""
+    """What keeps ``data`` from running as a native bot here; None if nothing.
+
+    Runnable: an executable (ET_EXEC), or a position-independent one (ET_DYN) that asks for
+    the sandbox's loader or is a static PIE; a shared library is ET_DYN too, with neither."""
     if not is_elf(data):
         return "is not an ELF executable (build a Linux x86-64 executable)"
     if len(data) < 64:
@@ -133,24 +169,31 @@ def elf_problem(data: bytes) -> str | None:
     if e_machine != ELF_MACHINE_X86_64:
         machine = ELF_MACHINES.get(e_machine, f"machine {e_machine}")
         return f"is built for {machine}; the league runs Linux x86-64 executables"
-    if e_type not in ELF_TYPES_RUNNABLE:
-        return "is an ELF file that is not an executable (a shared library or an object file?)"
+    if e_type not in (ELF_TYPE_EXECUTABLE, ELF_TYPE_SHARED):
+        return "is an ELF file that is not an executable (an object file?)"
     phoff = struct.unpack_from("<Q", data, 32)[0]
     phentsize, phnum = struct.unpack_from("<HH", data, 54)
+    loader: str | None = None
+    flags_1 = 0
     for index in range(phnum):
         start = phoff + index * phentsize
         if start + 56 > len(data):
             return "is a truncated ELF file (its program headers are cut off)"
         p_type = struct.unpack_from("<I", data, start)[0]
-        if p_type != PT_INTERP:
+        if p_type not in (PT_INTERP, PT_DYNAMIC):
             continue
         offset, _, _, size = struct.unpack_from("<QQQQ", data, start + 8)
+        if p_type == PT_DYNAMIC:
+            flags_1 = _elf_flags_1(data, offset, size)
+            continue
         loader = data[offset : offset + size].rstrip(b"\0").decode(errors="replace")
         if loader != SANDBOX_LOADER:
             return (
                 f"asks for the dynamic loader {loader!r}, which the sandbox does not have;"
                 " link it statically (gcc -static, or Rust's crt-static)"
             )
+    if e_type == ELF_TYPE_SHARED and loader is None and not flags_1 & DF_1_PIE:
+        return SHARED_LIBRARY_PROBLEM
     return None
 
 
@@ -237,6 +280,7 @@ RUNTIMES: dict[str, Runtime] = {
                 address_space=16 * 1024 * MIB,
                 processes=24,
                 startup_extra_ms=1000,
+                open_files=256,
             ),
             "Node.js, the bot's own modules only",
             text_problem,

@@ -62,6 +62,17 @@ def worker_priority_lower(sender: Any = None, **_kwargs: Any) -> None:
         os.setpriority(os.PRIO_PROCESS, 0, niceness)
 
 
+@worker_init.connect
+def worker_sandbox_users_check(sender: Any = None, **_kwargs: Any) -> None:
+    """Say at start whether the machine's sandbox users suffice for this worker's
+    processes and their warm sandboxes (a warning naming the numbers if not), rather
+    than refusing bots under load: bots.runner.warm.sandbox_users_check."""
+    from bots.runner.warm import sandbox_users_check  # as in worker_process_sandboxes
+
+    processes = int(getattr(sender, "concurrency", None) or os.cpu_count() or 1)
+    sandbox_users_check(processes, settings.WORKER_WARM_SANDBOXES)
+
+
 @worker_process_init.connect
 def worker_process_sandboxes(**_kwargs: Any) -> None:
     """Each worker process (of the prefork pool) pins itself and the bots it starts to one

@@ -20,7 +20,10 @@ Detected at run time, once per process (``cgroup_host``):
   Limits: ``memory.max``, ``memory.swap.max`` 0, ``memory.oom.group`` 1 (an OOM kill
   takes the whole seat), ``pids.max``; an OOM kill shows in ``memory.events``.
 - **cgroup v1**: the ``memory`` hierarchy (and ``pids`` if mounted), seat groups in
-  ``MOUNT/king-league/SEAT``. Limits: ``memory.limit_in_bytes`` and
+  ``OWN/king-league/SEAT`` under the runner's own group of each hierarchy (its line in
+  /proc/self/cgroup, found under the mount: ``cgroup_v1_bases``), as on v2, so a limit
+  set on the service's group bounds its bots too (v1's memory accounting is hierarchical:
+  ``memory.use_hierarchy``, always on since Linux 5.11). Limits: ``memory.limit_in_bytes`` and
   ``memory.memsw.limit_in_bytes`` (no swap beyond it), ``pids.max``; an OOM kill shows
   as ``oom_kill`` in ``memory.oom_control``.
 - **none**: no writable hierarchy with a memory controller, not root, or
@@ -142,13 +145,21 @@ def _own_paths() -> dict[str, str]:
         return {}
 
 
-def group_directory(mount: CgroupMount, path: str) -> Path | None:
-    """The directory of group ``path`` under ``mount``, if the mount shows it."""
+def group_path(mount: CgroupMount, path: str) -> Path | None:
+    """Where group ``path`` (as /proc/PID/cgroup names it) is under ``mount``, or None
+    when the mount does not show it (``path`` is outside the group mounted there)."""
+    if not path.startswith("/"):
+        return None
     root = mount.root.rstrip("/")
     if path != root and not path.startswith(root + "/"):
         return None
-    directory = mount.point / path[len(root) :].lstrip("/")
-    return directory if directory.is_dir() else None
+    return mount.point / path[len(root) :].lstrip("/")
+
+
+def group_directory(mount: CgroupMount, path: str) -> Path | None:
+    """The directory of group ``path`` under ``mount``, if the mount shows it."""
+    directory = group_path(mount, path)
+    return directory if directory is not None and directory.is_dir() else None
 
 
 @contextlib.contextmanager
@@ -230,21 +241,46 @@ def _v2_host(mounts: list[CgroupMount], own: dict[str, str]) -> tuple[CgroupHost
     return CgroupHost(2, base), ""
 
 
-def _v1_host(mounts: list[CgroupMount]) -> tuple[CgroupHost | None, str]:
+def cgroup_v1_bases(
+    mounts: list[CgroupMount], own: dict[str, str]
+) -> tuple[Path, Path | None] | str:
+    """cgroup v1: where the seats' groups go (the ``king-league`` group under this
+    process's own ``memory`` group, and under its own ``pids`` group if that hierarchy is
+    mounted), or why there is no such place. Pure: the mounts of /proc/self/mountinfo and
+    the groups of /proc/self/cgroup, so a limit set on the service's own group (a
+    container's, a systemd unit's) bounds its bots too."""
     memory = next((m for m in mounts if m.fstype == "cgroup" and "memory" in m.options), None)
     if memory is None:
-        return None, "no cgroup v1 memory hierarchy is mounted"
-    base = memory.point / GROUP_NAME
-    try:
-        base.mkdir(exist_ok=True)
-    except OSError as exc:
-        return None, f"cgroup v1 memory hierarchy at {memory.point}: {exc}"
+        return "no cgroup v1 memory hierarchy is mounted"
+    memory_group = group_path(memory, own.get("memory", ""))
+    if memory_group is None:
+        return (
+            f"this process's cgroup v1 memory group {own.get('memory', '(none)')} is not "
+            f"visible under {memory.point}"
+        )
     pids_base: Path | None = None
     pids = next((m for m in mounts if m.fstype == "cgroup" and "pids" in m.options), None)
     if pids is not None:
-        with contextlib.suppress(OSError):
-            (pids.point / GROUP_NAME).mkdir(exist_ok=True)
-            pids_base = pids.point / GROUP_NAME
+        pids_group = group_path(pids, own.get("pids", ""))
+        if pids_group is not None:
+            pids_base = pids_group / GROUP_NAME
+    return memory_group / GROUP_NAME, pids_base
+
+
+def _v1_host(mounts: list[CgroupMount], own: dict[str, str]) -> tuple[CgroupHost | None, str]:
+    bases = cgroup_v1_bases(mounts, own)
+    if isinstance(bases, str):
+        return None, bases
+    base, pids_base = bases
+    try:
+        base.mkdir(exist_ok=True)
+    except OSError as exc:
+        return None, f"cgroup v1 memory hierarchy at {base.parent}: {exc}"
+    if pids_base is not None:
+        try:
+            pids_base.mkdir(exist_ok=True)
+        except OSError:
+            pids_base = None
     return CgroupHost(1, base, pids_base), ""
 
 
@@ -257,7 +293,7 @@ def _detect() -> tuple[CgroupHost | None, str]:
     own = _own_paths()
     host, v2_reason = _v2_host(mounts, own)
     if host is None:
-        host, v1_reason = _v1_host(mounts)
+        host, v1_reason = _v1_host(mounts, own)
         if host is None:
             return None, f"{v2_reason}; {v1_reason}"
     try:
@@ -401,6 +437,16 @@ class SeatCgroup:
         if self.oom_kills() > 0:
             return f"memory limit exceeded ({self.memory // (1024 * 1024)} MiB per seat)"
         return None
+
+    def memory_fault(self) -> str | None:
+        """What to tell of the seat's memory once it ends, when the kernel OOM-killed any
+        of its processes: cgroup v1 kills one process (the largest), not the seat, so a bot
+        whose child was killed may play on to the end and would otherwise end ``ok``."""
+        kills = self.oom_kills()
+        if kills == 0:
+            return None
+        processes = "process" if kills == 1 else "processes"
+        return f"{self.exit_explanation()}: the kernel killed {kills} of the bot's {processes}"
 
     def kill(self, spare: int | None = None) -> None:
         """SIGKILL every process in the group (but ``spare``), until none is left."""

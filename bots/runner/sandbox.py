@@ -15,7 +15,9 @@ Layers, outermost first (docs/bot-protocol.md, "The sandbox", says what each sto
 2. **bubblewrap namespaces.** ``bwrap --unshare-all --unshare-user --disable-userns``:
    its own user, mount, PID, network (only a loopback of its own: nothing to reach),
    IPC, UTS and cgroup namespaces, no new user namespaces inside, ``--new-session``,
-   ``--die-with-parent``, ``--cap-drop ALL``, a cleared environment. The file system
+   ``--die-with-parent``, ``--cap-drop ALL``, a cleared environment. Its options reach it
+   through a pipe (``--args FD``): bubblewrap's init is PID 1 in the sandbox, and its
+   command line (``/proc/1/cmdline``) then shows no host path. The file system
    holds only what the interpreter needs, read-only (the interpreter, its standard
    library, the shared libraries), ``/proc`` and a minimal ``/dev`` of its own, the bot's
    files read-only at /bot, the league's launcher, helper module and rules engine
@@ -316,6 +318,11 @@ class SandboxUser:
             self.cgroup_remove()
         finally:
             self._unlock()
+
+    def memory_fault(self) -> str | None:
+        """The seat's "memory limit exceeded", if its control group saw an OOM kill (asked
+        before ``release``, which removes the group)."""
+        return self.cgroup.memory_fault() if self.cgroup is not None else None
 
     def cgroup_remove(self) -> None:
         if self.cgroup is not None:
@@ -635,6 +642,19 @@ def _seccomp_fd(*, allow_memfd: bool, allow_unix_socketpair: bool) -> int:
     return read_fd
 
 
+def _options_fd(options: list[str]) -> int:
+    """A pipe holding ``options`` for ``bwrap --args FD`` (each ended by a NUL)."""
+    data = b"".join(option.encode() + b"\0" for option in options)
+    read_fd, write_fd = os.pipe()
+    try:
+        if len(data) > 60 * 1024:  # a few KiB as a rule; never block on a full pipe
+            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, len(data))
+        os.write(write_fd, data)
+    finally:
+        os.close(write_fd)
+    return read_fd
+
+
 def launch_spec(
     files: BotFiles,
     *,
@@ -646,11 +666,12 @@ def launch_spec(
     """The command that starts a bot: in the sandbox, or (``sandboxed=False``, for an
     author's own trials) as a plain process with the same launcher and rlimits.
 
-    In the sandbox the spec holds a pipe with the seccomp filter among ``pass_fds``; the
-    caller closes it once the process has started. ``seccomp=False`` leaves the filter out,
-    for the tests that prove each layer on its own. With a ``user`` (as root) on a host
-    with control groups, the seat gets one (``user.cgroup``, removed by
-    ``user.release()``), entered before bubblewrap starts."""
+    In the sandbox the spec holds pipes among ``pass_fds`` (the seccomp filter and
+    bubblewrap's options, ``--args``); the caller closes them once the process has
+    started. ``seccomp=False`` leaves the filter out, for the tests that prove each layer
+    on its own. With a ``user`` (as root) on a host with control groups, the seat gets
+    one (``user.cgroup``, removed by ``user.release()``), entered before bubblewrap
+    starts."""
     if not sandboxed:
         python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
         runtime = runtime_launch(files.runtime, bot_dir=str(files.bot_dir), sandboxed=False)
@@ -740,6 +761,12 @@ def launch_spec(
         )
         pass_fds = (seccomp_fd,)
         argv += ["--seccomp", str(seccomp_fd)]
+    # bubblewrap's options (the host's paths among them) through a pipe, not its command
+    # line: its PID 1 in the sandbox is bubblewrap itself, whose /proc/1/cmdline the bot
+    # can read; it then shows the bot's command alone
+    options_fd = _options_fd(argv[1:])
+    pass_fds += (options_fd,)
+    argv = [argv[0], "--args", str(options_fd)]
     argv += [
         "/usr/bin/python3",
         "-E",

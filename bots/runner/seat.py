@@ -295,6 +295,7 @@ class UploadedSeat(GuardedSeat):
             self._report.keep_log(process.stderr.text())
             self.process = None
         if self.user is not None:
+            self._memory_fault_report(self.user.memory_fault())
             self.user.release()
             self.user = None
         if self.files is not None:
@@ -303,3 +304,12 @@ class UploadedSeat(GuardedSeat):
 
     def close(self) -> None:
         self._stop(STOP_GRACE_SECONDS)
+
+    def _memory_fault_report(self, message: str | None) -> None:
+        """A process of the seat killed for its memory, which no fault has said yet (the
+        bot played on: only a child of it was killed), is the seat's crash."""
+        if message is None:
+            return
+        if any("memory limit exceeded" in fault.message for fault in self._report.faults):
+            return
+        self._fault(Outcome.CRASH, message)

@@ -43,6 +43,7 @@ from bots.bundle import BotBundle
 from bots.runner.affinity import background_thread_unpin, processes_pin
 from bots.runner.process import BotProcess, child_pids
 from bots.runner.sandbox import (
+    SANDBOX_USER_POOL,
     BotFiles,
     Limits,
     SandboxUnavailableError,
@@ -60,7 +61,66 @@ DEFAULT_SIZE = 8
 DEFAULT_MAX_IDLE = 120.0
 """Seconds a warm process may wait for its match before it is stopped."""
 
+MATCH_SEATS = 4
+"""The most seats a match gives uploaded bots (the King family's four players)."""
+
 WarmKey = tuple[BotBundle, Limits]
+
+
+@dataclass(frozen=True)
+class SandboxUsersDemand:
+    """Whether a machine's sandbox users suffice for its worker processes: each holds one
+    per seat of the match it plays and one per warm sandbox (and, its release deferred to
+    its background thread, a finished seat's for a moment more)."""
+
+    processes: int
+    warm: int
+
+    @property
+    def each(self) -> int:
+        return MATCH_SEATS + self.warm
+
+    @property
+    def needed(self) -> int:
+        return self.processes * self.each
+
+    @property
+    def fits(self) -> bool:
+        return self.needed <= SANDBOX_USER_POOL
+
+    def message(self) -> str:
+        """One line for the operator, naming the numbers."""
+        counted = (
+            f"sandbox users: {self.processes} worker process(es) x up to {self.each} each"
+            f" ({MATCH_SEATS} seats + {self.warm} warm sandboxes, WORKER_WARM_SANDBOXES)"
+            f" = {self.needed}"
+        )
+        if self.fits:
+            return (
+                f"{counted} of the machine's {SANDBOX_USER_POOL}, which every worker on it shares"
+            )
+        most = SANDBOX_USER_POOL // self.each
+        advice = f"run at most {most} worker process(es) a machine at this setting"
+        warm_fit = SANDBOX_USER_POOL // self.processes - MATCH_SEATS
+        if warm_fit >= 0:
+            advice += f", or set WORKER_WARM_SANDBOXES={warm_fit} for {self.processes}"
+        return (
+            f"{counted}, more than the machine's {SANDBOX_USER_POOL} (shared by every worker"
+            f" on it): under load bots would be refused ('all {SANDBOX_USER_POOL} sandbox"
+            f" users are busy'); {advice}"
+        )
+
+
+def sandbox_users_check(processes: int, warm: int) -> SandboxUsersDemand:
+    """Log, at a worker's start, whether the machine's sandbox users suffice for its
+    ``processes`` worker processes with ``warm`` warm sandboxes each: a warning naming
+    the numbers when they do not (bots would be refused under load), else an info line."""
+    demand = SandboxUsersDemand(processes, warm)
+    if demand.fits:
+        logger.info("%s", demand.message())
+    else:
+        logger.warning("%s", demand.message())
+    return demand
 
 
 @dataclass

@@ -3,7 +3,8 @@ entrants are the versions, so the ratings queue rates its games); ``ladders_matc
 (beat and after each ladder match: the roster brought up to date, the tables
 league.domain.ladder_matchmaking chooses queued as ``run_match_ladder`` at the lowest
 priority, within the bound on queued matches and each version's limit);
-``ladder_match_finished`` (crashes in a row, suspension, the author told);
+``ladder_match_finished`` (crashes in a row, suspension, the author told, the suspended
+version's queued matches withdrawn);
 ``seat_logs_store`` (each uploaded seat's stderr for its author).
 """
 
@@ -309,6 +310,10 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
         row = by_competitor[entrant.competitor_id]
         if results.machine_fault(row.faults):
             continue  # no sandbox on that worker: not the bot's fault
+        if entrant.status == LadderEntrantStatus.SUSPENDED:
+            # a match that was running when it was suspended: the faults that suspended
+            # it are what its author is shown, until it is resumed
+            continue
         fault = {"match": match.pk, "seat": row.seat, "outcome": row.outcome, "faults": row.faults}
         after = results.failures_after(
             results.Failures(entrant.consecutive_failures, list(entrant.suspension_faults or [])),
@@ -322,6 +327,7 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
         if after.suspend:
             entrant.status, entrant.suspended_at = LadderEntrantStatus.SUSPENDED, now
             fields += ["status", "suspended_at"]
+            suspended_matches_withdraw(ladder=ladder, competitor_id=entrant.competitor_id)
             owner_id = entrant.bot.owner_id
             if owner_id is not None:
                 with translation.override(language_of(user_id=owner_id)):  # the author's
@@ -337,6 +343,24 @@ def ladder_match_finished(*, match: Match, rows: Sequence[MatchSeat], now: datet
                 )
         entrant.save(update_fields=fields)
     task_enqueue(LADDERS_MATCHMAKE)
+
+
+WITHDRAWN_ERROR = "withdrawn before it started: a version at this table was suspended"
+
+
+def suspended_matches_withdraw(*, ladder: Ladder, competitor_id: int) -> int:
+    """A suspended version's ladder matches still queued end unplayed (``error``, saying
+    so; nobody's rating counts them), so that it crashes in no more matches of other
+    authors; those a worker claimed already play to their end. How many were withdrawn.
+    Safe against a worker's claim, which takes a match only while it is still queued."""
+    seated = MatchSeat.objects.filter(
+        competitor_id=competitor_id,
+        match__tournament_id=ladder.tournament_id,
+        match__status=MatchStatus.QUEUED,
+    ).values("match_id")
+    return Match.objects.filter(pk__in=seated, status=MatchStatus.QUEUED).update(
+        status=MatchStatus.ERROR, error=WITHDRAWN_ERROR
+    )
 
 
 def seat_logs_store(

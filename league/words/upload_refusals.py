@@ -21,8 +21,10 @@ _REFUSALS = Phrasebook(
         gettext_noop("is not an ELF executable (build a Linux x86-64 executable)"),
         gettext_noop("is a 32-bit ELF file; build for x86-64 (64-bit)"),
         gettext_noop("is a big-endian ELF file; build for x86-64"),
+        gettext_noop("is an ELF file that is not an executable (an object file?)"),
         gettext_noop(
-            "is an ELF file that is not an executable (a shared library or an object file?)"
+            "is a shared library (gcc -shared), not an executable; build an executable"
+            " (gcc -static, or Rust's crt-static)"
         ),
         gettext_noop("has no META-INF/MANIFEST.MF (build it with `jar --create --main-class`)"),
         gettext_noop("has no Main-Class in its manifest (jar --create --main-class Main ...)"),

@@ -29,7 +29,13 @@ from bots.protocol import TimeControl
 from bots.runner.runtimes import NUMPY_VARIABLE, runtime_unavailable_reason
 from bots.runner.sandbox import Limits
 from bots.runner.seat import UploadedSeat
-from bots.runtimes import RUNTIMES, elf_problem, jar_problem
+from bots.runtimes import (
+    RUNTIMES,
+    SANDBOX_LOADER,
+    SHARED_LIBRARY_PROBLEM,
+    elf_problem,
+    jar_problem,
+)
 from bots.seats import Hello, Outcome
 from bots.services import (
     BotServiceError,
@@ -87,7 +93,7 @@ def _jar(manifest: str | None, classes: tuple[str, ...] = ("Main.class",)) -> by
         ("bot.zip", kits.zipped({"bot.jar": _jar("Main-Class: a.B\n", ("a/B.class",))}), "java"),
         ("main", _elf(), "native"),
         ("mybot", _elf(loader=b"/lib64/ld-linux-x86-64.so.2"), "native"),
-        ("bot.zip", kits.zipped({"main": _elf(kind=3), "data.bin": b"x"}), "native"),
+        ("bot.zip", kits.zipped({"main": _elf(kind=3, loader=SANDBOX_LOADER.encode())}), "native"),
     ],
 )  # fmt: skip
 def test_the_runtime_is_recognised_from_the_files(filename: str, data: bytes, runtime: str) -> None:
@@ -100,7 +106,8 @@ def test_the_runtime_is_recognised_from_the_files(filename: str, data: bytes, ru
         ("main", _elf(bits=1), None, "main: is a 32-bit ELF file; build for x86-64"),
         ("main", _elf(machine=183), None, "is built for AArch64 (arm64); the league runs"),
         ("main", _elf(endian=2), None, "big-endian"),
-        ("main", _elf(kind=1), None, "not an executable (a shared library or an object file?)"),
+        ("main", _elf(kind=1), None, "is an ELF file that is not an executable (an object file?)"),
+        ("main", _elf(kind=3), None, "main: is a shared library (gcc -shared), not an executable"),
         ("main", _elf(loader=b"/lib/ld-musl.so"), None, "'/lib/ld-musl.so', which the sandbox"),
         ("main", _elf(loader=b"/lib/ld-musl.so"), None, "does not have; link it statically"),
         ("bot.zip", kits.zipped({"main": b"#!/bin/sh\n"}), None, "main: is not an ELF executable"),
@@ -144,6 +151,79 @@ def test_each_runtime_has_its_limits_and_start_up_allowance() -> None:
     seat._hello = Hello(load_game("kingen"), 0, TimeControl(startup_ms=5000))
     assert seat.startup_allowance_ms == 5000 + RUNTIMES["java"].profile.startup_extra_ms
     assert seat.limits == java
+
+
+_C_MAIN = "int main(void) { return 0; }\n"
+_C_LIBRARY = "int king_league_answer(void) { return 42; }\n"
+
+
+@pytest.mark.parametrize(
+    ("flags", "source", "problem"),
+    [
+        (["-static"], _C_MAIN, None),
+        (["-static-pie"], _C_MAIN, None),
+        (["-pie", "-fPIE"], _C_MAIN, None),
+        (["-no-pie"], _C_MAIN, None),
+        (["-shared", "-fPIC"], _C_LIBRARY, SHARED_LIBRARY_PROBLEM),
+        (["-shared", "-fPIC"], _C_MAIN, SHARED_LIBRARY_PROBLEM),  # a main does not make it one
+        (["-c"], _C_MAIN, "is an ELF file that is not an executable (an object file?)"),
+    ],
+)
+def test_gcc_builds_executables_pass_and_shared_libraries_are_refused(
+    flags: list[str], source: str, problem: str | None, tmp_path: Path
+) -> None:
+    """Built by gcc here: executables (static, static PIE, PIE, not PIE) pass; a shared
+    library (ET_DYN like a PIE, but asking for no loader and not marked PIE) and an object
+    file are refused, with the reason."""
+    gcc = kits.require_tool("gcc")
+    (tmp_path / "bot.c").write_text(source)
+    out = tmp_path / "main"
+    build = subprocess.run(
+        [gcc, *flags, "-o", str(out), str(tmp_path / "bot.c")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    assert elf_problem(out.read_bytes()) == problem
+    if problem is not None:
+        with pytest.raises(BotBundleError) as refused:
+            bot_bundle_check("main", out.read_bytes())
+        assert f"main: {problem}" in str(refused.value)
+
+
+def test_the_docs_bound_a_seat_without_control_groups_as_the_profiles_do() -> None:
+    """docs/bot-protocol.md states, per runtime, what a seat may hold where no control
+    group bounds it: each process's address space times its processes, from the table."""
+    page = (PROJECT / "docs" / "bot-protocol.md").read_text()
+    table = page.split("<!-- memory-without-cgroups:begin -->")[1]
+    table = table.split("<!-- memory-without-cgroups:end -->")[0]
+    rows = [line.strip("|").split("|") for line in table.strip().splitlines()[2:]]
+    stated = {name.strip().strip("`"): bound.strip() for name, bound in rows}
+    assert stated == {
+        name: runtime.profile.memory_without_cgroups_text() for name, runtime in RUNTIMES.items()
+    }
+    assert stated["node"] == "24 x 16 GiB"
+    node = RUNTIMES["node"].profile
+    assert node.memory_without_cgroups == 24 * 16 * 1024 * 1024 * 1024
+
+
+def test_the_runtimes_command_names_the_bound_where_there_are_no_control_groups() -> None:
+    environment = os.environ | {"KING_LEAGUE_CGROUPS": "off"}
+    listing = subprocess.run(
+        [sys.executable, "-m", "bots", "runtimes"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT,
+        check=False,
+        env=environment,
+    )
+    lines = {line.split(":")[0]: line for line in listing.stdout.splitlines()}
+    assert lines["python"].endswith("; no control groups here: its processes may hold 12 x 1 GiB")
+    if "node: ready" in listing.stdout:
+        assert lines["node"].endswith("its processes may hold 24 x 16 GiB")
 
 
 # ---------------------------------------------------------------- uploads
@@ -453,6 +533,7 @@ def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, word
         ("main", _elf(machine=183), None),
         ("main", _elf(bits=1), None),
         ("bot.py", b"print(1)\n", "cobol"),
+        ("main", _elf(kind=3), None),  # a shared library
     ):
         with pytest.raises(BotBundleError) as refused:
             bot_bundle_check(name, data, runtime)
@@ -465,3 +546,7 @@ def test_an_upload_refusal_is_told_in_the_uploaders_language(language: str, word
         assert "32-bit ELF" not in refusals[1]
         assert "unknown runtime" not in refusals[2]
     assert "'cobol'" in refusals[2]
+    assert refusals[3].startswith("main: ")
+    assert "(gcc -shared)" in refusals[3]
+    if language != "en":
+        assert "shared library" not in refusals[3]

@@ -124,20 +124,57 @@ def test_memfd_is_refused_where_no_control_group_counts_it(without_cgroups: None
 def test_processes_together_stay_under_the_seat_limit(seat_cgroups: cgroups.CgroupHost) -> None:
     """Twelve processes of 128 MiB each: each is far under its own address-space limit,
     together they are six times the seat's limit. The kernel lets only as many hold their
-    block at once as fit in the seat (cgroup v1 kills the largest, v2 the whole seat)."""
+    block at once as fit in the seat (cgroup v1 kills the largest, v2 the whole seat);
+    either way the seat ends as a crash saying so."""
     result = hostile_match("fork_hoard", Limits(memory=SEAT_MEMORY))
     report = result.seats[0]
     held = log_lines(result, "MIB")
-    if report.outcome is Outcome.CRASH:  # the whole seat killed (memory.oom.group)
-        assert "memory limit exceeded" in report.faults[0].message
-    else:
-        assert report.outcome is Outcome.OK, report.faults
+    assert report.outcome is Outcome.CRASH, report.log
+    assert "memory limit exceeded" in report.faults[0].message
+    if seat_cgroups.version == 1:  # the bot lived on, its children killed one by one
         assert len(held) == 1, report.log
         assert int(held[0]) * MiB < SEAT_MEMORY, report.log
         (children,) = log_lines(result, "CHILDREN")
         assert int(children.split()[0]) * 128 * MiB > SEAT_MEMORY  # it did try
+        assert "the kernel killed" in report.faults[0].message
     assert_others_intact(result)
     assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+def test_a_child_killed_for_memory_is_the_seats_memory_fault(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    """A child that allocates past the seat's limit while the bot plays on: cgroup v1
+    kills the child alone, and the bot plays the match to its end; the seat still ends as
+    a crash saying ``memory limit exceeded`` (read from ``memory.oom_control`` as the seat
+    ends). cgroup v2 kills the whole seat (``memory.oom.group``), with the same message."""
+    result = hostile_match("child_memory_bomb", Limits(memory=SEAT_MEMORY))
+    report = result.seats[0]
+    assert log_lines(result, "CHILD_DONE") == [], report.log
+    assert report.outcome is Outcome.CRASH, report.log
+    assert "memory limit exceeded (256 MiB per seat)" in report.faults[0].message
+    if seat_cgroups.version == 1:
+        assert log_lines(result, "CHILD") == ["9"], report.log  # SIGKILL, the child alone
+        assert log_lines(result, "PLAYING_ON") == ["1"], report.log
+        assert report.replaced_at is None  # it played every move itself
+        (fault,) = report.faults
+        assert "the kernel killed 1 of the bot's process" in fault.message
+    assert_others_intact(result)
+    assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+def test_a_bot_that_stays_under_the_seat_limit_has_no_memory_fault(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    """The same bot with a seat limit above what its child can take (each process's
+    address space stops it first, with MemoryError): no kill, no fault."""
+    limits = Limits(memory=4096 * MiB, address_space=256 * MiB)
+    result = hostile_match("child_memory_bomb", limits)
+    report = result.seats[0]
+    assert len(log_lines(result, "CHILD_LIMIT")) == 1, report.log
+    assert log_lines(result, "CHILD_EXIT") == ["0"], report.log
+    assert report.outcome is Outcome.OK, report.faults
+    assert report.faults == []
 
 
 # ---------------------------------------------------------------- tmpfs
@@ -185,6 +222,25 @@ def test_a_seat_group_is_made_with_its_limits_and_removed(
         group.remove()
     assert not memory_dir.exists()
     assert seat_groups_of_this_process(seat_cgroups) == []
+
+
+def test_seat_groups_are_under_this_processs_own_group(
+    seat_cgroups: cgroups.CgroupHost,
+) -> None:
+    """The seats' groups nest under the runner's own group (v1 and v2 alike), so a limit
+    set on the service's group (a container's, a systemd unit's) bounds its bots too."""
+    own = cgroups.own_groups_parse(Path("/proc/self/cgroup").read_text())
+    path = own["" if seat_cgroups.version == 2 else "memory"]
+    path = path.removesuffix("/" + cgroups.RUNNER_LEAF).rstrip("/")
+    mounts = cgroups.cgroup_mounts_parse(Path("/proc/self/mountinfo").read_text())
+    if seat_cgroups.version == 2:
+        mount = next(m for m in mounts if m.fstype == "cgroup2")
+    else:
+        mount = next(m for m in mounts if m.fstype == "cgroup" and "memory" in m.options)
+    own_group = cgroups.group_path(mount, path or "/")
+    assert own_group is not None
+    assert seat_cgroups.memory_base == own_group / "king-league"
+    assert seat_cgroups.memory_base.is_dir()
 
 
 def test_the_switch_turns_the_groups_off(without_cgroups: None) -> None:

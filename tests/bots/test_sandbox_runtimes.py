@@ -171,6 +171,18 @@ def test_a_node_thread_bomb_ends_below_the_limit() -> None:
     assert log_lines(result, "DONE") == []
 
 
+def test_a_node_bot_may_open_its_256_files() -> None:
+    """Node's profile allows 256 open files (its worker threads and libuv hold some): a
+    bot opens 200 and more, and the 257th descriptor of its process is refused (EMFILE)."""
+    assert Limits.for_runtime("node").open_files == 256
+    result = _attack(_node("open_files"))
+    (opened,) = log_lines(result, "OPENED")
+    assert 200 <= int(opened) < 256, result.seats[0].log
+    assert log_lines(result, "LIMIT") == [f"{opened} EMFILE"]
+    assert log_lines(result, "DONE") == []
+    assert result.seats[0].outcome is Outcome.OK
+
+
 def test_a_java_memory_bomb_ends_at_its_heap() -> None:
     result = _attack(_java("memory"))
     limit = log_lines(result, "LIMIT")

@@ -6,6 +6,7 @@ loopback. Skipped without bubblewrap, failed under CI=true (tests/servers.py).
 
 from __future__ import annotations
 
+import ast
 import os
 import socket
 import uuid
@@ -214,6 +215,31 @@ report("INIT_ENV", repr(open("/proc/1/environ").read()))
     assert log_lines(result, "PIDS") == ["1,2"]
     # /proc/1 is bubblewrap's init inside the sandbox, started with nothing but PATH
     assert log_lines(result, "INIT_ENV") == ["'PATH=/usr/bin:/bin\\x00'"]
+    assert_others_intact(result)
+
+
+def test_bubblewraps_init_shows_no_host_path() -> None:
+    """/proc/1 in the sandbox is bubblewrap's init: its command line (read by any bot)
+    carries no host path, no bind and no other option of bubblewrap's, which reach it
+    through a pipe (``bwrap --args FD``); only the bot's own command, in sandbox paths."""
+    body = """
+for path in ("/proc/1/cmdline", "/proc/1/task/1/cmdline"):
+    with open(path, "rb") as f:
+        report("CMDLINE", repr(f.read().split(b"\\0")))
+"""
+    result = match_against_builtins(body)
+    lines = log_lines(result, "CMDLINE")
+    assert len(lines) == 2, result.seats[0].log
+    for line in lines:
+        arguments = [argument.decode() for argument in ast.literal_eval(line)]
+        assert arguments[1:3] == ["--args", arguments[2]], arguments  # bwrap, its pipe
+        command = arguments[3:]
+        assert command[:6] == ["/usr/bin/python3", "-E", "-s", "-S", "-B", "/kl/launcher.py"]
+        for argument in command[6:]:
+            assert "/" not in argument or argument in ("/bot", "/kl"), argument
+        text = " ".join(arguments)
+        for host in ("--ro-bind", "/dev/shm", "king-league", str(PROJECT), "/tmp", "/usr/lib"):
+            assert host not in text, (host, arguments)
     assert_others_intact(result)
 
 

@@ -7,6 +7,7 @@
 // memory   64 MiB buffers written until one fails (at most 4 GiB)
 // threads  worker threads until one cannot start (at most 64), before the bot says ready;
 //          the threads seen reported
+// open_files  files opened and kept open until one cannot be (at most 400)
 "use strict";
 
 const fs = require("fs");
@@ -80,6 +81,18 @@ function attack(done) {
       report("LIMIT", `${held.length * 64} ${error.code || error.message}`);
     }
     globalThis.held = held;
+  } else if (mode === "open_files") {
+    const held = [];
+    try {
+      while (held.length < 400) {
+        held.push(fs.openSync("/dev/null", "r"));
+      }
+      report("DONE", `${held.length}`);
+    } catch (error) {
+      report("LIMIT", `${held.length} ${error.code}`);
+    }
+    report("OPENED", `${held.length}`);
+    globalThis.heldFiles = held;
   } else if (mode === "threads") {
     const { Worker } = require("worker_threads");
     let started = 0;

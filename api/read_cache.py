@@ -286,10 +286,12 @@ def _servable(stored: dict[str, Any], version: str) -> bool:
     return lag > 0 and time.time() - float(stored.get("stored_at", 0.0)) < lag
 
 
-Personal = Callable[..., dict[str, str]]
+Personal = Callable[..., dict[str, str] | None]
 """A page's personal parts for the signed-in person of a request (called with the view's
 keyword arguments): the HTML of each region marked ``<!--personal:NAME-->`` in the page,
-by NAME (``PERSONAL_REGION``)."""
+by NAME (``PERSONAL_REGION``); None where this person's page differs from a visitor's
+beyond its regions (its owner, an organiser, staff: few readers), so the view renders it
+whole for them."""
 
 PERSONAL_REGION = re.compile(r"<!--personal:(\w+)-->(.*?)<!--/personal:\1-->", re.DOTALL)
 """A region of a page that is a person's own (their header, their notices, their forms):
@@ -432,7 +434,11 @@ def personal_page(
     """A signed-in person's page from the shared answer (keyed as a visitor's in the
     person's language and time zone; computed as a visitor's and stored when missing),
     with the person's own regions computed for this request. Never stored as theirs; says
-    ``private, no-cache``; their CSRF token in it. Anything unexpected: the view as is."""
+    ``private, no-cache``; their CSRF token in it. Anything unexpected, or ``personal``
+    saying None (the person's page is not the shared one): the view as is."""
+    parts = personal(request, **kwargs)
+    if parts is None:
+        return cast(HttpResponse, view(request, *args, **kwargs))
     zone = timezone.get_current_timezone()
     default = timezone.get_default_timezone_name()
     key = _key_of(
@@ -449,7 +455,7 @@ def personal_page(
         hit = "miss"
     if stored is None or not stored["headers"].get("Content-Type", "").startswith("text/html"):
         return cast(HttpResponse, view(request, *args, **kwargs))
-    content = _personalised(str(stored["content"]), personal(request, **kwargs))
+    content = _personalised(str(stored["content"]), parts)
     if content is None:
         return cast(HttpResponse, view(request, *args, **kwargs))
     response = HttpResponse(_filled(content, request).encode(stored["charset"]))

@@ -16,11 +16,17 @@ Two servers are measured in the same run, one after the other, each under the sa
 - **(b) production**: ``python -m config.web_server`` (uvicorn, ``--processes`` worker
   processes) with the read caches on.
 
-For each: a trivial page (``/favicon.ico``: the middleware and nothing else) and the mixed
-reads, every client on its own keep-alive connection, anonymous, for ``--seconds`` each
+With ``--pools 0,20`` (b) is measured once for each ``DATABASE_POOL_SIZE`` of its web
+processes (0: a connection a request), one after the other in the same run.
+
+For each: a trivial page (``/favicon.ico``: the middleware and nothing else), the mixed
+reads anonymous, and the mixed reads again signed in (each client a person of its own, its
+session cookie sent on the pages; the API reads go without it, as a script's would), every
+client on its own keep-alive connection, for ``--seconds`` each
 (the clients are threads of ``--client-processes`` processes, 4 by default: in one process
 they would wait for each other's GIL and count it as the server's time);
-printed: requests/s, p50/p95/max, errors, the ratio (b)/(a), and /proc/loadavg (other
+printed: requests/s, p50/p95/max, errors, the PostgreSQL sessions opened per 1,000 mixed
+reads, the ratios (b)/(a) and signed in/anonymous, and /proc/loadavg (other
 people share this CPU: compare ratios, not absolute figures). Traffic goes to 127.0.0.1
 only. It prints figures; it asserts nothing.
 """
@@ -133,7 +139,8 @@ def ladder_kick() -> None:
 
 
 def reads_of(tournament_id: int, ladder: Ladder) -> list[str]:
-    """The mixed reads: standings, match lists, records, replay pages and ladder pages."""
+    """The mixed reads: standings, a round, match lists, records, replay pages and ladder
+    pages."""
     finished = list(
         Match.objects.filter(status=MatchStatus.FINISHED)
         .order_by("-id")
@@ -144,6 +151,7 @@ def reads_of(tournament_id: int, ladder: Ladder) -> list[str]:
     )
     reads = [
         f"/leagues/{tournament_id}/",
+        f"/leagues/{tournament_id}/rounds/1/",
         f"/ladders/{ladder.slug}/",
         f"/ladders/{ladder.slug}/",
         "/ladders/",
@@ -162,13 +170,28 @@ def reads_of(tournament_id: int, ladder: Ladder) -> list[str]:
 # ---------------------------------------------------------------- processes
 
 
-def environment_for(folder: Path, *, cache: bool) -> dict[str, str]:
-    return dict(os.environ) | {
+def environment_for(folder: Path, *, cache: bool, pool: int | None = None) -> dict[str, str]:
+    """A server's environment; ``pool``: its processes' DATABASE_POOL_SIZE (None: the
+    server's default)."""
+    environment = dict(os.environ) | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
         "DEBUG": "false",
         "STATIC_ROOT": str(folder / "static"),
         "READ_CACHE": "on" if cache else "off",
     }
+    environment.pop("DATABASE_POOL_SIZE", None)
+    if pool is not None:
+        environment["DATABASE_POOL_SIZE"] = str(pool)
+    return environment
+
+
+def sessions_opened() -> int:
+    """PostgreSQL sessions opened on the scratch database so far (``pg_stat_database``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
 
 
 @contextmanager
@@ -398,21 +421,28 @@ def server_measured(
     with site(command, environment, log) as url:
         shape = {"clients": args.clients, "processes": args.client_processes}
         load_run(url, reads, seconds=2, **shape)  # warm: imports, connections
+        opened = sessions_opened()
+        served = 0
         trivial = report(
             "trivial (/favicon.ico)",
             load_run(url, ["/favicon.ico"], seconds=args.seconds, **shape),
         )
-        mixed = report(
-            f"mixed reads ({len(reads)} URLs), anonymous",
-            load_run(url, reads, seconds=args.seconds, **shape),
-        )
-        signed = (
-            report(
+        mixed_load = load_run(url, reads, seconds=args.seconds, **shape)
+        mixed = report(f"mixed reads ({len(reads)} URLs), anonymous", mixed_load)
+        served += len(mixed_load.seconds)
+        signed = None
+        if sessions:
+            signed_load = load_run(url, reads, seconds=args.seconds, sessions=sessions, **shape)
+            signed = report(
                 f"mixed reads ({len(reads)} URLs), signed in (the pages with a session)",
-                load_run(url, reads, seconds=args.seconds, sessions=sessions, **shape),
+                signed_load,
             )
-            if sessions
-            else None
+            served += len(signed_load.seconds)
+        opened = sessions_opened() - opened
+        say(
+            f"    PostgreSQL sessions opened during the mixed runs: {opened}, "
+            f"{1000 * opened / max(1, served):.1f} per 1,000 requests (the ladder's worker's "
+            "too: it keeps a pool)"
         )
     errors = [
         line
@@ -440,9 +470,16 @@ def main() -> int:
         default=True,
         help="a worker plays the ladder's matches throughout",
     )
+    parser.add_argument(
+        "--pools",
+        default="default",
+        help="DATABASE_POOL_SIZE of (b)'s web processes, comma-separated: (b) is measured once "
+        "with each (default: the server's own)",
+    )
     args = parser.parse_args()
     if not 1 <= args.seconds <= 600 or not 1 <= args.clients <= 200:
         raise SystemExit("--seconds: 1 to 600; --clients: 1 to 200")
+    pools = pools_from(args.pools)
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("REDIS_URL is needed: the caches, the broker and the channel layer")
 
@@ -484,15 +521,22 @@ def main() -> int:
                 web = [sys.executable, "-m", "config.web_server", "--host", "127.0.0.1"]
                 web += ["--port", "{port}"]
                 processes = args.processes or processes_from(os.environ, None, os.cpu_count() or 1)
-                b = server_measured(
-                    f"(b) production, {processes} uvicorn processes, caches on",
-                    [*web, "--processes", str(processes)],
-                    environment_for(folder, cache=True),
-                    folder,
-                    reads,
-                    args,
-                    sessions,
-                )
+                productions = [
+                    (
+                        pool,
+                        server_measured(
+                            f"(b) production, {processes} uvicorn processes, caches on, "
+                            f"DATABASE_POOL_SIZE {'default' if pool is None else pool}",
+                            [*web, "--processes", str(processes)],
+                            environment_for(folder, cache=True, pool=pool),
+                            folder,
+                            reads,
+                            args,
+                            sessions,
+                        ),
+                    )
+                    for pool in pools
+                ]
                 played = Match.objects.filter(status=MatchStatus.FINISHED).count() - before
                 minutes = (time.monotonic() - started) / 60
                 if args.ladder:
@@ -500,23 +544,49 @@ def main() -> int:
                         f"ladder: {played} matches finished during the runs "
                         f"({played / minutes:.0f} a minute)"
                     )
-        for kind, (ra, pa), (rb, pb) in (("trivial", a[0], b[0]), ("mixed", a[1], b[1])):
-            say(f"ratio (b)/(a), {kind}: requests/s x{rb / ra:.2f}, p95 x{pb / pa:.2f}")
-        for who, figures in (("anonymous", b[1]), ("signed in", b[2])):
-            if figures is None:
-                continue
-            rps, p95 = figures
-            verdict = "met" if rps >= TARGET_RPS and p95 < TARGET_P95_MS else "missed"
-            say(
-                f"target >= {TARGET_RPS} mixed reads/s at p95 < {TARGET_P95_MS:.0f} ms in (b), "
-                f"{who}: {verdict} ({rps:.0f}/s, {p95:.1f} ms)"
-            )
-        if b[2] is not None:
-            say(
-                f"ratio signed in/anonymous in (b): requests/s x{b[2][0] / b[1][0]:.2f}, "
-                f"p95 x{b[2][1] / b[1][1]:.2f}"
-            )
+        for pool, b in productions:
+            say(f"(b) with DATABASE_POOL_SIZE {'default' if pool is None else pool}:")
+            verdicts(a, b)
     return 0
+
+
+Figures = tuple[float, float]
+
+
+def verdicts(
+    a: tuple[Figures, Figures, Figures | None], b: tuple[Figures, Figures, Figures | None]
+) -> None:
+    """The ratios (b)/(a), the target for each kind of reader, signed in/anonymous."""
+    for kind, (ra, pa), (rb, pb) in (("trivial", a[0], b[0]), ("mixed", a[1], b[1])):
+        say(f"  ratio (b)/(a), {kind}: requests/s x{rb / ra:.2f}, p95 x{pb / pa:.2f}")
+    for who, figures in (("anonymous", b[1]), ("signed in", b[2])):
+        if figures is None:
+            continue
+        rps, p95 = figures
+        verdict = "met" if rps >= TARGET_RPS and p95 < TARGET_P95_MS else "missed"
+        say(
+            f"  target >= {TARGET_RPS} mixed reads/s at p95 < {TARGET_P95_MS:.0f} ms, "
+            f"{who}: {verdict} ({rps:.0f}/s, {p95:.1f} ms)"
+        )
+    if b[2] is not None:
+        say(
+            f"  ratio signed in/anonymous in (b): requests/s x{b[2][0] / b[1][0]:.2f}, "
+            f"p95 x{b[2][1] / b[1][1]:.2f}"
+        )
+
+
+def pools_from(text: str) -> list[int | None]:
+    """``--pools``: "default" or pool sizes (0: a connection a request), comma-separated."""
+    pools: list[int | None] = []
+    for part in text.split(","):
+        part = part.strip()
+        if part == "default":
+            pools.append(None)
+        elif part.isdigit() and int(part) <= 100:
+            pools.append(int(part))
+        else:
+            raise SystemExit(f"--pools: 'default' or sizes 0 to 100, comma-separated, not {part!r}")
+    return pools
 
 
 if __name__ == "__main__":

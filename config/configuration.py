@@ -149,6 +149,11 @@ DATABASE_POOL_SIZE = 4
 """The most PostgreSQL connections a process keeps in its pool (docs/operations.md,
 "Database connections"): a web process serves a request at a time in each of a few threads,
 a worker process plays one match at a time."""
+WEB_DATABASE_POOL_SIZE = 20
+"""The most connections a web process's pool holds unless DATABASE_POOL_SIZE is given
+(config/web_server.py): a web process serves each request in flight in a thread of its
+own, each holding a connection while it runs, so its pool must hold as many as the
+requests one process serves at once (docs/operations.md, "Database connections")."""
 DATABASE_POOL_WAIT_SECONDS = 5
 """How long a request waits for a pooled connection (all in use, or PostgreSQL away) before
 it fails as a database outage: the connect timeout's length."""

@@ -26,7 +26,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from config.configuration import var_dir_from_env
+from config.configuration import WEB_DATABASE_POOL_SIZE, var_dir_from_env
 
 PROCESSES_PER_CORE = 2
 """Django runs a request's synchronous middleware and view in one thread per process: a
@@ -127,11 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if processes > 1:
         metrics_directory_prepare(os.environ, args.port)
     # A web process serves each request in flight in a thread of its own, so it may want as
-    # many connections at once as it has requests: a pool smaller than that makes requests
-    # wait for one (and fail as an outage after 5 s). Unless DATABASE_POOL_SIZE is given,
-    # the web processes open a connection a request, as before (docs/operations.md,
-    # "Database connections"); the workers, a match at a time, keep their pool.
-    os.environ.setdefault("DATABASE_POOL_SIZE", "0")
+    # many connections at once as it has requests: its pool may grow to
+    # WEB_DATABASE_POOL_SIZE (it keeps one open, and what a burst opened for five idle
+    # minutes) unless DATABASE_POOL_SIZE is given (0: a connection a request). Measured
+    # by bench.web_reads --pools (docs/operations.md, "Database connections").
+    os.environ.setdefault("DATABASE_POOL_SIZE", str(WEB_DATABASE_POOL_SIZE))
     import uvicorn
 
     uvicorn.run(

@@ -120,7 +120,7 @@ urlpatterns = [
     path("leagues/<int:tournament_id>/enter/", leagues.league_enter, name="league-enter"),
     path(
         "leagues/<int:tournament_id>/rounds/<int:number>/",
-        cached(leagues.round_detail),
+        cached(leagues.round_detail, personal=leagues.round_personal),
         name="league-round",
     ),
     path(
@@ -168,7 +168,7 @@ urlpatterns = [
     ),
     path(
         "matches/<int:match_id>/",
-        cached(matches.match_detail, FINISHED_PAGE),
+        cached(matches.match_detail, FINISHED_PAGE, matches.match_personal),
         name="match",
     ),
     path(
@@ -229,12 +229,16 @@ urlpatterns = [
     ),
     path("ratings/", cached(ratings.leaderboard, SETTLED, base_parts), name="ratings"),
     path("ladders/", cached(ladders.ladder_index, SETTLED, base_parts), name="ladders"),
-    path("ladders/<slug:slug>/", cached(ladders.ladder_detail, SETTLED), name="ladder"),
+    path(
+        "ladders/<slug:slug>/",
+        cached(ladders.ladder_detail, SETTLED, ladders.ladder_personal),
+        name="ladder",
+    ),
     path("ladders/<slug:slug>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path("ladders/<slug:slug>/rated-game/", ladders.ladder_rated_game, name="ladder-rated-game"),
     path(
         "ladders/<slug:slug>/versions/<int:competitor_id>/",
-        cached(ladders.ladder_version_page, SETTLED),
+        cached(ladders.ladder_version_page, SETTLED, ladders.ladder_version_personal),
         name="ladder-version",
     ),
     path(

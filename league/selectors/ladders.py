@@ -86,11 +86,14 @@ def ladder_board(ladder: Ladder) -> dict[str, Any]:
     }
 
 
-def rated_game_opponents(ladder: Ladder, *, user_id: int) -> list[dict[str, Any]]:
+def rated_game_opponents(
+    ladder: Ladder, *, user_id: int, board: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The versions of ``ladder`` a person (``user_id``) may sit with at a rated game
     (league.services.rated_games): playing, not opted out, and an anchor, a bot whose owner
-    allows rated games against people, or the person's own; best rated first."""
-    board = ladder_board(ladder)
+    allows rated games against people, or the person's own; best rated first. ``board``:
+    the ladder's ``ladder_board`` where the caller has it already."""
+    board = board if board is not None else ladder_board(ladder)
     allowed = set(
         LadderEntrant.objects.filter(ladder=ladder)
         .filter(Q(anchor=True) | Q(bot__people_may_play_rated=True) | Q(bot__owner_id=user_id))
@@ -150,6 +153,13 @@ def ladder_version(ladder: Ladder, competitor_id: int) -> dict[str, Any]:
         "opponents": opponents,
         "history": list(history.values("match_id", "mu", "sigma", "conservative")),
     }
+
+
+def ladder_version_owner_id(ladder: Ladder, competitor_id: int) -> int | None:
+    """The owner of the bot of a version on ``ladder`` (``ladder_version``'s ``owner_id``),
+    in one query; None for a version not on it or a bot of no one (an anchor)."""
+    owners = LadderEntrant.objects.filter(ladder=ladder, competitor_id=competitor_id)
+    return owners.values_list("bot__owner_id", flat=True).first()
 
 
 def challenges_of(*, user: User, ladder: Ladder) -> list[dict[str, Any]]:

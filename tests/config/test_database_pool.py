@@ -16,7 +16,7 @@ from django.db import connection
 
 import pytest
 
-from config.configuration import DATABASE_POOL_SIZE
+from config.configuration import DATABASE_POOL_SIZE, WEB_DATABASE_POOL_SIZE
 from tests.api.conftest import UNLIMITED_RATES, free_port
 from tests.celery_workers import REPOSITORY_ROOT
 from tests.parallel_processes import redis_own_database_flush
@@ -37,10 +37,13 @@ def sessions_opened() -> int:
     return int(count)
 
 
-def connections_for_requests(environment: dict[str, str], tmp_path: Path, pool: int) -> int:
+def connections_for_requests(environment: dict[str, str], tmp_path: Path, pool: int | None) -> int:
     """Connections the web server opened for REQUESTS reads of the API (each asks the
-    database for a person), started with DATABASE_POOL_SIZE=``pool``."""
-    env = environment | {"DATABASE_POOL_SIZE": str(pool)}
+    database for a person), started with DATABASE_POOL_SIZE=``pool`` (None: not given,
+    the web server's own default)."""
+    env = {name: value for name, value in environment.items() if name != "DATABASE_POOL_SIZE"}
+    if pool is not None:
+        env["DATABASE_POOL_SIZE"] = str(pool)
     log_path = tmp_path / f"server-{pool}.log"
     with web_server_process(free_port(), env, log_path=log_path, cwd=REPOSITORY_ROOT) as server:
         url = server.url
@@ -70,12 +73,16 @@ def test_the_web_server_serves_many_requests_on_a_few_pooled_connections(
     try:
         unpooled = connections_for_requests(environment, tmp_path, pool=0)
         pooled = connections_for_requests(environment, tmp_path, pool=DATABASE_POOL_SIZE)
+        by_default = connections_for_requests(environment, tmp_path, pool=None)
     finally:
         redis_own_database_flush(environment["REDIS_URL"])
     # Without the pool, a connection each request (the count measures what it should);
-    # with it, no more than the one process's pool holds.
+    # with it, no more than the one process's pool holds; and the web server pools unless
+    # told not to (one request at a time: a connection or two, not one a request).
     assert unpooled >= REQUESTS
     assert pooled <= DATABASE_POOL_SIZE
+    assert by_default <= WEB_DATABASE_POOL_SIZE
+    assert by_default < REQUESTS / 4
 
 
 FORK_CHECK = """

@@ -6,6 +6,8 @@ an author's seat logs: browsable and downloadable, for the bot's owner and staff
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,6 +23,7 @@ from league.selectors.ladders import (
     ladder_board,
     ladder_get,
     ladder_version,
+    ladder_version_owner_id,
     ladders_list,
     rated_game_opponents,
     seat_log_read,
@@ -33,6 +36,7 @@ from league.services.ladder_authors import (
 )
 from league.services.rated_games import rated_game_with_bots
 from web.charts import line_chart_svg
+from web.personal_parts import base_parts, personal_parts
 
 ENTRANT_STATUS_LABELS = {
     LadderEntrantStatus.PLAYING: pgettext_lazy("ladder version", "playing"),
@@ -69,20 +73,41 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = ladder_board(ladder)
     for row in board["rows"]:
         row["status_label"] = _entrant_status(row["status"])
-    context: dict[str, object] = {"ladder": ladder, "board": board}
-    if request.user.is_authenticated:
-        user_id = int(request.user.pk)
-        context["challenges"] = challenges_of(user=request.user, ladder=ladder)
-        for challenge in context["challenges"]:  # type: ignore[attr-defined]
-            challenge["status_label"] = _match_status(challenge["status"])
-        context["challenges_left"] = challenges_left(user_id=user_id)
-        context["my_versions"] = [
-            row for row in board["rows"] if row["owner"] == request.user.get_username()
-        ]
-        context["opponents"] = [row for row in board["rows"] if row["challengeable"]]
-        context["seats"] = range(1, int(board["seats"]))
-        context["rated_opponents"] = rated_game_opponents(ladder, user_id=user_id)
+    context = {"ladder": ladder, "board": board} | _ladder_own_context(request, ladder, board)
     return render(request, "web/ladder.html", context)
+
+
+def _ladder_own_context(
+    request: HttpRequest, ladder: Ladder, board: dict[str, Any]
+) -> dict[str, object]:
+    """What the ladder page's own part of the person reading it shows
+    (web/_ladder_personal.html): their challenges and the forms to ask for one or for a
+    rated game (nothing for a visitor)."""
+    if not request.user.is_authenticated:
+        return {}
+    user_id = int(request.user.pk)
+    challenges = challenges_of(user=request.user, ladder=ladder)
+    for challenge in challenges:
+        challenge["status_label"] = _match_status(challenge["status"])
+    return {
+        "board": board,
+        "challenges": challenges,
+        "challenges_left": challenges_left(user_id=user_id),
+        "my_versions": [
+            row for row in board["rows"] if row["owner"] == request.user.get_username()
+        ],
+        "opponents": [row for row in board["rows"] if row["challengeable"]],
+        "seats": range(1, int(board["seats"])),
+        "rated_opponents": rated_game_opponents(ladder, user_id=user_id, board=board),
+    }
+
+
+def ladder_personal(request: HttpRequest, slug: str) -> dict[str, str]:
+    """The ladder page's parts of the signed-in person reading it (api.read_cache's
+    ``personal``): base.html's and the page's own (challenges, a rated game)."""
+    ladder = _ladder(slug)
+    context = _ladder_own_context(request, ladder, ladder_board(ladder))
+    return personal_parts(request, "web/_ladder_personal_parts.html", context)
 
 
 @require_POST
@@ -133,9 +158,7 @@ def ladder_version_page(request: HttpRequest, slug: str, competitor_id: int) -> 
     version["status_label"] = _entrant_status(version["status"])
     for game in version["games"]:
         game["status_label"] = _match_status(game["status"])
-    owner = request.user.is_authenticated and (
-        request.user.pk == version["owner_id"] or getattr(request.user, "is_staff", False)
-    )
+    owner = _owns_version(request, version["owner_id"])
     points = [(float(i), row["conservative"]) for i, row in enumerate(version["history"], 1)]
     chart = line_chart_svg(
         [(version["name"], points)],
@@ -148,6 +171,24 @@ def ladder_version_page(request: HttpRequest, slug: str, competitor_id: int) -> 
     context = {"ladder": ladder, "version": version, "owner": owner, "chart": chart}
     context["standing"] = standing
     return render(request, "web/ladder_version.html", context)
+
+
+def _owns_version(request: HttpRequest, owner_id: int | None) -> bool:
+    """Whether the person reading a version's page sees its owner's part (its log links,
+    its place on the ladder's controls): its bot's owner, and staff."""
+    user = request.user
+    return user.is_authenticated and (user.pk == owner_id or getattr(user, "is_staff", False))
+
+
+def ladder_version_personal(
+    request: HttpRequest, slug: str, competitor_id: int
+) -> dict[str, str] | None:
+    """A version page's parts of the signed-in person reading it (api.read_cache's
+    ``personal``): base.html's; the page whole for its owner (and staff)."""
+    ladder = _ladder(slug)
+    if _owns_version(request, ladder_version_owner_id(ladder, competitor_id)):
+        return None
+    return base_parts(request)
 
 
 @require_POST

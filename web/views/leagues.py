@@ -49,7 +49,7 @@ from league.services.tournaments import (
 from league.words.league_progress import progress_words
 from web.charts import line_chart_svg
 from web.forms import BuiltinEntryForm, CompetitorEntryForm, TournamentForm
-from web.personal_parts import personal_parts
+from web.personal_parts import base_parts, personal_parts
 from web.selectors import (
     CompetitorLink,
     can_organise,
@@ -477,3 +477,13 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "organiser": can_organise(user=request.user, tournament=tournament),
     }
     return render(request, "web/round.html", context)
+
+
+def round_personal(request: HttpRequest, tournament_id: int, number: int) -> dict[str, str] | None:
+    """The round page's parts of the signed-in person reading it (api.read_cache's
+    ``personal``): base.html's; the page whole for an organiser of a league played at the
+    club (the table cards, closing the night, confirming scores: theirs alone)."""
+    tournament = _tournament(tournament_id)
+    if tournament.at_club and can_organise(user=request.user, tournament=tournament):
+        return None
+    return base_parts(request)

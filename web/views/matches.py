@@ -25,6 +25,8 @@ from league.selectors.matches import (
     record_shows_all_hands,
 )
 from league.selectors.tables import CHAT_MAX_CHARS
+from web.person_display import request_display
+from web.personal_parts import base_parts, personal_parts
 from web.selectors import can_organise, competitor_links, match_timeline, seat_names
 from web.templatetags.games import game_name
 from web.views.club_organise import club_correction_rows
@@ -46,8 +48,6 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         for seat in seats:
             seat["score"] = result.scores[seat["seat"]]
             seat["outcome"] = result.outcomes[seat["seat"]]
-    my_seat = match_seat_of_viewer(match=match, user=request.user)
-    running = match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
     name = game_name(match.game)
     club_sheet = match_club_sheet(match=match) if match.tournament.at_club else None
     organiser = can_organise(user=request.user, tournament=match.tournament)
@@ -57,17 +57,11 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "game_name": name,
         "seats": seats,
         "links": competitor_links(competitor_ids=[seat["competitor"] for seat in seats]),
-        "my_seat": my_seat,
-        "running": running,
         "error": match_error_for(match=match, user=request.user),
         "record_url": reverse("api-match-record", args=[match.pk]),
         "timeline_url": reverse("web:match-timeline", args=[match.pk]),
         "socket_url": f"/ws/matches/{match.pk}/",
-        "table_url": reverse("web:table", args=[match.pk, my_seat]) if my_seat is not None else "",
-        "chat_url": reverse("api-match-chat", args=[match.pk]),
-        "chat_can_write": my_seat is not None,
-        "chat_max_chars": CHAT_MAX_CHARS,
-        "chat_socket_url": f"/ws/matches/{match.pk}/",
+        **_match_own_context(request, match),
         "club_sheet": club_sheet,
         "organiser": organiser,
         "correction_rows": (
@@ -80,6 +74,44 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         **_analysis_context(request, match, seats),
     }
     return render(request, "web/match.html", context)
+
+
+def _match_own_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """What the match page's own parts of the person reading it show
+    (web/_match_personal.html): their seat, play again, the chat they write in."""
+    my_seat = match_seat_of_viewer(match=match, user=request.user)
+    return {
+        "match": match,
+        "my_seat": my_seat,
+        "running": match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING),
+        "table_url": reverse("web:table", args=[match.pk, my_seat]) if my_seat is not None else "",
+        "chat_url": reverse("api-match-chat", args=[match.pk]),
+        "chat_can_write": my_seat is not None,
+        "chat_max_chars": CHAT_MAX_CHARS,
+        "chat_socket_url": f"/ws/matches/{match.pk}/",
+    }
+
+
+def match_personal(request: HttpRequest, match_id: int) -> dict[str, str] | None:
+    """The match page's parts of the signed-in person reading it (api.read_cache's
+    ``personal``): base.html's and, on a replay, their seat, play again and the chat.
+    The page whole for those who see more than a visitor outside those parts: staff (a
+    failed match's traceback), a person with their own deck (the replay's cards), an
+    organiser of a club's match (its corrections), and who may ask for the analysis shown
+    (its button: who sat at it, its bots' owners, its organisers)."""
+    match = _match(match_id)
+    user = request.user
+    deck = request_display(request)
+    if getattr(user, "is_staff", False) or deck.large_cards or deck.four_colour_deck:
+        return None
+    if match.tournament.at_club:  # a score sheet: no replay, no chat
+        if can_organise(user=user, tournament=match.tournament):
+            return None
+        return base_parts(request)
+    if record_shows_all_hands(match=match) and can_request_analysis(user=user, match=match):
+        return None
+    context = _match_own_context(request, match)
+    return personal_parts(request, "web/_match_personal_parts.html", context)
 
 
 def _analysis_context(request: HttpRequest, match: Match, seats: list[Any]) -> dict[str, Any]:

@@ -72,9 +72,12 @@ class ServerError(Exception):
     """The sandbox cannot be made clean for the next child: the server must end."""
 
 
-def _non_dumpable() -> None:
+def dumpable_set(dumpable: bool) -> None:
+    """Whether this process's /proc files (its memory, descriptors, environment) are its
+    user's (1) or root's (0: a process of the same user without capabilities cannot open
+    them); inherited by a fork."""
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    if libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0) != 0:
         raise ServerError(f"prctl(PR_SET_DUMPABLE): errno {ctypes.get_errno()}")
 
 
@@ -179,7 +182,7 @@ class Server:
 
     def serve(self) -> None:
         self.preload()
-        _non_dumpable()
+        dumpable_set(False)
         read_end, write_end = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.wakeup = read_end
         signal.set_wakeup_fd(write_end)
@@ -265,7 +268,10 @@ class Server:
             for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
                 os.dup2(fd, target)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-        except OSError:
+            # its own /proc files its own again, as a bot started by exec has them (the
+            # server stays non-dumpable: a dumpable child reaches only itself)
+            dumpable_set(True)
+        except (OSError, ServerError):
             return 1
         self._shadowed_drop()
         sys.path[:] = self.path
@@ -273,7 +279,10 @@ class Server:
         numpy_random = sys.modules.get("numpy.random")
         if numpy_random is not None:
             numpy_random.seed()  # its own entropy, as in a fresh start
-        return _run(lambda: self.launcher.bot_run(self.bot_dir, self.lib_dir, self.extra_paths))
+        return _run(
+            lambda: self.launcher.bot_run(self.bot_dir, self.lib_dir, self.extra_paths),
+            self.lib_dir,
+        )
 
     def _shadowed_drop(self) -> None:
         """Forget the preloaded modules of which the bot ships its own (``json.py``,
@@ -298,7 +307,7 @@ def _wait_readable(fds: list[int]) -> list[int]:
             continue
 
 
-def _run(bot: Callable[[], None]) -> int:
+def _run(bot: Callable[[], None], lib_dir: str) -> int:
     """Run the bot; its exit code, as the interpreter would give."""
     code = 0
     try:
@@ -311,8 +320,12 @@ def _run(bot: Callable[[], None]) -> int:
         else:
             sys.stderr.write(f"{exc.code}\n")
             code = 1
-    except BaseException:
-        sys.excepthook(*sys.exc_info())
+    except BaseException as exc:
+        # the traceback from the bot's own code on, as the launcher's would show it
+        trace = exc.__traceback__
+        while trace is not None and trace.tb_frame.f_code.co_filename.startswith(lib_dir):
+            trace = trace.tb_next
+        sys.excepthook(type(exc), exc.with_traceback(trace), trace)
         code = 1
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):

@@ -515,6 +515,12 @@ class SpawnerPool:
                 except Exception:
                     logger.exception("a spawner did not stop cleanly")
 
+    def drain(self) -> None:
+        """Stop the idle spawners (the pool stays on: the next seat starts a new one)."""
+        with self._lock:
+            doomed, self._idle = self._idle, []
+        self._stop_all(doomed)
+
     def close(self) -> None:
         """Stop the idle spawners; the busy ones stop when their child ends."""
         with self._lock:

@@ -29,6 +29,7 @@ Its standard input and output are the control pipe of the worker (line by line):
 
 import contextlib
 import ctypes
+import gc
 import os
 import select
 import signal
@@ -72,11 +73,13 @@ class ServerError(Exception):
     """The sandbox cannot be made clean for the next child: the server must end."""
 
 
+libc = ctypes.CDLL(None, use_errno=True)
+
+
 def dumpable_set(dumpable: bool) -> None:
     """Whether this process's /proc files (its memory, descriptors, environment) are its
     user's (1) or root's (0: a process of the same user without capabilities cannot open
     them); inherited by a fork."""
-    libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0) != 0:
         raise ServerError(f"prctl(PR_SET_DUMPABLE): errno {ctypes.get_errno()}")
 
@@ -183,6 +186,11 @@ class Server:
     def serve(self) -> None:
         self.preload()
         dumpable_set(False)
+        # what is loaded now stays out of the collector's reach: a child's collection
+        # would otherwise touch (and copy) every page of the server's objects
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         read_end, write_end = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.wakeup = read_end
         signal.set_wakeup_fd(write_end)
@@ -217,7 +225,8 @@ class Server:
             pid = int(words[1])
             go = self.children.pop(pid, -1)
             if go >= 0:
-                os.write(go, b"g")
+                with contextlib.suppress(OSError):  # the child was killed meanwhile
+                    os.write(go, b"g")
                 os.close(go)
 
     def _exits(self) -> None:
@@ -274,6 +283,7 @@ class Server:
         except (OSError, ServerError):
             return 1
         self._shadowed_drop()
+        gc.enable()
         sys.path[:] = self.path
         self.launcher.streams_reopen()
         numpy_random = sys.modules.get("numpy.random")

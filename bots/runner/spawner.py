@@ -69,6 +69,7 @@ from bots.runner.sandbox import (
     sandbox_users_released_together,
     staging_dir,
 )
+from bots.runner.warm import Janitor
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +105,13 @@ class Spawner:
         self.last_used = time.monotonic()
         self._server_pid: int | None = None
         self._exits: dict[int, int] = {}
+        self._lock = threading.Lock()
+        """Held while a child is forked (``prepare`` runs in the worker's background thread)."""
+        self._ready: SpawnedBotProcess | None = None
+        """A child forked ahead, told nothing yet (``prepare``)."""
+        self._stopping = False
+        self.in_use = False
+        """A seat holds a child of it (``take`` until the child has ended)."""
         self.files: BotFiles | None = None
         self.pipes: Path | None = None
         self.process: BotProcess | None = None
@@ -209,6 +217,28 @@ class Spawner:
 
     # --- children -------------------------------------------------------------------------
 
+    def prepare(self) -> None:
+        """Fork the next child ahead of its match (off the match's path: the worker's
+        background thread), unless one waits already; a failure retires the spawner."""
+        with self._lock:
+            idle = self._ready is None and not self.in_use
+            if idle and not self.retired and self.process is not None:
+                with contextlib.suppress(SpawnerError):
+                    self._ready = self.spawn()
+
+    def take(self) -> SpawnedBotProcess:
+        """A fresh child for a seat: the one forked ahead if it waits still, else a new one
+        (SpawnerError: the spawner is broken; the caller stops it)."""
+        with self._lock:
+            child, self._ready = self._ready, None
+            if child is not None and not child.running:  # it died waiting: not handed out
+                child.discard()
+                child = None
+            if self.retired:
+                raise SpawnerError("the spawner is retired")
+            self.in_use = True  # from here on no child is forked ahead
+            return child if child is not None else self.spawn()
+
     def spawn(self) -> SpawnedBotProcess:
         """A new child, ready to run the bot and not yet told anything (SpawnerError: the
         spawner is broken; the caller stops it)."""
@@ -289,17 +319,25 @@ class Spawner:
     def child_ended(self, *, escaped: bool) -> None:
         """A child is over (``escaped``: it broke out of a limit, so this spawner ends)."""
         self.last_used = time.monotonic()
+        self.in_use = False
         if escaped:
             self.retired = True
         if self.home is not None:
             self.home(self)
-        else:
+        elif not self._stopping:
             self.stop()
 
     def stop(self) -> None:
         """End the fork server (the end of its input; killed after a moment), release the
         user, remove the files."""
+        if self._stopping:
+            return
+        self._stopping = True
         self.retired = True
+        self.home = None
+        ready, self._ready = self._ready, None
+        if ready is not None:
+            ready.discard()
         try:
             if self.process is not None:
                 self.process.stop(grace=0.2)
@@ -384,6 +422,16 @@ class SpawnedBotProcess(BotProcess):
             return f"the bot exited: {cause}; {describe_exit(code)}"
         return f"the bot exited: {describe_exit(code)}"
 
+    def discard(self) -> None:
+        """Stop a child no seat took (forked ahead): the spawner is not handed back."""
+        home, self.spawner.home = self.spawner.home, None
+        stopping, self.spawner._stopping = self.spawner._stopping, True
+        try:
+            self.stop()
+        finally:
+            self.spawner.home = home
+            self.spawner._stopping = stopping
+
     def stop(self, grace: float = 0.0) -> None:
         """Close its input, give it ``grace`` seconds to exit, then kill what is left of it
         (its control group, or its process), collect its stderr, and give the spawner
@@ -434,6 +482,8 @@ class SpawnerPool:
         size: int = DEFAULT_SIZE,
         max_children: int = DEFAULT_MAX_CHILDREN,
         max_idle: float = DEFAULT_MAX_IDLE,
+        *,
+        ahead: bool = True,
     ) -> None:
         self.size = size
         self.max_children = max_children
@@ -443,6 +493,9 @@ class SpawnerPool:
         self._busy = 0
         self._closed = False
         self._lock = threading.Lock()
+        self.ahead = ahead
+        """Fork each spawner's next child ahead, in a background thread of its own."""
+        self.janitor = Janitor()
         self.started = 0
         self.replaced = 0
         """Spawners stopped because a child escaped a limit or the server failed."""
@@ -477,7 +530,7 @@ class SpawnerPool:
             if spawner is None:
                 spawner = Spawner(bundle, limits, self._home)
                 self.started += 1
-            return spawner.spawn()
+            return spawner.take()
         except (OSError, SpawnerError, SandboxUnavailableError) as exc:
             logger.warning("a spawner failed (%s): the bot starts as before", exc)
             with self._lock:
@@ -502,6 +555,8 @@ class SpawnerPool:
                 self.replaced += 1
         if not keep:
             self._stop_all([spawner])
+        elif self.ahead:
+            self.janitor.submit(spawner.prepare)  # its next child, beside the match
 
     def idle(self) -> list[Spawner]:
         with self._lock:
@@ -517,6 +572,7 @@ class SpawnerPool:
 
     def drain(self) -> None:
         """Stop the idle spawners (the pool stays on: the next seat starts a new one)."""
+        self.janitor.drain()
         with self._lock:
             doomed, self._idle = self._idle, []
         self._stop_all(doomed)
@@ -525,8 +581,11 @@ class SpawnerPool:
         """Stop the idle spawners; the busy ones stop when their child ends."""
         with self._lock:
             self._closed = True
+        self.janitor.drain()
+        with self._lock:
             doomed, self._idle = self._idle, []
         self._stop_all(doomed)
+        self.janitor.stop()
 
 
 _pool: SpawnerPool | None = None

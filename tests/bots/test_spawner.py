@@ -18,6 +18,7 @@ from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.runner import cgroups
 from bots.runner.process import BotExitedError
+from bots.runner.runtimes import runtime_unavailable_reason
 from bots.runner.sandbox import Limits, user_processes
 from bots.runner.spawner import (
     Spawner,
@@ -168,7 +169,7 @@ def test_a_second_match_from_the_same_spawner_finds_nothing_of_the_first(
     second = against_builtins(bundle, seed=11)
     # the same spawner forked both children (else this proves nothing)
     assert spawners.idle() == [spawner]
-    assert spawner.children == 2
+    assert spawner.children >= 2  # (and perhaps the next, forked ahead)
     assert spawners.started == 1
     # the first child did leave its hand behind where it could, and its scanner sees it
     assert log_lines(first, "SELFCHECK") == ["found"], first.seats[0].log
@@ -281,3 +282,32 @@ def test_a_spawner_is_used_by_nobody_after_the_pool_closes(spawners: SpawnerPool
     if uid is not None:
         assert user_processes({uid}) == []
     assert spawners.child_start(bot_bundle(""), Limits()) is None
+
+
+NUMPY_DRAW = b"""import sys, numpy
+sys.stdin.readline()
+print(numpy.random.randint(0, 10**9), flush=True)
+"""
+
+
+def test_numpy_children_draw_their_own_random_numbers() -> None:
+    """numpy is imported by the python-numpy server; each child reseeds its generator (a
+    fresh start would draw from its own entropy too)."""
+    reason = runtime_unavailable_reason("python-numpy")
+    if reason is not None:
+        if running_under_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    bundle = BotBundle("main.py", "py", NUMPY_DRAW, runtime="python-numpy")
+    spawner = Spawner(bundle, Limits.for_runtime("python-numpy"), home=lambda spawner: None)
+    draws = []
+    try:
+        for _ in range(3):
+            child = spawner.spawn()
+            child.send(b"draw\n", time.perf_counter() + 10)
+            draws.append(child.receive(time.perf_counter() + 30))
+            child.stop()
+        assert not spawner.retired
+    finally:
+        spawner.stop()
+    assert len(set(draws)) == 3, draws

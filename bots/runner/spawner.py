@@ -20,7 +20,9 @@ cannot starve the next), opens the FIFO the child reads, removes the three names
 child is a bot started as today (``SpawnedBotProcess``: the same protocol, clock, verdicts
 and messages), which only the worker's pipes reach.
 
-A spawner serves one version and one child at a time (a seat slot), and is stopped:
+A spawner serves one version and one child at a time (a seat slot); once a child has
+ended, the next is forked ahead in the worker's background thread (``prepare``, the
+warm pool's ``Janitor``) and waits for its match told nothing. It is stopped:
 after ``DEFAULT_MAX_CHILDREN`` children; when a child escaped a limit (its control group
 counted an OOM kill, or it outlived its match: still running after ``end`` and the
 grace, or not reported dead once killed); when its fork server fails or cannot clean up;

@@ -331,13 +331,14 @@ class Spawner:
 
     def stop(self) -> None:
         """End the fork server (the end of its input; killed after a moment), release the
-        user, remove the files."""
+        user, remove the files. Waits for a fork under way in the background thread."""
         if self._stopping:
             return
         self._stopping = True
         self.retired = True
         self.home = None
-        ready, self._ready = self._ready, None
+        with self._lock:  # a child being forked ahead is then in _ready, and discarded
+            ready, self._ready = self._ready, None
         if ready is not None:
             ready.discard()
         try:

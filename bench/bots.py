@@ -19,8 +19,9 @@ play whole ``kingen`` matches through the real runner and sandbox. Printed:
   ``ready``, told the end and closed): the CPU this process's tree spent per seat (the
   runner, the seats' processes and everything they started, exited ones included:
   bench.process_tree_cpu), as a plain process and in the sandbox, with the runner's own
-  share. Not counted: the kernel's own threads (a sandbox's namespaces removed after it
-  exits), other processes.
+  share; and in the sandbox forked by a spawner (bots.runner.spawner: the fork servers,
+  started in a warm-up table, are in the tree). Not counted: the kernel's own threads (a
+  sandbox's namespaces removed after it exits), other processes.
 
 Targets (docs/benchmarks.md, on one core): p50 <= 100 us, start-up <= 50 ms,
 >= 300 deals/s. It prints figures; it asserts nothing.
@@ -48,6 +49,7 @@ from bots.match import BotSpec, match_play
 from bots.protocol import TimeControl
 from bots.runner.sandbox import sandbox_unavailable_reason, sandbox_users_released_together
 from bots.runner.seat import UploadedSeat
+from bots.runner.spawner import spawner_pool_close, spawner_pool_enable
 from bots.seats import Hello
 from engine import load_game
 
@@ -101,19 +103,28 @@ def engine_view_cost(seed: int) -> float:
     return spent / decisions * 1e6
 
 
-def seat_lives(count: int, sandbox: bool) -> tuple[float, float, int]:
+def seat_lives(count: int, sandbox: bool, *, spawned: bool = False) -> tuple[float, float, int]:
     """A seat's whole life, four at a time as at a table (started, ``ready``, told the
     end, closed: its process gone and its user released), ``count`` times four: the CPU
     milliseconds a seat of this process's tree (the runner and every process it started,
     exited ones included), the runner's own, and how many of the tree's processes were
-    seen alive (sampled; most live between two samples)."""
+    seen alive (sampled; most live between two samples). ``spawned``: each seat's bot is
+    forked by its version's spawner (bots.runner.spawner), started in the warm-up table;
+    their fork servers are in the tree (their CPU and their children's is counted)."""
+    if spawned:
+        spawner_pool_enable(size=4)
+        try:
+            return seat_lives(count, sandbox)
+        finally:
+            spawner_pool_close()
+            spawner_pool_enable(size=0)
     game = load_game(GAME)
 
     def table() -> None:
         seats = [
             UploadedSeat(BotBundle("trivial.py", "py", TRIVIAL_BOT), seed=i, sandboxed=sandbox)
             for i in range(4)
-        ]
+        ]  # one version at four seats: four spawners when they are on
         try:
             for index, seat in enumerate(seats):
                 seat.start(Hello(game, index, TimeControl()))
@@ -242,6 +253,13 @@ def main() -> int:
             say(
                 f"  in the sandbox {boxed[0]:.1f} ms (the runner's own {boxed[1]:.1f} ms;"
                 f" {boxed[2]} processes seen): {boxed[0] / plain[0]:.2f} x the plain process"
+            )
+            spawned = seat_lives(args.seat_lives, sandbox=True, spawned=True)
+            say(
+                f"  in the sandbox, forked by a spawner {spawned[0]:.1f} ms (the runner's own"
+                f" {spawned[1]:.1f} ms; {spawned[2]} processes seen):"
+                f" {spawned[0] / boxed[0]:.3f} x the sandbox's start as before"
+                f" ({boxed[0] / spawned[0]:.1f} times cheaper; target < 3 ms)"
             )
     return 0
 

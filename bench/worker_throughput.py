@@ -15,7 +15,9 @@ task sent to the last result stored:
   off (``WORKER_WARM_SANDBOXES=0 WORKER_PIN_CPU=0``);
 - **sandboxed**: the same with the worker's defaults (bots.runner.warm: sandboxes started
   ahead of their match; bots.runner.affinity: each worker process and its bots on a CPU
-  of their own).
+  of their own);
+- **sandboxed, spawners**: the defaults and ``WORKER_BOT_SPAWNERS=8`` (bots.runner.spawner:
+  each seat's bot forked by its version's spawner).
 
 Each configuration runs ``--rounds`` times, interleaved (the machine is shared: the load
 changes), and the ratio to the in-process figure of the same round is printed beside the
@@ -129,6 +131,7 @@ SETUPS = (
     Setup("in process (built-in random)", False, {}),
     Setup("sandboxed, as before", True, {"WORKER_WARM_SANDBOXES": "0", "WORKER_PIN_CPU": "0"}),
     Setup("sandboxed", True, {}),
+    Setup("sandboxed, spawners", True, {"WORKER_BOT_SPAWNERS": "8"}),
 )
 
 
@@ -253,7 +256,11 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=150, help="matches per measurement")
     parser.add_argument("--rounds", type=int, default=1, help="interleaved repetitions")
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], help="labels of sandboxed setups to leave out"
+    )
     args = parser.parse_args()
+    setups = [setup for setup in SETUPS if setup.label not in args.skip]
 
     with scratch_database("throughput_bench") as database_url:
         try:
@@ -268,7 +275,7 @@ def main() -> int:
             for round_number in range(args.rounds):
                 for processes in args.processes:
                     reference = 0.0
-                    for setup in SETUPS:
+                    for setup in setups:
                         measured = run(
                             setup, processes, args.matches, seats[setup.uploaded], database_url
                         )

@@ -158,7 +158,7 @@ def _sandbox(setup: bool) -> int:
     sys.stdout.write("the bot sandbox works here\n")
     sys.stdout.write(cgroup_status() + "\n")
     # celery's default: one worker process per CPU
-    demand = SandboxUsersDemand(os.cpu_count() or 1, _warm_sandboxes())
+    demand = SandboxUsersDemand(os.cpu_count() or 1, _warm_sandboxes(), _spawners())
     sys.stdout.write(demand.message() + "\n")
     return EXIT_OK
 
@@ -168,6 +168,13 @@ def _warm_sandboxes() -> int:
     or not a count."""
     text = os.environ.get("WORKER_WARM_SANDBOXES", "").strip()
     return int(text) if text.isdigit() else WARM_DEFAULT_SIZE
+
+
+def _spawners() -> int:
+    """WORKER_BOT_SPAWNERS as the worker reads it (config.settings): 0 (off) if unset or not
+    a count."""
+    text = os.environ.get("WORKER_BOT_SPAWNERS", "").strip()
+    return int(text) if text.isdigit() else 0
 
 
 def _runtimes() -> int:

@@ -70,30 +70,35 @@ def worker_sandbox_users_check(sender: Any = None, **_kwargs: Any) -> None:
     from bots.runner.warm import sandbox_users_check  # as in worker_process_sandboxes
 
     processes = int(getattr(sender, "concurrency", None) or os.cpu_count() or 1)
-    sandbox_users_check(processes, settings.WORKER_WARM_SANDBOXES)
+    sandbox_users_check(processes, settings.WORKER_WARM_SANDBOXES, settings.WORKER_BOT_SPAWNERS)
 
 
 @worker_process_init.connect
 def worker_process_sandboxes(**_kwargs: Any) -> None:
     """Each worker process (of the prefork pool) pins itself and the bots it starts to one
     CPU of its own (settings.WORKER_PIN_CPU) and keeps uploaded bots' sandboxes started
-    ahead of their matches (settings.WORKER_WARM_SANDBOXES): docs/operations.md."""
+    ahead of their matches (settings.WORKER_WARM_SANDBOXES), and spawners that fork Python
+    bots (settings.WORKER_BOT_SPAWNERS): docs/operations.md."""
     # Imported here: config/__init__.py imports this module before Django's apps are ready,
     # and only worker processes need the runner (the web server never starts a sandbox).
     from bots.runner.affinity import worker_cpu_pin
+    from bots.runner.spawner import spawner_pool_enable
     from bots.runner.warm import warm_pool_enable
 
     if settings.WORKER_PIN_CPU:
         worker_cpu_pin()
     warm_pool_enable(settings.WORKER_WARM_SANDBOXES)
+    spawner_pool_enable(settings.WORKER_BOT_SPAWNERS)
 
 
 @worker_process_shutdown.connect
 def worker_process_sandboxes_stop(**_kwargs: Any) -> None:
     # Imported here, as in worker_process_sandboxes above.
+    from bots.runner.spawner import spawner_pool_close
     from bots.runner.warm import warm_pool_close
 
     warm_pool_close()
+    spawner_pool_close()
 
 
 @worker_ready.connect

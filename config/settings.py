@@ -323,6 +323,10 @@ MATCH_RESEND_SECONDS = count_from_env(os.environ, "MATCH_RESEND_SECONDS", defaul
 # (bots/runner/affinity.py; WORKER_PIN_CPU=0: not pinned). docs/operations.md.
 WORKER_WARM_SANDBOXES = count_from_env(os.environ, "WORKER_WARM_SANDBOXES", default=8, least=0)
 WORKER_PIN_CPU = flag_from_env(os.environ, "WORKER_PIN_CPU", default=True)
+# Each worker process keeps up to this many spawners (bots/runner/spawner.py: a fork server
+# per Python version in the seat's sandbox, which forks each match's bot; 0: none, the
+# default). docs/configuration.md.
+WORKER_BOT_SPAWNERS = count_from_env(os.environ, "WORKER_BOT_SPAWNERS", default=0, least=0)
 CELERY_TASK_TIME_LIMIT = 10 * 60
 # The analysis of a finished match (docs/engine.md, "Analysis"): the most nodes one
 # double-dummy solve may search (a position over it is stored as not analysed, with the

@@ -12,7 +12,9 @@ the scheduling priority (a bot cannot raise it back); ``stdio=IN,OUT`` moves the
 protocol's pipes from those descriptors onto stdin and stdout; ``path=DIR`` adds DIR
 to a Python bot's ``sys.path`` (the python-numpy runtime's packages); ``exec=ARG``, once
 per argument, names a command to become instead of running ``main.py`` (every runtime but
-Python's: bots.runner.runtimes), with the limits already lowered. Otherwise ``main.py``
+Python's: bots.runner.runtimes), with the limits already lowered; ``serve=PIPES_DIR`` runs
+the fork server (bots.runner.fork_server, in LIB_DIR) instead, which runs ``main.py`` in
+a child forked for each match, as below. Otherwise ``main.py``
 runs as ``__main__`` with BOT_DIR first on ``sys.path`` and LIB_DIR after it, so a bot
 imports its own modules, and ``import kingbot`` finds the bot's copy of the helper
 module if it ships one, else the league's.
@@ -35,21 +37,29 @@ if hasattr(resource, "RLIMIT_MSGQUEUE"):  # Linux (the sandbox); an author's tri
     LIMITS["msgqueue"] = resource.RLIMIT_MSGQUEUE
 
 
-def _standard_streams_reopen() -> None:
+def _standard_streams_reopen(stderr: bool = False) -> None:
     """sys.stdin and sys.stdout as Python makes them (UTF-8, lines split at "\\n", not
-    seekable), for the pipes now at descriptors 0 and 1 instead of /dev/null."""
+    seekable), for the pipes now at descriptors 0 and 1 instead of /dev/null; with
+    ``stderr``, sys.stderr too for descriptor 2 (line-buffered, as Python makes it)."""
     encoding, errors = sys.stdin.encoding, sys.stdin.errors
     stdin = open(0, encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
     sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]  # (__stdin__ is "final")
     encoding, errors = sys.stdout.encoding, sys.stdout.errors
     stdout = open(1, "w", encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
     sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
+    if stderr:
+        encoding, errors = sys.stderr.encoding, sys.stderr.errors
+        error = open(  # noqa: SIM115
+            2, "w", encoding=encoding, errors=errors, newline="\n", closefd=False, buffering=1
+        )
+        sys.stderr = sys.__stderr__ = error  # type: ignore[misc]
 
 
 def main() -> None:
     bot_dir, lib_dir, *limits = sys.argv[1:]
     extra_paths = []
     command = []
+    pipes = ""
     for item in limits:
         name, _, value = item.partition("=")
         if name == "path":
@@ -57,6 +67,9 @@ def main() -> None:
             continue
         if name == "exec":
             command.append(value)
+            continue
+        if name == "serve":
+            pipes = value
             continue
         if name == "stdio":
             # the protocol's pipes, held by this process alone (bots.runner.process)
@@ -78,6 +91,18 @@ def main() -> None:
     if command:
         sys.stdout.flush()
         os.execv(command[0], command)
+    if pipes:
+        # next to this file, in LIB_DIR (sys.path[0]): bots/runner/fork_server.py
+        import fork_server  # type: ignore[import-not-found]
+
+        bots = fork_server.BotLauncher(bot_run, lambda: _standard_streams_reopen(stderr=True))
+        fork_server.serve(bot_dir, lib_dir, extra_paths, pipes, bots)
+        return
+    bot_run(bot_dir, lib_dir, extra_paths)
+
+
+def bot_run(bot_dir: str, lib_dir: str, extra_paths: list[str]) -> None:
+    """Run the bot's ``main.py`` as ``__main__``, its folder first on ``sys.path``."""
     main_path = bot_dir + "/main.py"
     sys.argv = [main_path]
     sys.path[0] = bot_dir

@@ -39,6 +39,12 @@ NODE_SANDBOX_PATH = "/usr/bin/node"
 JAVA_HEAP_MIB = 512
 NODE_HEAP_MIB = 512
 INSTALL_SCRIPT = "scripts/runtimes-install"
+FORK_SERVER_RUNTIMES = ("python", "python-numpy")
+"""The runtimes whose bots a spawner forks from an interpreter started once
+(bots.runner.spawner). Not Node.js nor the JVM: neither survives a fork once started (their
+threads are not copied), and their bots start as before (their start-up: docs/benchmarks.md,
+"Bot runtimes"; no fork-based start of them was measured);
+nor ``native``, whose program is the bot's own."""
 
 INSTALL_HINTS = {
     "python": "apt-get install python3",

@@ -88,12 +88,16 @@ INSTALL_HINT = (
 )
 LIB_FILES = {
     "launcher.py": Path(__file__).with_name("launcher.py"),
+    "fork_server.py": Path(__file__).with_name("fork_server.py"),
     "kingbot.py": Path(__file__).parent.parent / "sdk" / "kingbot.py",
 }
-"""What the sandbox sees at /kl: the launcher and the helper module for bot authors."""
+"""What the sandbox sees at /kl: the launcher, the fork server (bots.runner.spawner) and the
+helper module for bot authors."""
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 """The rules engine (pure Python, the standard library only), copied to /kl/engine so that
 a Python bot may ``import engine``: the version the league runs (engine/__init__.py)."""
+FORK_SERVER_PIPES = "/spawn"
+"""Where a fork server sees the folder of its children's FIFOs (bots.runner.spawner)."""
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -662,6 +666,7 @@ def launch_spec(
     user: SandboxUser | None,
     limits: Limits,
     seccomp: bool = True,
+    fork_server_pipes: Path | None = None,
 ) -> LaunchSpec:
     """The command that starts a bot: in the sandbox, or (``sandboxed=False``, for an
     author's own trials) as a plain process with the same launcher and rlimits.
@@ -671,7 +676,9 @@ def launch_spec(
     started. ``seccomp=False`` leaves the filter out, for the tests that prove each layer
     on its own. With a ``user`` (as root) on a host with control groups, the seat gets
     one (``user.cgroup``, removed by ``user.release()``), entered before bubblewrap
-    starts."""
+    starts. ``fork_server_pipes``: the command runs the fork server of
+    bots.runner.spawner instead of the bot, that folder of the worker's (where it makes
+    each child's FIFOs) bound read-only at ``FORK_SERVER_PIPES``."""
     if not sandboxed:
         python = BOT_PYTHON if os.path.exists(BOT_PYTHON) else _host_python()
         runtime = runtime_launch(files.runtime, bot_dir=str(files.bot_dir), sandboxed=False)
@@ -746,6 +753,10 @@ def launch_spec(
         "--ro-bind",
         str(files.bot_dir),
         "/bot",
+    ]
+    if fork_server_pipes is not None:
+        argv += ["--ro-bind", str(fork_server_pipes), FORK_SERVER_PIPES]
+    argv += [
         "--remount-ro",
         "/dev",
         "--remount-ro",
@@ -779,6 +790,8 @@ def launch_spec(
         *limits.launcher_arguments(sandboxed=True),
         *runtime.launcher_arguments,
     ]
+    if fork_server_pipes is not None:
+        argv.append(f"serve={FORK_SERVER_PIPES}")
     if user is not None:
         # setpriv rather than Popen(user=...): Python must then fork() the whole runner
         # instead of vfork()ing it, which costs tens of ms in a large worker process

@@ -39,6 +39,7 @@ from bots.runner.process import (
     BotTimeoutError,
 )
 from bots.runner.sandbox import BotFiles, Limits, SandboxUser
+from bots.runner.spawner import spawner_pool
 from bots.runner.warm import bot_start, warm_pool
 from bots.runtimes import runtime_get
 from bots.seats import GuardedSeat, Hello, Outcome
@@ -93,17 +94,22 @@ class UploadedSeat(GuardedSeat):
         control = hello.time_control
         self.bank_ms = control.bank_ms
         self._start_called = time.perf_counter()
-        pool = warm_pool() if self.sandboxed else None
-        started = pool.take(self.bundle, self.limits) if pool is not None else None
-        if started is None:
-            try:
-                started = bot_start(self.bundle, self.limits, sandboxed=self.sandboxed)
-            except OSError as exc:
-                self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
-                return
-        self.user = started.user
-        self.files = started.files
-        process = self.process = started.process
+        spawners = spawner_pool() if self.sandboxed else None
+        process: BotProcess | None
+        process = spawners.child_start(self.bundle, self.limits) if spawners is not None else None
+        if process is None:
+            pool = warm_pool() if self.sandboxed else None
+            started = pool.take(self.bundle, self.limits) if pool is not None else None
+            if started is None:
+                try:
+                    started = bot_start(self.bundle, self.limits, sandboxed=self.sandboxed)
+                except OSError as exc:
+                    self.crash(None, Outcome.INIT_FAILURE, f"the bot could not be started: {exc}")
+                    return
+            self.user = started.user
+            self.files = started.files
+            process = started.process
+        self.process = process
         # a warm bot (started before its match) has its allowance from its hello on
         clock_from = max(process.started_at, self._start_called)
         self._ready_deadline = clock_from + self.startup_allowance_ms / 1000

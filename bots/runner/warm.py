@@ -70,15 +70,17 @@ WarmKey = tuple[BotBundle, Limits]
 @dataclass(frozen=True)
 class SandboxUsersDemand:
     """Whether a machine's sandbox users suffice for its worker processes: each holds one
-    per seat of the match it plays and one per warm sandbox (and, its release deferred to
-    its background thread, a finished seat's for a moment more)."""
+    per seat of the match it plays, one per warm sandbox and one per spawner
+    (bots.runner.spawner; and, its release deferred to its background thread, a finished
+    seat's for a moment more)."""
 
     processes: int
     warm: int
+    spawners: int = 0
 
     @property
     def each(self) -> int:
-        return MATCH_SEATS + self.warm
+        return MATCH_SEATS + self.warm + self.spawners
 
     @property
     def needed(self) -> int:
@@ -92,8 +94,9 @@ class SandboxUsersDemand:
         """One line for the operator, naming the numbers."""
         counted = (
             f"sandbox users: {self.processes} worker process(es) x up to {self.each} each"
-            f" ({MATCH_SEATS} seats + {self.warm} warm sandboxes, WORKER_WARM_SANDBOXES)"
-            f" = {self.needed}"
+            f" ({MATCH_SEATS} seats + {self.warm} warm sandboxes, WORKER_WARM_SANDBOXES"
+            + (f" + {self.spawners} spawners, WORKER_BOT_SPAWNERS" if self.spawners else "")
+            + f") = {self.needed}"
         )
         if self.fits:
             return (
@@ -101,7 +104,7 @@ class SandboxUsersDemand:
             )
         most = SANDBOX_USER_POOL // self.each
         advice = f"run at most {most} worker process(es) a machine at this setting"
-        warm_fit = SANDBOX_USER_POOL // self.processes - MATCH_SEATS
+        warm_fit = SANDBOX_USER_POOL // self.processes - MATCH_SEATS - self.spawners
         if warm_fit >= 0:
             advice += f", or set WORKER_WARM_SANDBOXES={warm_fit} for {self.processes}"
         return (
@@ -111,11 +114,12 @@ class SandboxUsersDemand:
         )
 
 
-def sandbox_users_check(processes: int, warm: int) -> SandboxUsersDemand:
+def sandbox_users_check(processes: int, warm: int, spawners: int = 0) -> SandboxUsersDemand:
     """Log, at a worker's start, whether the machine's sandbox users suffice for its
-    ``processes`` worker processes with ``warm`` warm sandboxes each: a warning naming
-    the numbers when they do not (bots would be refused under load), else an info line."""
-    demand = SandboxUsersDemand(processes, warm)
+    ``processes`` worker processes with ``warm`` warm sandboxes and ``spawners`` spawners
+    each: a warning naming the numbers when they do not (bots would be refused under
+    load), else an info line."""
+    demand = SandboxUsersDemand(processes, warm, spawners)
     if demand.fits:
         logger.info("%s", demand.message())
     else:

@@ -20,6 +20,7 @@ from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.runner import cgroups
 from bots.runner.sandbox import Limits
+from bots.runner.spawner import spawner_pool
 from bots.seats import Outcome
 from tests.bots.botcode import assert_others_intact, log_lines
 from tests.servers import running_under_ci
@@ -66,7 +67,11 @@ def hostile_match(name: str, limits: Limits) -> PlayedMatch:
 
 
 def seat_groups_of_this_process(host: cgroups.CgroupHost) -> list[str]:
-    """The seat groups this process made that still exist."""
+    """The seat groups this process made that still exist (the idle spawners' stopped
+    first, where they are on: bots.runner.spawner)."""
+    spawners = spawner_pool()
+    if spawners is not None:
+        spawners.drain()
     marker = f"-{os.getpid()}-"
     found = []
     for base in (host.memory_base, host.pids_base):

@@ -29,6 +29,7 @@ from bots.runner.sandbox import (
     sandbox_user_lock,
     user_processes,
 )
+from bots.runner.spawner import spawner_pool
 from bots.seats import Outcome
 from tests.bots.botcode import assert_others_intact, log_lines, match_against_builtins
 
@@ -203,16 +204,30 @@ report("ENV", ",".join(sorted(os.environ)))
 report("UID", str(os.getuid()))
 report("PIDS", ",".join(sorted(p for p in os.listdir("/proc") if p.isdigit())))
 report("INIT_ENV", repr(open("/proc/1/environ").read()))
+if os.path.isdir("/spawn"):
+    try:
+        report("SPAWN", ",".join(os.listdir("/spawn")))
+    except OSError as exc:
+        report("SPAWN", type(exc).__name__)
 """
     result = match_against_builtins(body)
     assert log_lines(result, "LEAK") == []
     assert len(log_lines(result, "BLOCKED")) == len(targets)
-    assert log_lines(result, "ROOT") == ["bot,dev,kl,lib,lib64,proc,tmp,usr"]
-    assert log_lines(result, "ENV") == ["HOME,LC_ALL,PATH,PWD"]
     (uid,) = log_lines(result, "UID")
     assert uid != "0"
-    # its own PID namespace: bubblewrap's init, the bot (and nothing of the host)
-    assert log_lines(result, "PIDS") == ["1,2"]
+    assert log_lines(result, "ENV") == ["HOME,LC_ALL,PATH,PWD"]
+    if spawner_pool() is None:
+        assert log_lines(result, "ROOT") == ["bot,dev,kl,lib,lib64,proc,tmp,usr"]
+        # its own PID namespace: bubblewrap's init, the bot (and nothing of the host)
+        assert log_lines(result, "PIDS") == ["1,2"]
+    else:
+        # forked by a spawner (bots.runner.spawner): its FIFOs' folder, which it cannot
+        # list, and the fork server (PID 2) beside bubblewrap's init and the bot
+        assert log_lines(result, "ROOT") == ["bot,dev,kl,lib,lib64,proc,spawn,tmp,usr"]
+        assert log_lines(result, "SPAWN") == ["PermissionError"]
+        (pids,) = log_lines(result, "PIDS")
+        assert {"1", "2"} < set(pids.split(","))
+        assert len(pids.split(",")) == 3
     # /proc/1 is bubblewrap's init inside the sandbox, started with nothing but PATH
     assert log_lines(result, "INIT_ENV") == ["'PATH=/usr/bin:/bin\\x00'"]
     assert_others_intact(result)
@@ -259,7 +274,10 @@ def test_no_other_bots_files(tmp_path: Path) -> None:
 import glob
 paths = [{str(victim_path)!r}] + glob.glob("/tmp/king-league-bot-*/bot/main.py")
 paths += glob.glob("/dev/shm/king-league-bot-*/bot/main.py")
-paths += glob.glob("/tmp/*/bot/main.py") + ["/proc/3/root/bot/main.py", "/proc/4/cwd/main.py"]
+paths += glob.glob("/tmp/*/bot/main.py")
+# the other processes of the sandbox (a spawner's fork server is PID 2: the same version)
+paths += [f"/proc/{{pid}}/root/bot/main.py" for pid in (2, 3) if pid != os.getpid()]
+paths += ["/proc/4/cwd/main.py"]
 for path in paths:
     try:
         text = open(path).read()
@@ -616,6 +634,9 @@ for seed in range(20):
     specs = [lingerer, player, BotSpec.builtin("greedy"), BotSpec.builtin("random")]
     result = match_play("kingen", specs, seed=seed, time_control=control)
     outcomes.append([seat.outcome.value for seat in result.seats])
+# the spawners (KING_LEAGUE_SPAWNERS, bots.runner.spawner) wait for the next match: stopped
+from bots.runner.spawner import spawner_pool_close
+spawner_pool_close()
 
 def descendants(pid):
     found = []

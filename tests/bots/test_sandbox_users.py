@@ -98,3 +98,15 @@ def test_a_worker_too_large_for_the_machines_users_says_so_at_start(
         lines = [line for line in log.splitlines() if message in line]
         assert len(lines) == 1, log
         assert f" {level} bots.runner.warm: " in lines[0], lines  # the project's log format
+
+
+def test_spawners_hold_sandbox_users_too() -> None:
+    from bots.runner.warm import SandboxUsersDemand
+
+    without = SandboxUsersDemand(2, 8)
+    with_spawners = SandboxUsersDemand(2, 8, 8)
+    assert (without.needed, with_spawners.needed) == (24, 40)
+    assert without.fits
+    assert not with_spawners.fits
+    assert "8 spawners, WORKER_BOT_SPAWNERS" in with_spawners.message()
+    assert "WORKER_WARM_SANDBOXES=4 for 2" in with_spawners.message()  # 2 x (4 + 4 + 8) = 32

@@ -31,7 +31,7 @@ from drf_spectacular.generators import SchemaGenerator
 from bots.services import bot_create
 from league.models import Club, NotificationPreference, PrivateReplay, Tournament
 from league.services.competitors import competitor_for_user
-from tests.league.builders import club_with_organiser, user_create
+from tests.league.builders import bot_tournament, club_with_organiser, user_create
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +241,18 @@ def test_a_display_name_is_40_characters_without_control_characters_once_trimmed
         if shown is not None:
             assert response.json()["display_name"] == shown
     assert client.get("/api/account/").json()["display_name"] == ""
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_an_empty_format_is_not_one_of_the_schemas_formats() -> None:
+    """``?format=`` is an enum of the view's formats in the schema: given empty it is a
+    format no renderer has (404, as ``?format=xml``), not taken for absent."""
+    tournament, _organiser = bot_tournament()
+    path = f"/api/tournaments/{tournament.pk}/records.ndjson"
+    client = APIClient()
+    assert client.get(path, {"format": "ndjson"}).status_code == 200
+    assert client.get(path).status_code == 200
+    for given in ("", "xml"):
+        response = client.get(path, {"format": given})
+        assert response.status_code == 404, response.content

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
@@ -32,7 +33,8 @@ from accounts.api_tokens import (
     legacy_api_token_get_or_create,
     legacy_api_token_revoke,
 )
-from api.fields import StrictCharField
+from api.fields import DISPLAY_NAME_PATTERN, ChosenNameValidator, StrictCharField
+from api.input_objects import ClosedInputObject
 from api.operations import (
     nested_serializers_named,
     responses,
@@ -45,7 +47,7 @@ from api.token_scopes import SIGNED_IN, ApiTokenAuthentication
 from league.errors import InvalidInputError
 from league.models import ApiToken, ApiTokenScope, ProfileVisibility
 from league.selectors.person_names import display_name_of, person_name
-from league.services.person_names import display_name_set
+from league.services.person_names import DISPLAY_NAME_MAX, display_name_set
 
 
 class TokenCreateApi(APIView):
@@ -162,6 +164,12 @@ class ApiTokenDetailApi(APIView):
         return Response(status=204)
 
 
+def _display_name_refused() -> str:
+    return _(
+        "A display name has at most %(count)d characters, and no control characters or line breaks."
+    ) % {"count": DISPLAY_NAME_MAX}
+
+
 class AccountApi(APIView):
     """The person's own settings (``GET``), and a change of some of them (``PATCH``): the
     display name others see (blank: the username) and who sees their games, partners and
@@ -171,10 +179,18 @@ class AccountApi(APIView):
     permission_classes = SIGNED_IN
     throttle_classes = (SettingsThrottle,)
 
-    class InputSerializer(serializers.Serializer[Any]):
-        # StrictCharField's own checks first; the service strips and checks the rest
+    class InputSerializer(ClosedInputObject):
+        # the schema's pattern says what the service checks (trimmed, the length and no
+        # control characters); the service also refuses another person's username
         display_name = StrictCharField(
-            blank=True, trim_whitespace=False, max_length=200, required=False
+            blank=True,
+            trim_whitespace=False,
+            max_length=200,
+            required=False,
+            pattern=ChosenNameValidator(
+                DISPLAY_NAME_PATTERN,
+                message=lazy(_display_name_refused, str)(),
+            ),
         )
         profile_visibility = serializers.ChoiceField(
             choices=ProfileVisibility.choices, required=False

@@ -14,7 +14,14 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
 
-from api.fields import BotFileField, GameFamiliesField, StrictBooleanField, StrictCharField
+from api.fields import (
+    BotFileField,
+    ChosenNameValidator,
+    GameFamiliesField,
+    StrictBooleanField,
+    StrictCharField,
+)
+from api.input_objects import ClosedInputObject
 from api.operations import (
     nested_serializers_named,
     responses,
@@ -103,8 +110,8 @@ class BotVersionWithLaddersSerializer(BotVersionSerializer):
 class BotListApi(APIView):
     token_scope = ApiTokenScope.BOTS
 
-    class InputSerializer(serializers.Serializer[Any]):
-        name = StrictCharField(max_length=80)
+    class InputSerializer(ClosedInputObject):
+        name = StrictCharField(max_length=80, pattern=ChosenNameValidator())
         families = GameFamiliesField()
 
     @extend_schema(responses=responses(BotSerializer(many=True)))
@@ -130,7 +137,7 @@ class BotDetailApi(APIView):
         class Meta(BotSerializer.Meta):
             fields = (*BotSerializer.Meta.fields, "versions")
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(ClosedInputObject):
         families = GameFamiliesField(required=False)
         club_organisers_may_enter = StrictBooleanField(
             required=False,

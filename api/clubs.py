@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,7 +15,8 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
-from api.fields import StrictCharField, id_field
+from api.fields import ChosenNameValidator, StrictCharField, id_field
+from api.input_objects import InputObject, OneOf
 from api.operations import ERRORS, nested_serializers_named, responses, validated
 from api.serializers import ClubSerializer, MemberSerializer
 from api.token_scopes import SIGNED_IN
@@ -35,7 +37,7 @@ class ClubListApi(APIView):
     token_scope = ApiTokenScope.CLUBS
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = StrictCharField(max_length=100)
+        name = StrictCharField(max_length=100, pattern=ChosenNameValidator())
         description = StrictCharField(required=False, blank=True, default="")
 
     @extend_schema(responses=responses(ClubSerializer(many=True)))
@@ -83,17 +85,14 @@ class InvitationSerializer(serializers.ModelSerializer[Invitation]):
         return invitee.get_username() if invitee is not None else None
 
 
-class PersonInputSerializer(serializers.Serializer[Any]):
+class PersonInputSerializer(InputObject):
     """A person named by ``user`` (id) or ``username``, and a club role."""
+
+    one_of = OneOf(("user", "username"), gettext_lazy("give exactly one of 'user' or 'username'"))
 
     user = id_field(required=False)
     username = StrictCharField(required=False, max_length=150)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("user" in attrs) == ("username" in attrs):
-            raise serializers.ValidationError(_("give exactly one of 'user' or 'username'"))
-        return attrs
 
 
 def _person_named(data: dict[str, Any]) -> Account:
@@ -134,15 +133,16 @@ class ClubMemberListApi(APIView):
 class ClubInvitationCreateApi(APIView):
     token_scope = ApiTokenScope.CLUBS
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(InputObject):
+        one_of = OneOf(
+            ("user", "username"),
+            gettext_lazy("give at most one of 'user' or 'username'"),
+            at_most=True,
+        )
+
         role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
         user = id_field(required=False)
         username = StrictCharField(required=False, max_length=150)
-
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if "user" in attrs and "username" in attrs:
-                raise serializers.ValidationError(_("give at most one of 'user' or 'username'"))
-            return attrs
 
     @extend_schema(request=InputSerializer, responses=responses(InvitationSerializer, 201))
     def post(self, request: Request, club_id: int) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from drf_spectacular.utils import extend_schema
 
 from api.fields import QueryChoiceField, id_field
+from api.input_objects import InputObject, OneOf
 from api.operations import nested_serializers_named, responses, validated
 from api.serializers import CompetitorSerializer
 from league.models import ApiTokenScope
@@ -23,7 +25,12 @@ from league.services.competitors import competitor_create
 class CompetitorListApi(APIView):
     token_scope = ApiTokenScope.BOTS
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(InputObject):
+        one_of = OneOf(
+            ("user", "bot_version"),
+            gettext_lazy("give exactly one of 'user' (your own account) or 'bot_version'"),
+        )
+
         user = id_field(required=False)
         bot_version = id_field(required=False)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -30,8 +32,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from bots.bundle import MAX_BOT_BYTES, bot_too_large_message
+from bots.direction_controls import (
+    DIRECTION_CONTROLS,
+    direction_controls_in,
+    direction_controls_refused_message,
+)
 from bots.protocol import json_kind
 from engine.variants import FAMILIES
+from league.services.person_names import DISPLAY_NAME_MAX
 from league.words.bot_families import families_missing
 
 if TYPE_CHECKING:
@@ -63,6 +71,46 @@ something else in each regex dialect."""
 TEXT_PATTERN = r"\A[^\u0000]*\Z"
 VISIBLE_TEXT_PATTERN = rf"\A[{WHITE_SPACE}]*[^{WHITE_SPACE}\u0000][^\u0000]*\Z"
 """Text with at least one character that is not white space: a name, not a blank."""
+
+
+DIRECTION_CONTROL_CLASS = _character_class(sorted(DIRECTION_CONTROLS))
+CHOSEN_NAME_PATTERN = (
+    rf"\A[{WHITE_SPACE}]*[^{WHITE_SPACE}\u0000{DIRECTION_CONTROL_CLASS}]"
+    rf"[^\u0000{DIRECTION_CONTROL_CLASS}]*\Z"
+)
+"""A name a person chooses (a bot's, a club's, a tournament's): visible text without the
+direction controls the services refuse (league.services.chosen_names)."""
+CONTROL_CLASS = _character_class(
+    [chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp")]
+)
+DISPLAY_NAME_PATTERN = (
+    rf"\A[{WHITE_SPACE}]*([^{CONTROL_CLASS}]{{0,{DISPLAY_NAME_MAX - 1}}}"
+    rf"[^{WHITE_SPACE}{CONTROL_CLASS}])?[{WHITE_SPACE}]*\Z"
+)
+"""A display name: blank, or at most DISPLAY_NAME_MAX characters once the white space
+around it is dropped, without control characters or line breaks (NUL and the direction
+controls among them) except in that white space (league.services.person_names). The few
+such characters above U+FFFF (tag characters) are refused by the service but not named
+here: the pattern's ``\\uXXXX`` syntax, the one every regex dialect reads alike, cannot
+name them."""
+
+
+class ChosenNameValidator(RegexValidator):
+    """A name's pattern (CHOSEN_NAME_PATTERN by default); the message names the direction
+    controls found, if any, as the services' refusal does."""
+
+    def __init__(
+        self,
+        pattern: str = CHOSEN_NAME_PATTERN,
+        message: StrOrPromise = "May not contain NUL characters.",
+    ) -> None:
+        super().__init__(pattern, message=message)
+
+    def __call__(self, value: Any) -> None:
+        found = direction_controls_in(str(value))
+        if found:
+            raise DjangoValidationError(direction_controls_refused_message(found))
+        super().__call__(value)
 
 
 class StrictCharField(serializers.CharField):
@@ -315,3 +363,54 @@ class BotFileField(serializers.FileField):
                 bot_too_large_message(upload.name or "the file", upload.size)
             )
         return upload
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class JsonObjectField(serializers.JSONField):
+    """A JSON object, and only an object: not an array, a string, a number or null."""
+
+    default_error_messages: ClassVar[dict[str, StrOrPromise]] = {
+        "not_an_object": "Expected a JSON object, got {kind}.",
+    }
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            self.fail("not_an_object", kind=json_kind(data))
+        return super().to_internal_value(data)
+
+
+class KeyedDictField(serializers.DictField):
+    """A JSON object whose keys are among ``keys`` (any of them may be left out), each
+    value read by ``child``; its schema names each key (``additionalProperties: false``)."""
+
+    default_error_messages: ClassVar[dict[str, StrOrPromise]] = {
+        "unknown_key": "unknown key {name}; the keys are {keys}",
+    }
+
+    def __init__(self, *, keys: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.keys = tuple(keys)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value = dict(super().to_internal_value(data))
+        unknown = [key for key in value if key not in self.keys]
+        if unknown:
+            self.fail("unknown_key", name=repr(unknown[0]), keys=", ".join(self.keys))
+        return value
+
+
+class KeyedDictFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """The object's schema: each key with the child's schema, and no other key."""
+
+    target_class = KeyedDictField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        field = self.target
+        assert isinstance(field, KeyedDictField)
+        child = auto_schema._map_serializer_field(field.child, direction)
+        auto_schema._insert_field_validators(field.child, child)
+        return {
+            "type": "object",
+            "properties": dict.fromkeys(field.keys, child),
+            "additionalProperties": False,
+        }

@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from api.fields import StrictBooleanField, id_field
+from api.input_objects import ClosedInputObject
 from api.operations import nested_serializers_named, responses, validated, validated_every_field
 from api.throttles import SettingsThrottle
 from league.models import ApiTokenScope
@@ -106,7 +107,7 @@ class LadderEntrantApi(APIView):
     token_scope = ApiTokenScope.BOTS
     throttle_classes = (SettingsThrottle,)
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(ClosedInputObject):
         opted_out = StrictBooleanField(required=False, help_text="Take it off the ladder.")
         challengeable = StrictBooleanField(
             required=False, help_text="Other authors may challenge it."

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
-from api.fields import QueryIntegerField, StrictBooleanField
+from api.fields import KeyedDictField, QueryIntegerField, StrictBooleanField
 from api.operations import nested_serializers_named, responses, validated
 from api.throttles import SettingsThrottle
 from api.token_scopes import SIGNED_IN
@@ -109,18 +109,25 @@ class NotificationCountsApi(APIView):
         return Response(person_counts(user=request.user))
 
 
+UNKNOWN_KIND = {"unknown_key": gettext_lazy("unknown kind {name}; the kinds are {keys}")}
+
+
 class NotificationPreferencesApi(APIView):
     permission_classes = SIGNED_IN
     throttle_classes = (SettingsThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
-        email = serializers.DictField(
+        email = KeyedDictField(
+            keys=NotificationKind.values,
             child=StrictBooleanField(),
+            error_messages=UNKNOWN_KIND,
             required=False,
             help_text='Kinds to mail or not, e.g. {"round_started": true, "your_move": false}.',
         )
-        mode = serializers.DictField(
+        mode = KeyedDictField(
+            keys=NotificationKind.values,
             child=serializers.ChoiceField(choices=list(EMAIL_MODES)),
+            error_messages=UNKNOWN_KIND,
             required=False,
             help_text='How to mail kinds, e.g. {"your_move": "digest", "invited": "immediate"}.',
         )

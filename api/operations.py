@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import OpenApiResponse
 
+from api.input_objects import ClosedInputObject
 from api.serializers import ErrorSerializer
 from league.errors import InvalidInputError
 from league.words.request_fields import field_read_only, field_unknown, fields_refused
@@ -43,14 +44,15 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
 
 
 def validated_every_field(
-    serializer_class: type[serializers.Serializer[Any]],
+    serializer_class: type[ClosedInputObject],
     data: Any,
     *,
     read_only: Iterable[str] = (),
 ) -> dict[str, Any]:
     """``validated``, and a body's fields that ``serializer_class`` does not take are a 400
     naming each (``read_only``: the answer's fields this request cannot change, said so),
-    never ignored: a request that answers 200 changed everything it sent."""
+    never ignored: a request that answers 200 changed everything it sent. The class is a
+    ClosedInputObject, whose schema says so (``additionalProperties: false``)."""
     if isinstance(data, Mapping):
         taken = list(serializer_class().fields)
         fixed = set(read_only)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -18,6 +19,7 @@ from rest_framework.views import APIView
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
+from api.fields import JsonObjectField
 from api.operations import nested_serializers_named, responses, validated
 from api.parsers import JSONParser
 from api.throttles import UploadThrottle
@@ -73,7 +75,10 @@ class PrivateReplayListApi(APIView):
         title = serializers.CharField(max_length=MAX_TITLE_CHARS, required=False, default="")
 
     class JsonInputSerializer(serializers.Serializer[Any]):
-        record = serializers.JSONField(help_text="The record (docs/record-format.md).")
+        record = JsonObjectField(
+            help_text="The record (docs/record-format.md).",
+            error_messages={"not_an_object": gettext_lazy("a game record is a JSON object")},
+        )
         title = serializers.CharField(max_length=MAX_TITLE_CHARS, required=False, default="")
 
     def get_throttles(self) -> list[Any]:
@@ -101,9 +106,6 @@ class PrivateReplayListApi(APIView):
                 raise InvalidInputError(_('Send {"record": {...}} or a file named "file".'))
             data = validated(self.JsonInputSerializer, request.data)
             source = data["record"]
-            if not isinstance(source, dict):
-                message = _("record: a game record is a JSON object.")
-                raise InvalidInputError(message, errors={"record": [message]})
         replay = private_replay_upload(
             owner=request.user,  # type: ignore[arg-type]
             source=source,

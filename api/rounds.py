@@ -3,8 +3,6 @@ play-by date. Rounds are listed by api.matches."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,6 +10,7 @@ from rest_framework.views import APIView
 
 from drf_spectacular.utils import extend_schema
 
+from api.input_objects import ClosedInputObject
 from api.operations import nested_serializers_named, responses, validated_every_field
 from api.serializers import RoundSerializer
 from api.throttles import SettingsThrottle
@@ -24,7 +23,7 @@ class RoundDetailApi(APIView):
     token_scope = ApiTokenScope.CLUBS
     throttle_classes = (SettingsThrottle,)
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(ClosedInputObject):
         play_by = serializers.DateTimeField(
             allow_null=True,
             help_text="The date by which the round's games are to be played (ISO 8601 with "

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from drf_spectacular.utils import extend_schema
 
 from api.fields import (
+    GameFamilyValidator,
     SeatField,
     StrictCharField,
     StrictFloatField,
@@ -150,7 +151,7 @@ class TableCreateApi(APIView):
     throttle_classes = (TableThrottle,)
 
     class InputSerializer(serializers.Serializer[Any]):
-        game = StrictCharField(max_length=200)
+        game = StrictCharField(max_length=200, pattern=GameFamilyValidator())
         seats = serializers.ListField(child=SeatField(), min_length=1, max_length=8)
         time_control = serializers.ChoiceField(choices=TimeControl.values, default=TimeControl.LIVE)
         move_seconds = StrictFloatField(required=False)

@@ -21,6 +21,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from api.fields import (
+    ChosenNameValidator,
+    GameFamilyValidator,
     StrictBooleanField,
     StrictCharField,
     StrictFloatField,
@@ -28,6 +30,7 @@ from api.fields import (
     id_field,
     query_id_field,
 )
+from api.input_objects import InputObject, OneOf
 from api.operations import ERRORS, nested_serializers_named, responses, validated
 from api.serializers import (
     RoundScheduleSerializer,
@@ -112,9 +115,9 @@ class TournamentListApi(APIView):
     token_scope = ApiTokenScope.CLUBS
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = StrictCharField(max_length=120)
+        name = StrictCharField(max_length=120, pattern=ChosenNameValidator())
         club = id_field()
-        game = StrictCharField(max_length=200)
+        game = StrictCharField(max_length=200, pattern=GameFamilyValidator())
         format = serializers.ChoiceField(
             choices=LEAGUE_FORMATS,
             default=TournamentFormat.ROUND_ROBIN,
@@ -248,11 +251,13 @@ class TournamentScheduleApi(APIView):
 
     token_scope = ApiTokenScope.CLUBS
 
-    class InputSerializer(serializers.Serializer[Any]):
-        cron = StrictCharField(max_length=100, required=False, blank=True, default="")
-        interval_minutes = StrictIntegerField(
-            min_value=1, max_value=366 * 24 * 60, required=False, allow_null=True, default=None
+    class InputSerializer(InputObject):
+        one_of = OneOf(
+            ("cron", "interval_minutes"), gettext_lazy("give either cron or interval_minutes")
         )
+
+        cron = StrictCharField(max_length=100, required=False)
+        interval_minutes = StrictIntegerField(min_value=1, max_value=366 * 24 * 60, required=False)
         time_zone = StrictCharField(max_length=64, required=False, default="UTC")
 
     @extend_schema(responses=responses(RoundScheduleSerializer))

@@ -255,6 +255,8 @@ REST_FRAMEWORK = {
     # JSON only, errors included, whatever a browser asks for; people read the API at
     # /api/docs/ (Swagger UI) and /api/redoc/.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # ?format= given empty is refused (404) as its schema's enum says, not taken for absent
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.EmptyFormatRefused",
     # The API speaks JSON; only a bot upload is multipart (its view says so). Every
     # malformed body is a ParseError, answered by the exception handler.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],

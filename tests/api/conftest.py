@@ -28,7 +28,7 @@ from tests.uvicorn_servers import LiveServerStartError, web_server_process
 UNLIMITED_RATES = (
     "sign_in=100000/minute,uploads=100000/hour,tables=100000/hour,actions=100000/minute,"
     "table_joins=100000/hour,table_code_writes=100000/hour,table_session_writes=100000/hour,"
-    "table_code_guesses=100000/hour"
+    "table_code_guesses=100000/hour,settings=100000/hour,chat=100000/minute,sign_up=100000/hour"
 )
 
 

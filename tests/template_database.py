@@ -116,12 +116,14 @@ def clone_from_template(test_database: str, template: str) -> None:
 
 
 def clone_drop(test_database: str, original: str) -> None:
-    """Drop this process's copy at the end of the run (the template stays)."""
+    """Drop this process's copy at the end of the run (the template stays), ending the
+    sessions still on it (``WITH (FORCE)``, PostgreSQL 13 and newer): a live server's
+    thread or a pool the run started may not have closed its connection yet."""
     connection.close()
     connection.settings_dict["NAME"] = original
     settings.DATABASES[connection.alias]["NAME"] = original
     with connection._nodb_cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(test_database)}")
+        cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(test_database)} WITH (FORCE)")
 
 
 def template_databases() -> Iterator[None]:

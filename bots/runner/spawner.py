@@ -33,6 +33,11 @@ Only the runtimes of ``FORK_SERVER_RUNTIMES`` use one: the others start as befor
 A worker process turns its spawners on with ``spawner_pool_enable`` (the league's worker:
 settings.WORKER_BOT_SPAWNERS) or the environment variable ``KING_LEAGUE_SPAWNERS``
 (how many spawners a process keeps at most; 0 or unset: off).
+
+Why this module is long: the worker's side of one protocol (the FIFOs, the child's
+control group, the handshake, the clean-up and every reason to stop a spawner) is one
+sequence of steps whose safety argument reads top to bottom; split up, each part would
+only make sense with the others (the fork server's side is bots/runner/fork_server.py).
 """
 
 from __future__ import annotations

@@ -621,7 +621,6 @@ def the_last_deals_by_clicks(
     match_id: int,
     tmp_path: Path,
     *,
-    after: int,
     interludes: list[Interlude],
 ) -> int:
     """The people play from here to the end by clicks (and the ``interludes``); a few clicks
@@ -640,7 +639,6 @@ def the_last_deals_by_clicks(
         return True
 
     moves = play_to_the_end(table, match_id, interludes=[come_back_midway, *interludes])
-    assert after + moves == KINGEN_MOVES, (after, moves)
     finished_everywhere(table, match_id, site)
     screenshot(hanna.driver, "people-table-kingen-over")
     # The socket carried the game to each page: far more updates than its own moves.
@@ -670,11 +668,15 @@ def test_four_people_in_four_browsers_play_kingen_and_priffe_to_the_end(
         table,
         match_id,
         tmp_path,
-        after=engine_moves + DEAL_MOVES - TRICKS_CLICKED * 4,
         interludes=[engine_plays_the_cards_while_watched(match_id, watched)],
     )
-    assert watched == [DEAL_MOVES - TRICKS_CLICKED * 4]
-    assert clicked == 2 * TRICKS_CLICKED * 4
+    # Every move was the engine's or a click. The engine took over the last deal's cards
+    # once they were all that was left, up to its last tricks: at once (20 cards, then 24
+    # clicks in all), or, when the position the interlude read was a card behind the
+    # click's (seen once in CI on a loaded machine), within a trick of it.
+    assert engine_moves + sum(watched) + clicked == KINGEN_MOVES, (engine_moves, watched, clicked)
+    assert len(watched) == 1
+    assert DEAL_MOVES - TRICKS_CLICKED * 4 - 4 < watched[0] <= DEAL_MOVES - TRICKS_CLICKED * 4
 
     # ------------------------------------------------------------ a Priffe rubber
     priffe_id = open_table(
@@ -721,7 +723,8 @@ def test_four_people_play_every_card_of_a_kingen_game(
     jules leaving and coming back midway; each click's latency goes to the file
     KING_LEAGUE_MOVE_SECONDS names, if set."""
     match_id, table = four_people_seated_at_kingen(site, people)
-    the_last_deals_by_clicks(site, table, match_id, tmp_path, after=0, interludes=[])
+    clicked = the_last_deals_by_clicks(site, table, match_id, tmp_path, interludes=[])
+    assert clicked == KINGEN_MOVES
     latency_file = os.environ.get("KING_LEAGUE_MOVE_SECONDS")
     if latency_file:
         seconds = [s for person in table for s in person.move_seconds]

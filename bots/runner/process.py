@@ -316,13 +316,7 @@ class BotProcess:
         if process is None:
             return "the bot never started"
         exit_wait(process, 0.2)
-        code = process.returncode
-        cause = self.spec.explain_exit() if self.spec.explain_exit is not None else None
-        if code is None:
-            return f"the bot closed its output: {cause}" if cause else "the bot closed its output"
-        if cause:
-            return f"the bot exited: {cause}; {describe_exit(code)}"
-        return f"the bot exited: {describe_exit(code)}"
+        return exit_description(process.returncode, self.spec)
 
     def close_input(self) -> None:
         """Close the bot's stdin (it reads end of file)."""
@@ -444,6 +438,17 @@ def kill_and_reap(process: subprocess.Popen[bytes], timeout: float = REAP_SECOND
         with contextlib.suppress(ProcessLookupError):
             process.kill()
     process.wait()
+
+
+def exit_description(code: int | None, spec: LaunchSpec) -> str:
+    """Why a bot's output ended: its exit status (``None``: still running, it closed its
+    output) and what its launch spec can tell of the cause (a limit it hit)."""
+    cause = spec.explain_exit() if spec.explain_exit is not None else None
+    if code is None:
+        return f"the bot closed its output: {cause}" if cause else "the bot closed its output"
+    if cause:
+        return f"the bot exited: {cause}; {describe_exit(code)}"
+    return f"the bot exited: {describe_exit(code)}"
 
 
 def describe_exit(code: int) -> str:

@@ -64,7 +64,7 @@ from bots.runner.process import (
     BotProcess,
     LaunchSpec,
     child_pids,
-    describe_exit,
+    exit_description,
 )
 from bots.runner.runtimes import FORK_SERVER_RUNTIMES
 from bots.runner.sandbox import (
@@ -73,10 +73,9 @@ from bots.runner.sandbox import (
     SandboxUnavailableError,
     launch_spec,
     sandbox_user_acquire,
-    sandbox_users_released_together,
     staging_dir,
 )
-from bots.runner.warm import Janitor
+from bots.runner.warm import Janitor, stop_together
 
 logger = logging.getLogger(__name__)
 
@@ -422,13 +421,7 @@ class SpawnedBotProcess(BotProcess):
     def _exit_description(self) -> str:
         if self._status is None:
             self._status = self.spawner.exit_status(self.child, 0.2)
-        code = self._status
-        cause = self.spec.explain_exit() if self.spec.explain_exit is not None else None
-        if code is None:
-            return f"the bot closed its output: {cause}" if cause else "the bot closed its output"
-        if cause:
-            return f"the bot exited: {cause}; {describe_exit(code)}"
-        return f"the bot exited: {describe_exit(code)}"
+        return exit_description(self._status, self.spec)
 
     def discard(self) -> None:
         """Stop a child no seat took (forked ahead): the spawner is not handed back."""
@@ -571,12 +564,7 @@ class SpawnerPool:
             return list(self._idle)
 
     def _stop_all(self, doomed: list[Spawner]) -> None:
-        with sandbox_users_released_together():
-            for spawner in doomed:
-                try:
-                    spawner.stop()
-                except Exception:
-                    logger.exception("a spawner did not stop cleanly")
+        stop_together(doomed, "a spawner")
 
     def drain(self) -> None:
         """Stop the idle spawners (the pool stays on: the next seat starts a new one)."""

@@ -36,8 +36,9 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bots.bundle import BotBundle
 from bots.runner.affinity import background_thread_unpin, processes_pin
@@ -125,6 +126,21 @@ def sandbox_users_check(processes: int, warm: int, spawners: int = 0) -> Sandbox
     else:
         logger.warning("%s", demand.message())
     return demand
+
+
+class Stoppable(Protocol):
+    def stop(self) -> None: ...
+
+
+def stop_together(doomed: Iterable[Stoppable], what: str) -> None:
+    """Stop each of ``doomed`` (warm sandboxes, spawners), their sandbox users released in
+    one go; one that fails to stop is logged as ``what`` and the others still stop."""
+    with sandbox_users_released_together():
+        for item in doomed:
+            try:
+                item.stop()
+            except Exception:
+                logger.exception("%s did not stop cleanly", what)
 
 
 @dataclass
@@ -328,12 +344,7 @@ class WarmPool:
         return self._pop_where(oldest[1], lambda bot: bot is first)
 
     def _stop_all(self, doomed: list[StartedBot]) -> None:
-        with sandbox_users_released_together():
-            for bot in doomed:
-                try:
-                    bot.stop()
-                except Exception:
-                    logger.exception("a warm sandbox did not stop cleanly")
+        stop_together(doomed, "a warm sandbox")
 
     def close(self) -> None:
         """Wait for the chores under way, then stop every waiting process and the thread."""

@@ -1,9 +1,14 @@
 """Where the suite's time goes, and the order that keeps every test process busy to the end.
 
 - **Measured.** Each module's seconds (its tests' setup, call and teardown) and each test
-  process's busy seconds are added up as the reports arrive; the run ends with a "where the
-  time went" section: every process's busy time (a process far above the others is the
-  run's critical path) and the slowest modules.
+  process's busy seconds are added up as the reports arrive, and beside them the CPU
+  seconds each module spent: its test process's own and those of the processes it started
+  and waited for (workers, servers, browsers: ``os.times``'s children; PostgreSQL's and
+  Redis's work for it is not counted). The run ends with a "where the time went" section:
+  every process's busy time (a process far above the others is the run's critical path),
+  the whole machine's CPU over the run (``/proc/stat``: busy seconds of all its cores, and
+  how much stayed idle: a run that leaves none is bound by CPU, where only less work makes
+  it shorter), and the slowest modules with their CPU seconds.
 - **Kept.** A run of the whole suite (no paths, no ``-k``) stores the modules' seconds in
   this machine's cache (``$XDG_CACHE_HOME/king-league/module-seconds.json``, outside the
   checkout, shared by CI's clean clones like mypy's cache). ``tests/module_seconds.json``
@@ -22,6 +27,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+
+CPU_PROPERTY = "cpu_seconds"
+"""The report's user property that carries the CPU seconds spent since the previous report."""
 
 REFERENCE = Path(__file__).with_name("module_seconds.json")
 """The committed module seconds of a whole run on this project's machine kind."""
@@ -57,11 +65,49 @@ def module_of(nodeid: str) -> str:
     return nodeid.split("::")[0]
 
 
+def process_cpu_seconds() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def machine_cpu_seconds() -> tuple[float, float]:
+    """The whole machine's (busy, idle) CPU seconds since boot, every core added, from
+    /proc/stat; (0, 0) where there is none."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(n) for n in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    busy = sum(fields[:8]) - idle  # user .. steal; guest time is already in user
+    return busy / ticks, idle / ticks
+
+
+class CpuStamp:
+    """In each test process: the CPU seconds since its previous report, on every report."""
+
+    def __init__(self) -> None:
+        self.last = process_cpu_seconds()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self) -> object:
+        outcome = yield
+        report = outcome.get_result()  # type: ignore[attr-defined]
+        now = process_cpu_seconds()
+        report.user_properties.append((CPU_PROPERTY, round(now - self.last, 3)))
+        self.last = now
+        return None
+
+
 class ModuleClock:
     def __init__(self) -> None:
         self.module_seconds: dict[str, float] = defaultdict(float)
         self.process_seconds: dict[str, float] = defaultdict(float)
         self.process_modules: dict[str, set[str]] = defaultdict(set)
+        self.module_cpu: dict[str, float] = defaultdict(float)
+        self.machine_start = machine_cpu_seconds()
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -71,6 +117,9 @@ class ModuleClock:
         self.module_seconds[module] += report.duration
         self.process_seconds[process] += report.duration
         self.process_modules[process].add(module)
+        for name, value in report.user_properties:
+            if name == CPU_PROPERTY and isinstance(value, int | float):
+                self.module_cpu[module] += value
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
@@ -82,9 +131,22 @@ class ModuleClock:
                 f"{process}: {self.process_seconds[process]:7.1f} s busy, "
                 f"{len(self.process_modules[process])} modules"
             )
+        busy_start, idle_start = self.machine_start
+        busy_end, idle_end = machine_cpu_seconds()
+        busy, idle = busy_end - busy_start, idle_end - idle_start
+        if busy + idle > 0:
+            terminalreporter.write_line(
+                f"the machine: {busy:7.1f} CPU seconds busy, {idle:.1f} idle "
+                f"({100 * idle / (busy + idle):.0f} % of its cores' time idle)"
+            )
+        terminalreporter.write_line(
+            f"the test processes and their children: {sum(self.module_cpu.values()):7.1f} "
+            "CPU seconds"
+        )
         slowest = sorted(self.module_seconds.items(), key=lambda item: -item[1])
         for module, seconds in slowest[:SLOWEST_SHOWN]:
-            terminalreporter.write_line(f"{seconds:7.1f} s  {module}")
+            cpu = self.module_cpu.get(module, 0.0)
+            terminalreporter.write_line(f"{seconds:7.1f} s  {cpu:7.1f} CPU s  {module}")
 
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -103,6 +165,7 @@ class ModuleClock:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(CpuStamp(), "module_clock_cpu")  # where tests run
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return  # the controller (or the single process) adds up the reports
     config.pluginmanager.register(ModuleClock(), "module_clock")

@@ -64,7 +64,8 @@ def test_a_whole_run_says_where_its_time_went_and_keeps_it_for_the_next(tmp_path
     assert finished.returncode == 0, finished.stdout[-2000:]
     assert "where the time went" in finished.stdout
     assert "main: " in finished.stdout
-    assert f"s  {MODULE}" in finished.stdout
+    assert f"CPU s  {MODULE}" in finished.stdout
+    assert "the machine: " in finished.stdout
     kept = json.loads((tmp_path / "king-league" / "module-seconds.json").read_text())
     assert list(kept) == [MODULE]
     assert kept[MODULE] >= 0

@@ -50,7 +50,9 @@ TRUSTED_PROXIES = count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 
 INSTALLED_APPS = [
-    "daphne",  # first, so that `manage.py runserver` serves ASGI too
+    # First, so that its `manage.py runserver` (daphne: HTTP and WebSockets) comes before
+    # staticfiles' (config/management/commands/runserver.py says why not daphne's app).
+    "config.apps.ConfigConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -66,7 +68,6 @@ INSTALLED_APPS = [
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
     "web.apps.WebConfig",
-    "config.apps.ConfigConfig",  # the project's own management commands (preflight)
 ]
 
 MIDDLEWARE = [

@@ -228,3 +228,27 @@ def test_preflight_beat_names_a_beat_that_never_ticked_or_went_stale(tmp_path: P
         stale.stderr.strip(),
     ), stale.stderr
     assert "Traceback" not in never.stderr + stale.stderr
+
+
+def test_runserver_is_daphne_and_nothing_else_imports_it(tmp_path: Path) -> None:
+    """``manage.py runserver`` serves HTTP and WebSockets (daphne's command, its options);
+    every other process that sets Django up (workers, web processes, commands) starts
+    without daphne and Twisted, 0.65 s of CPU each (config/management/commands/runserver.py)."""
+    environment = {"VAR_DIR": str(tmp_path)}
+    runserver = manage("help", "runserver", environment=environment)
+    assert runserver.returncode == 0, runserver.stderr
+    assert "--websocket_handshake_timeout" in runserver.stdout
+    modules = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, django; django.setup(); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'daphne', 'twisted'}))",
+        ],
+        cwd=REPOSITORY_ROOT,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"} | environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert modules.stdout.strip() == "[]"

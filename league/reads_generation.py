@@ -207,6 +207,8 @@ def settled_read(key: str, compute: Callable[[], T]) -> T:
         log.warning("settled read: cache not read (%s)", exc)
         return compute()
     generation = found.get(GENERATION_KEY)
+    if generation is None:  # a new cache (or evicted): start it
+        generation = reads_generation(GENERATION_KEY)
     stored = found.get(name)
     if generation is not None and isinstance(stored, tuple) and stored[0] == generation:
         return cast(T, stored[1])

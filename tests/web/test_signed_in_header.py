@@ -21,8 +21,13 @@ from accounts.account_settings import log_out_everywhere, signed_in_session_end
 from api.read_cache import HIT_HEADER
 from league.models import Notification, NotificationKind, SignedInSession
 from league.person_counts import person_counts_cached
+from league.reads_generation import GENERATION_KEY, settled_read
+from league.services.ladders import ladder_matchmake
+from league.services.matches import match_run
 from league.services.notifications import notification_read, notify
 from tests.league.builders import user_create
+from tests.web.ladder_builders import ladder_with_anchors, uploaded_version
+from tests.web.test_signed_in_pages import club_league
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -150,3 +155,51 @@ def test_sessions_in_the_cache_survive_its_flush_and_end_when_ended() -> None:
     assert signed_in_as(laptop.get("/ladders/")) == "ann"
     assert log_out_everywhere(user=ann) == 1
     assert signed_in_as(laptop.get("/ladders/")) is None
+
+
+def test_each_split_page_reads_only_the_persons_own_rows_when_shared() -> None:
+    """A signed-in hit of each split page: the user and the person's own rows, exactly;
+    the page's public rows (the ladder's board, the match and its seats, the league) are
+    read once for every reader (league.reads_generation.settled_read)."""
+    ladder = ladder_with_anchors()
+    ann = user_create("ann", PASSWORD)
+    mine = uploaded_version(ann)
+    ladder_matchmake(ladder_id=ladder.pk)
+    tournament, _, matches = club_league(at_club=False)
+    match_run(match_id=matches[0].pk, worker="test")
+    _, rita = signed_in("rita")
+    expected = {
+        # the user; her challenges, how many she has left, the rated game's versions
+        f"/ladders/{ladder.slug}/": 4,
+        f"/ladders/{ladder.slug}/versions/{mine.pk}/": 1,  # the user
+        f"/matches/{matches[0].pk}/": 2,  # the user; the analysis shown: may she ask
+        f"/leagues/{tournament.pk}/rounds/1/": 1,  # the user
+        # the user; her role in the club (twice); an entry of hers; her versions to enter
+        f"/leagues/{tournament.pk}/": 5,
+    }
+    for url, count in expected.items():
+        rita.get(url)  # the shared page stored, the public rows kept
+        answer, sql = read_with_queries(rita, url)
+        assert answer[HIT_HEADER] == "hit", url
+        assert signed_in_as(answer) == "rita"
+        assert len(sql) == count, (url, sql)
+
+
+def test_a_kept_public_read_is_read_again_after_any_write_and_never_from_before_it() -> None:
+    reads: list[int] = []
+
+    def count() -> int:
+        reads.append(1)
+        return User.objects.count()
+
+    assert settled_read("test:people", count) == 0
+    assert settled_read("test:people", count) == 0
+    assert len(reads) == 1  # kept
+    user_create("ann")  # a write: a new generation
+    assert settled_read("test:people", count) == 1
+    assert len(reads) == 2
+    # A value read before a write committed and stored after it is not served.
+    before = cache.get(GENERATION_KEY)
+    user_create("bob")
+    cache.set("reads:settled:test:people", (before, 1))
+    assert settled_read("test:people", count) == 2

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from django.core.cache import cache
 
+from league.reads_generation import uncommitted_writes
 from league.selectors.my_games import Person
 from league.selectors.my_games import person_counts as person_counts_read
 
@@ -47,6 +48,8 @@ def person_counts_cached(*, user: Person) -> dict[str, int]:
     if not user.is_authenticated:
         return {"unread": 0, "your_move": 0}
     user_id = int(user.pk)
+    if uncommitted_writes():  # its own writes are not in the cache's counts yet
+        return person_counts_read(user=user)
     try:
         found = cache.get_many([_version_key(user_id), _counts_key(user_id)])
         version = found.get(_version_key(user_id))

@@ -186,6 +186,17 @@ def finished_at(match_id: int) -> str | None:
 
 T = TypeVar("T")
 
+
+def uncommitted_writes(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the current transaction has written what the generations will say only
+    once it commits: a value kept in the cache does not show its own writes, so a read in
+    it reads the database (a test's transaction, which never commits, too)."""
+    connection = connections[using]
+    return connection.in_atomic_block and any(
+        entry[1] in (reads_changed, reads_progressed) for entry in connection.run_on_commit
+    )
+
+
 SETTLED_READ_SECONDS = 300
 """The longest a ``settled_read`` value is kept (a new generation makes it unused sooner)."""
 
@@ -198,7 +209,7 @@ def settled_read(key: str, compute: Callable[[], T]) -> T:
     rather than for each (api.read_cache.personal_page). The generation is read before
     ``compute`` runs, so a value read before a write commits is never served after it.
     Computed each time with the read cache off or a cache that does not answer."""
-    if not read_cache_on():
+    if not read_cache_on() or uncommitted_writes():
         return compute()
     name = f"reads:settled:{key}"
     try:

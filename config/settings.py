@@ -148,6 +148,13 @@ TABLE_ABSENCE_VOTE_SECONDS = count_from_env(
     os.environ, "TABLE_ABSENCE_VOTE_SECONDS", default=60, least=0
 )
 
+# Sessions: written to PostgreSQL and kept in the default cache too (``cached_db``), so a
+# signed-in page reads its session from Redis, not the database (issue 34: one query a
+# page less). The database stays the truth: a Redis flush or eviction loses nothing, the
+# next request reads the row again (the plain ``cache`` engine would sign everyone out).
+# Ending a session elsewhere deletes its cached copy too (accounts/account_settings.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # ---------------------------------------------------------------- signing in
 # ModelBackend that locks a username after too many wrong passwords (accounts/sign_in.py).
 AUTHENTICATION_BACKENDS = ["accounts.sign_in.SignInLockoutBackend"]

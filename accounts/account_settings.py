@@ -14,15 +14,19 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.models import Session
 from django.core import signing
+from django.core.cache import caches
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
@@ -224,12 +228,31 @@ def signed_in_sessions(*, user: AbstractBaseUser, current_key: str | None) -> li
     ]
 
 
+def _sessions_delete(keys: list[str]) -> None:
+    """End the sessions of ``keys`` in the session store: their rows, and (with
+    ``cached_db``, config/settings.py) their copies in the cache, at once and again once
+    the transaction commits (a request that read a row before then may have put it back
+    in the cache)."""
+    store: type[SessionBase] = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    Session.objects.filter(session_key__in=keys).delete()
+    cache_keys = [
+        store(session_key=key).cache_key  # type: ignore[attr-defined]
+        for key in keys
+        if hasattr(store, "cache_key_prefix")
+    ]
+    if not cache_keys:
+        return
+    copies = caches[settings.SESSION_CACHE_ALIAS]
+    copies.delete_many(cache_keys)
+    transaction.on_commit(lambda: copies.delete_many(cache_keys), robust=True)
+
+
 def signed_in_session_end(*, user: AbstractBaseUser, session_id: int) -> bool:
     """End one of the person's sessions (signed out at its next request); False if none."""
     row = SignedInSession.objects.filter(user_id=user.pk, pk=session_id).first()
     if row is None:
         return False
-    Session.objects.filter(session_key=row.session_key).delete()
+    _sessions_delete([row.session_key])
     row.delete()
     return True
 
@@ -254,7 +277,7 @@ def log_out_everywhere(*, user: AbstractBaseUser, keep_session_key: str | None =
         if keep_session_key:
             rows = rows.exclude(session_key=keep_session_key)
         keys = list(rows.values_list("session_key", flat=True))
-        Session.objects.filter(session_key__in=keys).delete()
+        _sessions_delete(keys)
         rows.delete()
         tokens = ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).update(
             revoked_at=timezone.now()

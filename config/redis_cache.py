@@ -1,4 +1,5 @@
-"""Django's Redis cache with one client object per connection pool, kept.
+"""Django's Redis cache with one client object and connection pool per server, kept for
+the whole process.
 
 Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` around the pool at
 every cache call; building one costs about 0.2 ms of CPU (its options, its response
@@ -10,21 +11,32 @@ pool reconnects after a fork, so one per pool serves the whole process.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+_PROCESS_CLIENTS: dict[tuple[str, str], Any] = {}
+"""The process's clients, by server and pool options: one connection pool each, whichever
+cache object asks. Django keeps a cache object per thread and, under ASGI, per request
+(``caches`` is an asgiref ``Local``), and each object made a pool of its own: every
+request opened a new connection to Redis (its TCP handshake, DNS lookup and health check
+were a quarter of a web process's CPU under the read benchmark, issue 34)."""
+_PROCESS_CLIENTS_LOCK = threading.Lock()
+
 
 class KeptClientRedisCacheClient(RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._kept: dict[int, Any] = {}
-
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]  # not in the stubs
-        client = self._kept.get(index)
+        server: str = self._servers[index]  # type: ignore[attr-defined]
+        options: dict[str, Any] = self._pool_options  # type: ignore[attr-defined]
+        name = (server, repr(sorted(options.items())))
+        client = _PROCESS_CLIENTS.get(name)
         if client is None:
-            client = self._kept[index] = super().get_client(key, write=write)
+            with _PROCESS_CLIENTS_LOCK:
+                client = _PROCESS_CLIENTS.get(name)
+                if client is None:
+                    client = _PROCESS_CLIENTS[name] = super().get_client(key, write=write)
         return client
 
 

@@ -50,7 +50,9 @@ TRUSTED_PROXIES = count_from_env(os.environ, "TRUSTED_PROXIES", default=0, least
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 
 INSTALLED_APPS = [
-    "daphne",  # first, so that `manage.py runserver` serves ASGI too
+    # First, so that its `manage.py runserver` (daphne: HTTP and WebSockets) comes before
+    # staticfiles' (config/management/commands/runserver.py says why not daphne's app).
+    "config.apps.ConfigConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -66,7 +68,6 @@ INSTALLED_APPS = [
     "league.apps.LeagueConfig",
     "bots.apps.BotsConfig",
     "web.apps.WebConfig",
-    "config.apps.ConfigConfig",  # the project's own management commands (preflight)
 ]
 
 MIDDLEWARE = [
@@ -146,6 +147,13 @@ READ_CACHE_LAG_SECONDS = count_from_env(os.environ, "READ_CACHE_LAG_SECONDS", de
 TABLE_ABSENCE_VOTE_SECONDS = count_from_env(
     os.environ, "TABLE_ABSENCE_VOTE_SECONDS", default=60, least=0
 )
+
+# Sessions: written to PostgreSQL and kept in the default cache too (``cached_db``), so a
+# signed-in page reads its session from Redis, not the database (issue 34: one query a
+# page less). The database stays the truth: a Redis flush or eviction loses nothing, the
+# next request reads the row again (the plain ``cache`` engine would sign everyone out).
+# Ending a session elsewhere deletes its cached copy too (accounts/account_settings.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # ---------------------------------------------------------------- signing in
 # ModelBackend that locks a username after too many wrong passwords (accounts/sign_in.py).

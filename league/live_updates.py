@@ -30,6 +30,7 @@ from django.db import transaction
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from league.person_counts import person_counts_moved_on
 from league.selectors.tournaments import tournament_progress
 
 logger = logging.getLogger(__name__)
@@ -139,7 +140,9 @@ def tournament_progressed(tournament_id: int) -> None:
 
 def person_updated(user_id: int) -> None:
     """Tell a person's open pages that their counts (unread notices, games awaiting their
-    move) may have changed, once the transaction commits; the pages refetch them. Several
+    move) may have changed, once the transaction commits; the pages refetch them, and the
+    counts kept in the cache for their pages' header are counted again
+    (league.person_counts). Several
     calls in one transaction send one message per person (the first callback sends them
     all; the others find nothing left)."""
     pending: set[int] = getattr(_person_pending, "ids", None) or set()
@@ -156,6 +159,7 @@ def _persons_messages() -> list[tuple[str, dict[str, Any]]]:
     """The messages to the people named since the last send (taken: the next finds none)."""
     ids: set[int] = getattr(_person_pending, "ids", None) or set()
     _person_pending.ids = set()
+    person_counts_moved_on(ids)  # before the pages refetch: the header's counts anew
     return [
         (f"person-{user_id}", {"type": "league.update", "event": "counts"})
         for user_id in sorted(ids)

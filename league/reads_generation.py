@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.apps import apps
 from django.conf import settings
@@ -182,3 +182,51 @@ def finished_at(match_id: int) -> str | None:
         .first()
     )
     return f"{ended.timestamp():.6f}" if ended is not None else None
+
+
+T = TypeVar("T")
+
+
+def uncommitted_writes(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the current transaction has written what the generations will say only
+    once it commits: a value kept in the cache does not show its own writes, so a read in
+    it reads the database (a test's transaction, which never commits, too)."""
+    connection = connections[using]
+    return connection.in_atomic_block and any(
+        entry[1] in (reads_changed, reads_progressed) for entry in connection.run_on_commit
+    )
+
+
+SETTLED_READ_SECONDS = 300
+"""The longest a ``settled_read`` value is kept (a new generation makes it unused sooner)."""
+
+
+def settled_read(key: str, compute: Callable[[], T]) -> T:
+    """``compute()`` (a read of public rows, picklable), kept in the cache under ``key``
+    while the generation of every write but a running match's progress is the one it was
+    computed under: what a signed-in person's parts of a shared page need of the page's
+    public rows (a ladder's board, a match and its seats), read once for every reader
+    rather than for each (api.read_cache.personal_page). The generation is read before
+    ``compute`` runs, so a value read before a write commits is never served after it.
+    Computed each time with the read cache off or a cache that does not answer."""
+    if not read_cache_on() or uncommitted_writes():
+        return compute()
+    name = f"reads:settled:{key}"
+    try:
+        found = cache.get_many([GENERATION_KEY, name])
+    except Exception as exc:
+        log.warning("settled read: cache not read (%s)", exc)
+        return compute()
+    generation = found.get(GENERATION_KEY)
+    if generation is None:  # a new cache (or evicted): start it
+        generation = reads_generation(GENERATION_KEY)
+    stored = found.get(name)
+    if generation is not None and isinstance(stored, tuple) and stored[0] == generation:
+        return cast(T, stored[1])
+    value = compute()
+    if generation is not None:
+        try:
+            cache.set(name, (generation, value), timeout=SETTLED_READ_SECONDS)
+        except Exception as exc:
+            log.warning("settled read: not stored (%s)", exc)
+    return value

@@ -16,6 +16,13 @@ Only one process builds: the others wait on a PostgreSQL advisory lock named aft
 template, then copy what it built. A template is built under a name of its own and renamed
 when complete, so a run killed while building leaves nothing another run would copy.
 SQLite and any other database keep pytest-django's own setup.
+
+Each copy commits without waiting for the disk (``synchronous_commit = off`` for the
+database, so for every connection to it: the test process's, its workers', its servers'):
+a commit is as visible to the others as before, only not durable across a crash of the
+server, which a test database never needs. A commit that waits for the disk cost 2.2-3.5 ms
+here, 0.1-0.14 ms without (500 one-row commits, 2026-11-28); the workers and servers of the
+transactional tests commit at every move.
 """
 
 from __future__ import annotations
@@ -111,6 +118,7 @@ def clone_from_template(test_database: str, template: str) -> None:
     with connection._nodb_cursor() as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(test_database)}")
         cursor.execute(f"CREATE DATABASE {_quoted(test_database)} TEMPLATE {_quoted(template)}")
+        cursor.execute(f"ALTER DATABASE {_quoted(test_database)} SET synchronous_commit = off")
     connection.settings_dict["NAME"] = test_database
     settings.DATABASES[connection.alias]["NAME"] = test_database
 

@@ -55,3 +55,19 @@ def test_this_process_s_database_is_a_copy_of_the_template_of_today_s_migrations
         applied = {(app, migration) for app, migration in cursor.fetchall()}
     assert ours
     assert ours <= applied
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_copy_commits_without_waiting_for_the_disk() -> None:
+    """Every connection to the process's copy (the workers' and servers' as well as this
+    one) has ``synchronous_commit`` off: the database's own setting, not this session's."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setconfig FROM pg_db_role_setting JOIN pg_database d ON d.oid = setdatabase "
+            "WHERE d.datname = %s AND setrole = 0",
+            [connection.settings_dict["NAME"]],
+        )
+        assert cursor.fetchone() == (["synchronous_commit=off"],)
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone() == ("off",)

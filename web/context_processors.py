@@ -1,12 +1,13 @@
 """Template context for every page: the navigation bar's counts of the signed-in person
-(unread notices, games awaiting their move), read through league.selectors.my_games; the page's
-script (web/static/web/js/person.js) keeps them current over the person's WebSocket."""
+(unread notices, games awaiting their move), kept in the cache until a write changes them
+(league.person_counts); the page's script (web/static/web/js/person.js) keeps them current
+over the person's WebSocket."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from league.selectors.my_games import person_counts as person_counts_read
+from league.person_counts import person_counts_cached
 from web.person_display import request_display
 
 
@@ -15,7 +16,7 @@ def person_counts(request: HttpRequest) -> dict[str, dict[str, int]]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"person_counts": {"unread": 0, "your_move": 0}}
-    return {"person_counts": person_counts_read(user=user)}
+    return {"person_counts": person_counts_cached(user=user)}
 
 
 def person_display(request: HttpRequest) -> dict[str, object]:

@@ -36,12 +36,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
-import numpy
 from openskill.models import PlackettLuce
-from scipy.linalg import cho_factor, cho_solve
-from threadpoolctl import ThreadpoolController
 
 from league.domain.scheduling.model import SEATS, TRAKARL, Mode, Occupant, PlayerId, Trakarl
 from league.domain.standings_maths import MAX_SEATS, MIN_SEATS, ScoredMatch
@@ -381,8 +379,16 @@ class MarginRatingAccumulator:
         return MarginRatings(ratings, math.sqrt(sigma2), self.ridge, self._matches)
 
 
-_BLAS: Final = ThreadpoolController()
-"""The BLAS that numpy and scipy loaded, to run the solve on one thread."""
+@cache
+def _blas() -> Any:
+    """The BLAS that numpy and scipy loaded, to run the solve on one thread. numpy, scipy
+    (0.5 s of CPU to import) and threadpoolctl are imported on a process's first solve, not
+    by every web process, worker and command that imports the league's services."""
+    import numpy  # noqa: F401 - loaded before the controller looks for its BLAS
+    import scipy.linalg  # noqa: F401
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def _ridge_solve(
@@ -392,7 +398,10 @@ def _ridge_solve(
     Cholesky through ``scipy.linalg``), on one BLAS thread: a league's matrix has tens of
     rows, where threads only wait for each other (on a loaded machine a solve took 2-20 ms
     with two threads, 0.7 ms with one), and one thread gives the same bits every time."""
-    with _BLAS.limit(limits=1, user_api="blas"):
+    import numpy
+    from scipy.linalg import cho_factor, cho_solve
+
+    with _blas().limit(limits=1, user_api="blas"):
         try:
             factor = cho_factor(numpy.array(matrix), lower=True)
         except numpy.linalg.LinAlgError as error:

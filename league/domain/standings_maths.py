@@ -55,10 +55,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from typing import Any, Final
-
-from scipy.special import stdtr, stdtrit
 
 from league.domain.scheduling.model import SEATS, Mode, Occupant, PlayerId, Trakarl
 
@@ -712,6 +711,16 @@ def duplicate_scores(
 # ---------------------------------------------------------------------------- statistics
 
 
+@cache
+def _student_t() -> tuple[Any, Any]:
+    """scipy's Student's t distribution function and its inverse, imported on a process's
+    first test: scipy.special costs 0.4 s of CPU to import, which every web process, worker
+    and command importing the league's services paid when it started."""
+    from scipy.special import stdtr, stdtrit
+
+    return stdtr, stdtrit
+
+
 def welch(
     upper: tuple[int, float, float] | None,
     lower: tuple[int, float, float] | None,
@@ -739,6 +748,7 @@ def welch(
     se = math.sqrt(se2)
     df = se2 * se2 / (a * a / (n1 - 1) + b * b / (n2 - 1))  # Welch-Satterthwaite
     t = diff / se
+    stdtr, stdtrit = _student_t()
     p = 2.0 * float(stdtr(df, -abs(t)))
     half = float(stdtrit(df, 0.5 + confidence / 2)) * se
     low, high = diff - half, diff + half

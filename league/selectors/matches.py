@@ -133,25 +133,29 @@ def record_shows_all_hands(*, match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and MatchResult.objects.filter(match=match).exists()
 
 
-def can_request_analysis(*, user: User, match: Match) -> bool:
+def analysis_askers(*, match: Match) -> frozenset[int]:
+    """The people who may ask for ``match``'s analysis whoever reads (staff and its club's
+    organisers aside): who sat at it, the owners of its bots, its tournament's creator."""
+    askers = {match.tournament.created_by_id}
+    for seat in match.seats.select_related("competitor__bot_version__bot"):
+        competitor = seat.competitor
+        version = competitor.bot_version
+        askers |= {competitor.user_id, version.bot.owner_id if version is not None else None}
+    return frozenset(user_id for user_id in askers if user_id is not None)
+
+
+def can_request_analysis(*, user: User, match: Match, askers: frozenset[int] | None = None) -> bool:
     """Who may ask for a match's analysis (league.services.analysis): staff, a person who
     sat at it, the owner of a bot that did, the tournament's organisers (its creator; a
-    club's owners and organisers)."""
+    club's owners and organisers). ``askers``: ``analysis_askers(match=match)`` where the
+    caller has them already."""
     if not user.is_authenticated:
         return False
     if getattr(user, "is_staff", False):
         return True
-    for seat in match.seats.select_related("competitor__bot_version__bot"):
-        competitor = seat.competitor
-        if competitor.user_id == user.pk:
-            return True
-        version = competitor.bot_version
-        if version is not None and version.bot.owner_id == user.pk:
-            return True
-    tournament = match.tournament
-    if tournament.created_by_id == user.pk:
+    if user.pk in (askers if askers is not None else analysis_askers(match=match)):
         return True
-    club = tournament.club
+    club = match.tournament.club
     return club is not None and club_role_of(user=user, club=club) in (Role.OWNER, Role.ORGANISER)
 
 

@@ -38,7 +38,7 @@ from league.domain.presence import (
 )
 from league.domain.presence import bot_for_absent as domain_bot_for_absent
 from league.errors import ConflictError, NotAllowedError, NotFoundError
-from league.live_updates import group_send
+from league.live_updates import group_send, person_updated
 from league.models import (
     PERSON_MAX_STRIKES,
     AbsenceVote,
@@ -215,6 +215,8 @@ def _bot_seat_for_absent(*, match: Match, row: MatchSeat, votes: int, now: datet
         match.queued_at = now
         match.save(update_fields=["status", "waiting_seat", "deadline", "queued_at"])
         task_enqueue(RUN_MATCH, match.pk)
+        if row.competitor.user_id is not None:  # no longer their move: their counts
+            person_updated(row.competitor.user_id)
 
 
 def absent_seats_return(*, match_id: int) -> list[int]:

@@ -17,7 +17,7 @@ from config.configuration import (
     url_for_display,
 )
 from tests.celery_workers import REPOSITORY_ROOT
-from tests.servers import closed_port
+from tests.servers import closed_port, database_url_for
 
 
 def manage(*arguments: str, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -187,11 +187,18 @@ def test_flags_and_passwords() -> None:
     assert url_for_display("postgres://u@h/db") == "postgres://u@h/db"
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 def test_preflight_beat_names_a_beat_that_never_ticked_or_went_stale(tmp_path: Path) -> None:
     """The beat container's health check (docker-compose.yml): exit 1 with one line until
-    beat ticks, 0 after a fresh tick, 1 again once the tick is older than the threshold."""
-    environment = {"VAR_DIR": str(tmp_path)}
-    assert manage("migrate", "--noinput", environment=environment).returncode == 0
+    beat ticks, 0 after a fresh tick, 1 again once the tick is older than the threshold.
+    On the test's database, migrated already (a new SQLite file cost a whole ``migrate``)."""
+    from django.db import connection
+
+    environment = {
+        "VAR_DIR": str(tmp_path),
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+    }
 
     never = manage("preflight", "--beat", environment=environment)
     tick = (
@@ -228,3 +235,32 @@ def test_preflight_beat_names_a_beat_that_never_ticked_or_went_stale(tmp_path: P
         stale.stderr.strip(),
     ), stale.stderr
     assert "Traceback" not in never.stderr + stale.stderr
+
+
+def test_a_process_starts_without_what_one_command_or_one_page_needs(tmp_path: Path) -> None:
+    """``manage.py runserver`` serves HTTP and WebSockets (daphne's command, its options);
+    every other process that sets Django up (web processes, workers, commands) starts with
+    its URLs and its tasks but without daphne and Twisted (0.65 s of CPU), scipy and numpy
+    (0.5 s: the ratings' and standings' maths import them at their first use) and fpdf2
+    (0.55 s: the table cards' PDF): config/management/commands/runserver.py,
+    league/domain/ratings_maths.py, web/table_cards.py."""
+    environment = {"VAR_DIR": str(tmp_path)}
+    runserver = manage("help", "runserver", environment=environment)
+    assert runserver.returncode == 0, runserver.stderr
+    assert "--websocket_handshake_timeout" in runserver.stdout
+    heavy = {"daphne", "twisted", "scipy", "numpy", "fpdf"}
+    modules = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, django; django.setup(); "
+            "import config.urls, config.celery, league.tasks, bots.tasks; "
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(heavy)!r})))",
+        ],
+        cwd=REPOSITORY_ROOT,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"} | environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert modules.stdout.strip() == "[]"

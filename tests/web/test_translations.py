@@ -799,8 +799,12 @@ def engine_refusals() -> dict[str, str]:
     from engine.variants import FAMILIES, load_game
 
     shapes: dict[str, str] = {}
+    seen: set[str] = set()  # the same refusal comes millions of times: its shape once
 
     def keep(rule: str) -> None:
+        if rule in seen:
+            return
+        seen.add(rule)
         shape = re.sub(r"\d+", "N", re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", "CARD", rule))
         shapes.setdefault(shape, rule)
 
@@ -833,8 +837,8 @@ def engine_refusals() -> dict[str, str]:
                                 keep(exc.rule)
                     state.apply_action(rng.choice(sorted(legal)), seat=seat)
                     wrong_seat = (state.acting_seat() + 1) % state.num_seats
-                    try:  # the wrong seat's move
-                        state.clone().apply_action(0, seat=wrong_seat)
+                    try:  # the wrong seat's move: refused, the state unchanged
+                        state.apply_action(0, seat=wrong_seat)
                     except IllegalActionError as exc:
                         keep(exc.rule)
                 try:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from league.errors import LeagueError, NotAllowedError, NotFoundError
 from league.models import Ladder, LadderEntrantStatus, MatchStatus
+from league.reads_generation import settled_read
 from league.selectors.ladders import (
     challenges_of,
     ladder_board,
@@ -102,11 +103,22 @@ def _ladder_own_context(
     }
 
 
+def _ladder_shared(slug: str) -> tuple[Ladder, dict[str, Any]]:
+    """The ladder and its board, read once for every signed-in reader while no write but a
+    running match's progress happens (league.reads_generation.settled_read)."""
+
+    def read() -> tuple[Ladder, dict[str, Any]]:
+        ladder = _ladder(slug)
+        return ladder, ladder_board(ladder)
+
+    return settled_read(f"ladder:{slug}", read)
+
+
 def ladder_personal(request: HttpRequest, slug: str) -> dict[str, str]:
     """The ladder page's parts of the signed-in person reading it (api.read_cache's
     ``personal``): base.html's and the page's own (challenges, a rated game)."""
-    ladder = _ladder(slug)
-    context = _ladder_own_context(request, ladder, ladder_board(ladder))
+    ladder, board = _ladder_shared(slug)
+    context = _ladder_own_context(request, ladder, board)
     return personal_parts(request, "web/_ladder_personal_parts.html", context)
 
 
@@ -185,8 +197,13 @@ def ladder_version_personal(
 ) -> dict[str, str] | None:
     """A version page's parts of the signed-in person reading it (api.read_cache's
     ``personal``): base.html's; the page whole for its owner (and staff)."""
-    ladder = _ladder(slug)
-    if _owns_version(request, ladder_version_owner_id(ladder, competitor_id)):
+
+    def owner_id() -> int | None:
+        return ladder_version_owner_id(_ladder(slug), competitor_id)
+
+    if _owns_version(
+        request, settled_read(f"ladder-version-owner:{slug}:{competitor_id}", owner_id)
+    ):
         return None
     return base_parts(request)
 

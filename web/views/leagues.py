@@ -21,6 +21,7 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from league.reads_generation import settled_read
 from league.selectors.clubs import club_get, club_role_of
 from league.selectors.matches import match_list
 from league.selectors.ratings import tournament_ratings
@@ -114,6 +115,18 @@ def _tournament(tournament_id: int) -> Tournament:
     except NotFoundError:
         raise Http404(_("No such league.")) from None
     return tournament
+
+
+def _tournament_shared(tournament_id: int) -> Tournament:
+    """The league and its club, read once for every signed-in reader while no write but a
+    running match's progress happens (league.reads_generation.settled_read)."""
+
+    def read() -> Tournament:
+        tournament = _tournament(tournament_id)
+        _ = tournament.club  # kept with the league
+        return tournament
+
+    return settled_read(f"tournament:{tournament_id}", read)
 
 
 @require_GET
@@ -369,7 +382,7 @@ def _league_own_context(request: HttpRequest, tournament: Tournament) -> dict[st
 def league_personal(request: HttpRequest, tournament_id: int) -> dict[str, str]:
     """The league page's parts of the signed-in person reading it (api.read_cache's
     ``personal``): base.html's and the page's own (entering, organising)."""
-    tournament = _tournament(tournament_id)
+    tournament = _tournament_shared(tournament_id)
     context = _league_own_context(request, tournament)
     if context["organiser"]:
         context["rounds"] = round_list(tournament_id=tournament.pk)
@@ -483,7 +496,7 @@ def round_personal(request: HttpRequest, tournament_id: int, number: int) -> dic
     """The round page's parts of the signed-in person reading it (api.read_cache's
     ``personal``): base.html's; the page whole for an organiser of a league played at the
     club (the table cards, closing the night, confirming scores: theirs alone)."""
-    tournament = _tournament(tournament_id)
+    tournament = _tournament_shared(tournament_id)
     if tournament.at_club and can_organise(user=request.user, tournament=tournament):
         return None
     return base_parts(request)

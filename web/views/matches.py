@@ -14,8 +14,10 @@ from django.views.decorators.http import require_GET
 
 from league.errors import NotAllowedError, NotFoundError
 from league.models import Match, MatchStatus
+from league.reads_generation import settled_read
 from league.selectors.club_nights import match_club_sheet
 from league.selectors.matches import (
+    analysis_askers,
     can_request_analysis,
     match_analysis_for,
     match_error_for,
@@ -92,6 +94,20 @@ def _match_own_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
+def _match_shared(match_id: int) -> tuple[Match, bool, frozenset[int]]:
+    """The match (its seats, tournament and club), whether its record shows every hand,
+    and who may ask for its analysis, read once for every signed-in reader while no write
+    but a running match's progress happens (league.reads_generation.settled_read)."""
+
+    def read() -> tuple[Match, bool, frozenset[int]]:
+        match = _match(match_id)
+        _ = match.tournament.club  # kept with the match
+        all_hands = record_shows_all_hands(match=match)
+        return match, all_hands, analysis_askers(match=match) if all_hands else frozenset()
+
+    return settled_read(f"match:{match_id}", read)
+
+
 def match_personal(request: HttpRequest, match_id: int) -> dict[str, str] | None:
     """The match page's parts of the signed-in person reading it (api.read_cache's
     ``personal``): base.html's and, on a replay, their seat, play again and the chat.
@@ -99,16 +115,16 @@ def match_personal(request: HttpRequest, match_id: int) -> dict[str, str] | None
     failed match's traceback), a person with their own deck (the replay's cards), an
     organiser of a club's match (its corrections), and who may ask for the analysis shown
     (its button: who sat at it, its bots' owners, its organisers)."""
-    match = _match(match_id)
     user = request.user
     deck = request_display(request)
     if getattr(user, "is_staff", False) or deck.large_cards or deck.four_colour_deck:
         return None
+    match, all_hands, askers = _match_shared(match_id)
     if match.tournament.at_club:  # a score sheet: no replay, no chat
         if can_organise(user=user, tournament=match.tournament):
             return None
         return base_parts(request)
-    if record_shows_all_hands(match=match) and can_request_analysis(user=user, match=match):
+    if all_hands and can_request_analysis(user=user, match=match, askers=askers):
         return None
     context = _match_own_context(request, match)
     return personal_parts(request, "web/_match_personal_parts.html", context)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -154,7 +155,13 @@ class MatchSeatActionApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(SeatViewSerializer))
     def post(self, request: Request, match_id: int, seat: int) -> Response:
-        data = validated(self.InputSerializer, request.data)
+        try:
+            data = validated(self.InputSerializer, request.data)
+        except APIException:
+            # A body refused: whose seat it is is said first (401, 403, 404), as before.
+            match = match_get(match_id=match_id)
+            match_seat_get_for_owner(match=match, seat=seat, user=request.user)
+            raise
         # The match is read once, locked, with its seats (the seat checked to be the
         # person's), and answered as it stands after the move: the next person's deadline,
         # or the bots' turn, or the end.

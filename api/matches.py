@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -41,7 +42,7 @@ from league.selectors.replays import match_replay
 from league.selectors.tables import CHAT_MAX_CHARS, chat_message_json, chat_messages, seat_view
 from league.selectors.tournaments import round_list
 from league.services.analysis import analysis_request
-from league.services.matches import match_person_act
+from league.services.matches import match_person_move
 from league.services.presence import absence_vote, table_presence
 from league.services.table_chat import chat_message_post
 
@@ -154,13 +155,19 @@ class MatchSeatActionApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=responses(SeatViewSerializer))
     def post(self, request: Request, match_id: int, seat: int) -> Response:
-        match = match_get(match_id=match_id)
-        match_seat_get_for_owner(match=match, seat=seat, user=request.user)
-        data = validated(self.InputSerializer, request.data)
-        match_person_act(match=match, seat=seat, action=data["action"])
-        # The table as it stands after the move (read afresh: the next person's deadline,
-        # or the bots' turn, or the end).
-        after = match_get(match_id=match_id)
+        try:
+            data = validated(self.InputSerializer, request.data)
+        except APIException:
+            # A body refused: whose seat it is is said first (401, 403, 404), as before.
+            match = match_get(match_id=match_id)
+            match_seat_get_for_owner(match=match, seat=seat, user=request.user)
+            raise
+        # The match is read once, locked, with its seats (the seat checked to be the
+        # person's), and answered as it stands after the move: the next person's deadline,
+        # or the bots' turn, or the end.
+        after = match_person_move(
+            match_id=match_id, seat=seat, user=request.user, action=data["action"]
+        )
         return Response(seat_view(match=after, seat=seat, user=request.user))
 
 

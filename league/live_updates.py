@@ -61,7 +61,11 @@ def match_updated(
     }
     if events is not None:
         message["events"] = events
-    transaction.on_commit(lambda: group_send(f"match-{match_id}", message))
+    # The people told of this transaction (person_updated) go in the same hop: they were
+    # all named before the commit that runs this.
+    transaction.on_commit(
+        lambda: groups_send([(f"match-{match_id}", message), *_persons_messages()])
+    )
 
 
 def groups_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -148,8 +152,15 @@ def person_updated(user_id: int) -> None:
 
 
 def _persons_send() -> None:
+    groups_send(_persons_messages())
+
+
+def _persons_messages() -> list[tuple[str, dict[str, Any]]]:
+    """The messages to the people named since the last send (taken: the next finds none)."""
     ids: set[int] = getattr(_person_pending, "ids", None) or set()
     _person_pending.ids = set()
     person_counts_moved_on(ids)  # before the pages refetch: the header's counts anew
-    for user_id in sorted(ids):
-        group_send(f"person-{user_id}", {"type": "league.update", "event": "counts"})
+    return [
+        (f"person-{user_id}", {"type": "league.update", "event": "counts"})
+        for user_id in sorted(ids)
+    ]

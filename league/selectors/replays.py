@@ -68,6 +68,21 @@ def match_replay(match: Match) -> Replay:
     return Replay(state=state, times=times, stored=stored)
 
 
+def match_state_keep(match: Match, state: State[Any]) -> None:
+    """Keep ``state`` as ``match``'s position for ``match_state_read``: the state a move
+    just made, once its events are committed (``match.events_stored`` of them, the
+    whole ``state.log``), so that the mover's answer and the other pages' reads of the
+    same position need no replay."""
+    if len(state.log) != match.events_stored:
+        return
+    key = (match.pk, match.game, match.seed, match.events_stored)
+    with _states_lock:
+        _states[key] = state
+        _states.move_to_end(key)
+        while len(_states) > STATES_KEPT:
+            _states.popitem(last=False)
+
+
 def match_state_read(match: Match) -> State[Any]:
     """The engine state of ``match`` for reading only: the caller never changes it (a
     service that plays on replays its own, ``match_replay``).

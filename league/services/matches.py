@@ -42,7 +42,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -71,7 +71,7 @@ from engine.game import PlayerView, State
 from league.domain.ladder_results import MACHINE_FAULT
 from league.domain.presence import deal_started
 from league.domain.public_events import PublicEvents
-from league.errors import InvalidInputError
+from league.errors import InvalidInputError, NotFoundError
 from league.live_updates import (
     match_finished,
     match_updated,
@@ -92,7 +92,14 @@ from league.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from league.selectors.replays import MatchLogError, Replay, match_replay, match_state_read
+from league.selectors.matches import User, match_seat_get_for_owner
+from league.selectors.replays import (
+    MatchLogError,
+    Replay,
+    match_replay,
+    match_state_keep,
+    match_state_read,
+)
 from league.services.analysis import analyses_sweep, analysis_queue
 from league.services.ladders import ladder_match_finished, seat_logs_store
 from league.services.match_lanes import match_run_enqueue
@@ -797,13 +804,46 @@ def match_person_act(
 
     InvalidInputError naming the rule for an illegal action or one out of turn; nothing
     is stored then. Returns the seat's new view."""
+    return _person_act(match_id=match.pk, seat=seat, action=action, user=None, now=now).view
+
+
+def match_person_move(
+    *, match_id: int, seat: int, user: User, action: str, now: datetime | None = None
+) -> Match:
+    """The person ``user`` plays ``action`` at their ``seat`` (the API's move): the match
+    is read once, locked, with its seats (NotFoundError: no such match or seat;
+    NotAllowedError: the seat is not ``user``'s), the action applied as
+    ``match_person_act`` does. Returns the match as it stands after the move, its seats
+    read with it (``match.seats.all()``): what the mover's answer shows."""
+    return _person_act(match_id=match_id, seat=seat, action=action, user=user, now=now).match
+
+
+@dataclass(frozen=True)
+class _PersonAct:
+    match: Match
+    """As it stands after the move, with its seats prefetched."""
+    view: PlayerView
+
+
+def _person_act(
+    *, match_id: int, seat: int, action: str, user: User | None, now: datetime | None
+) -> _PersonAct:
+    """A person's action at ``seat``; ``user``: check that the seat is theirs (None: the
+    caller did)."""
     now = now or timezone.now()
+    seats = MatchSeat.objects.select_related("competitor__bot_version__bot").order_by("seat")
     with transaction.atomic():
         locked = (
             Match.objects.select_for_update(of=("self", "tournament"))
             .select_related("tournament", "round")
-            .get(pk=match.pk)
+            .prefetch_related(Prefetch("seats", queryset=seats))
+            .filter(pk=match_id)
+            .first()
         )
+        if locked is None:
+            raise NotFoundError(_("no match %(match_id)s") % {"match_id": match_id})
+        if user is not None:
+            match_seat_get_for_owner(match=locked, seat=seat, user=user)
         if locked.status == MatchStatus.FINISHED:
             raise InvalidInputError(_("the match is over"))
         if locked.status == MatchStatus.ERROR:
@@ -828,7 +868,8 @@ def match_person_act(
             state.apply_action(code, seat=seat)
         except IllegalActionError as exc:
             raise InvalidInputError(refusal_in_language(exc)) from None
-        if state.is_terminal():  # the record is written now and needs every move's time
+        over = state.is_terminal()
+        if over:  # the record is written now and needs every move's time
             replay = match_replay(locked)
             state = replay.state
             state.apply_action(code, seat=seat)
@@ -836,10 +877,15 @@ def match_person_act(
             budget_ms = locked.tournament.move_seconds * 1000
             left_ms = (locked.deadline - now).total_seconds() * 1000
             replay.times[index] = min(budget_ms, max(0.0, budget_ms - left_ms))
-        rows = list(locked.seats.select_related("competitor__bot_version").order_by("seat"))
+        rows = list(locked.seats.all())
         mover = next(r for r in rows if r.seat == seat).competitor.user_id
         _person_moved(match=locked, replay=replay, rows=rows, now=now, public=public, mover=mover)
-    return state.view_for(seat)
+        if not over:
+            # The position every page reads next, kept once it is committed: no replay
+            # for the mover's answer nor for the others' reads of it in this process.
+            kept = state
+            transaction.on_commit(lambda: match_state_keep(locked, kept))
+    return _PersonAct(match=locked, view=state.view_for(seat))
 
 
 def match_deadline_expire(*, match_id: int, now: datetime) -> bool:

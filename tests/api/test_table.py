@@ -9,10 +9,12 @@ Matches are played in process (``match_run``, the body of the ``run_match`` task
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
+from django.db import connection
 from rest_framework.test import APIClient
 
 import pytest
@@ -136,6 +138,64 @@ def test_the_seat_view_says_whose_turn_it_is_in_each_phase() -> None:
     assert "Traceback" not in stopped["error"]
     assert "secrets" not in stopped["error"]
     assert stopped["error"].startswith("the worker failed")
+
+
+def statements_of(act: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """What ``act()`` answers and the SQL it ran (an execute wrapper: Django empties
+    CaptureQueriesContext's log as a request starts)."""
+    sql: list[str] = []
+
+    def record(execute: Any, statement: str, *args: Any) -> Any:
+        sql.append(statement)
+        return execute(statement, *args)
+
+    with connection.execute_wrapper(record):
+        answer = act()
+    return answer, sql
+
+
+def rows_read(table: str, sql: list[str]) -> list[str]:
+    """The statements of ``sql`` that read rows of ``table`` (a SELECT of its columns, or a
+    cursor declared on it; not a subquery of another read)."""
+    return [
+        s
+        for s in sql
+        if s.lstrip().startswith((f'SELECT "{table}".', "DECLARE")) and f'FROM "{table}"' in s
+    ]
+
+
+def test_a_move_reads_the_match_once_and_answers_without_a_replay(
+    transactional_db: None,
+) -> None:
+    """The person's move through the API reads the match and its seats once (locked, the
+    seat checked to be hers) and answers with the position the move made, which it keeps
+    for the next reads once committed: neither the answer nor the next page's read of
+    that position replays the stored events (league.selectors.replays.match_state_keep).
+    Committed for real (transactional_db), as the site runs: the position is kept only
+    once the move's transaction commits."""
+    ann = user_create("ann")
+    match_id = table_open(ann, seed=SEED_BOT_FIRST)
+    bots_play(match_id)
+    before = view_of(ann, match_id)
+    assert before["your_turn"] is True
+
+    post = client_for(ann).post
+    url = f"/api/matches/{match_id}/seats/0/actions/"
+    response, sql = statements_of(
+        lambda: post(url, {"action": before["view"]["legal"][0]}, format="json")
+    )
+    answer = ok(response)
+    assert answer["position"] == before["position"] + 1
+    assert len(rows_read("league_match", sql)) == 1
+    assert len(rows_read("league_matchseat", sql)) == 1
+    assert rows_read("league_matchevent", sql) == []
+
+    again, sql = statements_of(lambda: view_of(ann, match_id))
+    assert again == answer
+    assert rows_read("league_matchevent", sql) == []
+    # The stored events are those the kept position holds: a replay says the same.
+    stored = match_replay(Match.objects.get(pk=match_id)).state.view_for(0).to_json()
+    assert stored == again["view"]
 
 
 @pytest.mark.django_db

@@ -8,6 +8,10 @@ and the bots' answer reaches the page: their cards are on the table although no 
 answered meanwhile. The views are let through again and the person plays the deal to its
 end: the page showed the deal's last trick, its four cards with the winner marked and every
 hand empty, before the next deal's cards.
+
+A second newcomer's page merges each update and view into what it shows: the cards that
+stay in the hand are the same elements after the bots played, and the table then shows
+what a fresh page draws of the same position.
 """
 
 from __future__ import annotations
@@ -148,3 +152,58 @@ def test_the_bots_cards_come_on_the_socket_and_a_deals_last_trick_is_shown(
     shown = last_tricks[0]
     assert len(set(shown["cards"])) == 4
     assert shown["note"].endswith("won the trick")
+
+
+SHOWN = """
+const part = (role) => document.querySelector(`#table [data-role="${role}"]`).innerHTML;
+return {
+  position: document.getElementById("table").dataset.position,
+  board: part("board"), choices: part("choices"), facts: part("facts"), scores: part("scores"),
+};
+"""
+"""What the table shows: its position and the HTML of its parts drawn from the view."""
+
+
+def test_an_update_redraws_only_what_changed_as_a_fresh_page_draws_it(
+    site: Site, worker: CeleryWorkerProcess, browser: WebDriver
+) -> None:
+    """The table merges each answer and update into what it shows (morph): a card that
+    stays in the hand is the same element after the bots' cards and the next view (not
+    laid out again, its focus kept), and the table then shows exactly what a fresh page
+    draws of the same position."""
+    driver = browser
+    driver.get(f"{site.url}/")
+    css(driver, ".play-now a.button").click()
+    wait_for(driver, lambda d: d.find_elements("id", "id_password2"))
+    css(driver, "#id_username").send_keys("redrawn")
+    css(driver, "#id_password1").send_keys(PASSWORD)
+    css(driver, "#id_password2").send_keys(PASSWORD)
+    css(driver, "main form button[type=submit]").click()
+    wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
+    wait_for(driver, lambda d: css(d, "[data-role=connection]").text == "live", timeout=20)
+    wait_for(driver, my_turn, timeout=60)
+
+    # Each card of the hand marked (a property of its element, which a redraw would lose).
+    driver.execute_script(
+        "for (const b of document.querySelectorAll('.seat.mine button.card-button'))"
+        " b.__before = true;"
+    )
+    before = my_cards(driver)
+    play_cards(driver, 1)
+    wait_for(driver, my_turn, timeout=60)  # the bots played, and the view said so
+    kept = driver.execute_script(
+        "return [...document.querySelectorAll('.seat.mine button.card-button')]"
+        ".map((b) => [b.dataset.card, b.__before === true])"
+    )
+    assert len(kept) == len(before) - 1
+    assert all(same for _card, same in kept), kept
+
+    # Settled (the bots wait for this person): the same as a fresh page of this position.
+    shown = driver.execute_script(SHOWN)
+    driver.refresh()
+    wait_for(driver, lambda d: table_attribute(d, "ready") == "true", timeout=20)
+    wait_for(driver, my_turn, timeout=30)
+    fresh = driver.execute_script(SHOWN)
+    assert fresh["position"] == shown["position"]
+    for part in ("board", "choices", "facts", "scores"):
+        assert shown[part] == fresh[part], part

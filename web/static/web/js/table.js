@@ -28,17 +28,29 @@
 // and one more if updates came meanwhile (the latest wins). The trick that ends a deal stays
 // on the table with its winner for LAST_TRICK_MS (or until the next update) before the next
 // deal is shown.
+//
+// Each answer or update is drawn anew apart from the page and merged into what is shown
+// (morph, cards.js): only what changed is written, a card that stays is the same element
+// (not laid out again, its focus kept), and clicks are heard by the containers.
 
 import {
   actionWords, boardAreas, breakableName, cardImage, cardName, compassName, contractWords, csrfToken, el,
-  engineWords, fetchJSON, liveSocket, movedWords, seatAreas, suitWords, tr,
+  drawnApart, engineWords, fetchJSON, liveSocket, morph, movedWords, seatAreas, setText, suitWords, tr,
 } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { tablePresence } from "./presence.js";
 import { turnSignals } from "./turn_signals.js";
 
 const root = document.getElementById("table");
-const part = (role) => root.querySelector(`[data-role="${role}"]`);
+const parts = new Map(); // the page's parts by role, found once (the template draws them)
+function part(role) {
+  let found = parts.get(role);
+  if (!found) {
+    found = root.querySelector(`[data-role="${role}"]`);
+    if (found) parts.set(role, found);
+  }
+  return found;
+}
 const cardBase = root.dataset.cardUrl;
 const mySeat = Number.parseInt(root.dataset.seat ?? "0", 10);
 const matchId = Number.parseInt(root.dataset.match ?? "0", 10);
@@ -87,6 +99,11 @@ let laterTimer = null;
 function nameOf(seat) {
   if (seat === mySeat) return seatNames?.[seat] && seatNames[seat] !== "You" ? tr(gettext("%(name)s (you)"), { name: seatNames[seat] }) : gettext("You");
   return seatNames?.[seat] ?? compassName(seat, seatCount);
+}
+
+/** Set a data attribute of the table only when it changes (each change restyles the page). */
+function rootData(name, value) {
+  if (root.dataset[name] !== value) root.dataset[name] = value;
 }
 
 function showError(message) {
@@ -142,7 +159,10 @@ function rovingButtons(container) {
 function setRoving(container, chosen) {
   const buttons = rovingButtons(container);
   const target = chosen && buttons.includes(chosen) ? chosen : buttons[0];
-  for (const button of container.querySelectorAll("button")) button.tabIndex = button === target ? 0 : -1;
+  for (const button of container.querySelectorAll("button")) {
+    const index = button === target ? 0 : -1;
+    if (button.tabIndex !== index) button.tabIndex = index;
+  }
   return target ?? null;
 }
 
@@ -229,15 +249,21 @@ function playOrder(view, leader) {
   return Array.from({ length: n }, (_, i) => (leader + i) % n);
 }
 
+/** Show `data`: each part drawn anew apart from the page (drawnApart) and merged into
+ * what is shown (morph), so that only what changed is laid out again. */
 function render(data) {
+  drawnApart(() => renderParts(data));
+}
+
+function renderParts(data) {
   // The focus survives the redraw: the same card or choice, else the next one to play.
   const focused = document.activeElement;
   const focusedCard = focused?.closest?.(".hand.mine") ? focused.dataset.card : null;
   const focusedChoice = focused?.closest?.("[data-role=choices]") ? focused.dataset.action : null;
   const wasInTable = focused === document.body || root.contains(focused);
   const phase = phaseOf(data);
-  root.dataset.phase = phase;
-  root.dataset.position = String(data.position ?? "");
+  rootData("phase", phase);
+  rootData("position", String(data.position ?? ""));
   if (Array.isArray(data.seats)) {
     seatNames = distinctNames(data.seats.map((s) => s.name));
     seatCount = data.seats.length;
@@ -247,10 +273,7 @@ function render(data) {
   renderWaiting(data);
   const view = data.view;
   if (!view) {
-    part("board").replaceChildren();
-    part("choices").replaceChildren();
-    part("facts").replaceChildren();
-    part("scores").replaceChildren();
+    for (const role of ["board", "choices", "facts", "scores"]) morph(part(role), []);
   } else {
     renderBoard(data, view);
     announcePlays(view);
@@ -264,11 +287,11 @@ function render(data) {
   if (hand) {
     const again = focusedCard ? hand.querySelector(`button[data-card="${focusedCard}"]`) : null;
     const target = setRoving(hand, again);
-    if (focusedCard && target) target.focus();
+    if (focusedCard && target && document.activeElement !== target) target.focus();
   }
   const choice = focusedChoice ? part("choices").querySelector(`button[data-action="${CSS.escape(focusedChoice)}"]`) : null;
   const choiceTarget = setRoving(part("choices"), choice);
-  if (focusedChoice && choiceTarget) choiceTarget.focus();
+  if (focusedChoice && choiceTarget && document.activeElement !== choiceTarget) choiceTarget.focus();
   if (turnStarts) {
     announce(part("status").textContent);
     // Whoever plays with the keys finds the focus where the move is made.
@@ -279,9 +302,10 @@ function render(data) {
 }
 
 /** Each other person's seat says whether they are at the table: drawn into the board as
- * it stands, so a change of presence redraws no card (a click is never lost to it). */
-function renderPresence() {
-  for (const box of part("board").querySelectorAll(".seat[data-seat]")) {
+ * it stands, so a change of presence redraws no card (a click is never lost to it), or
+ * into `board`, a board being drawn. */
+function renderPresence(board = part("board")) {
+  for (const box of board.querySelectorAll(".seat[data-seat]")) {
     const seat = Number(box.dataset.seat);
     const here = seat === mySeat ? null : presence.of(seat);
     let badge = box.querySelector(".badge.presence");
@@ -296,7 +320,7 @@ function renderPresence() {
     }
     box.dataset.connected = here.connected ? "true" : "false";
     badge.classList.toggle("gone", !here.connected);
-    badge.textContent = here.connected ? gettext("at the table") : gettext("gone");
+    setText(badge, here.connected ? gettext("at the table") : gettext("gone"));
   }
 }
 
@@ -306,8 +330,9 @@ function renderBoard(data, view) {
   const legal = new Set(view.legal);
   const myTurn = Boolean(data.your_turn) && !sending;
   const toAct = data.to_act ?? view.to_act;
-  const board = part("board");
-  board.replaceChildren();
+  // Drawn anew apart, then into the page changing only what differs (morph): the cards that
+  // stay are not laid out again, and a card under the pointer or the focus stays.
+  const board = el("div");
   const areas = boardAreas(board, "area");
   const centre = el("div", { class: "centre" });
   board.append(centre);
@@ -341,8 +366,7 @@ function renderBoard(data, view) {
           "data-card": card,
           "aria-label": playable ? tr(gettext("%(card)s, playable"), { card: cardName(card) }) : cardName(card),
           tabindex: "-1",
-          // Every card is sent: for one the rules forbid, the server's answer names the rule.
-          onclick: () => send(action),
+          // Every card is sent (cardClicked): for one the rules forbid, the server's answer names the rule.
         }, cardImage(cardBase, card, { label: "" }));
         hand.append(el("li", {}, button));
       }
@@ -354,7 +378,7 @@ function renderBoard(data, view) {
         const action = `play ${card}`;
         const playable = myTurn && legal.has(action);
         const item = playable
-          ? el("button", { type: "button", class: "card-button legal", "data-card": card, "aria-label": tr(gettext("%(card)s from the dummy, playable"), { card: cardName(card) }), tabindex: "-1", onclick: () => send(action) }, cardImage(cardBase, card, { small: true, label: "" }))
+          ? el("button", { type: "button", class: "card-button legal", "data-card": card, "aria-label": tr(gettext("%(card)s from the dummy, playable"), { card: cardName(card) }), tabindex: "-1" }, cardImage(cardBase, card, { small: true, label: "" }))
           : cardImage(cardBase, card, { small: true });
         hand.append(el("li", {}, item));
       }
@@ -389,17 +413,41 @@ function renderBoard(data, view) {
   if (winner !== null) {
     centre.append(el("p", { class: "trick-note" }, tr(gettext("%(name)s won the trick"), { name: nameOf(winner) })));
   }
-  renderPresence();
+  renderPresence(board);
+  morph(part("board"), [...board.childNodes]);
+}
+
+/** A card of the hand (or of the dummy) clicked: sent, playable or not. */
+function cardClicked(event) {
+  const button = event.target.closest?.("button.card-button[data-card]");
+  if (button && part("board").contains(button)) send(`play ${button.dataset.card}`);
+}
+
+/** A bid or choice clicked: sent. */
+function choiceClicked(event) {
+  const button = event.target.closest?.("button[data-action]");
+  if (button && part("choices").contains(button)) send(button.dataset.action);
+}
+
+/** A choice under the pointer or the focus: what it does, below the choices. */
+function choiceDescribed(event) {
+  const button = event.target.closest?.("button[data-action]");
+  if (button && part("choices").contains(button)) setText(part("explanation"), button.title || "");
 }
 
 /** Bids and choices: every legal action that is not a card, under the game's plain label
  * of its kind, with what it does (the game's explanation) on hover, focus and below. */
 function renderChoices(data, view) {
   const choices = part("choices");
-  const explanation = part("explanation");
-  choices.replaceChildren();
-  explanation.textContent = "";
-  if (!data.your_turn || sending) return;
+  const groups = choiceGroups(data, view);
+  if (!groups.length) setText(part("explanation"), "");
+  morph(choices, groups);
+}
+
+/** The groups of choice buttons (none unless it is this person's move). */
+function choiceGroups(data, view) {
+  if (!data.your_turn || sending) return [];
+  const drawn = [];
   const labelled = new Map((data.actions ?? []).map((a) => [a.action, a]));
   const groups = new Map();
   for (const action of view.legal.filter((a) => !a.startsWith("play "))) {
@@ -415,20 +463,18 @@ function renderChoices(data, view) {
       group.append(el("span", { class: "choice-label" }, `${label[0].toUpperCase()}${label.slice(1)}:`));
     }
     for (const info of actions) {
-      const describe = () => { explanation.textContent = info.explanation || ""; };
+      // Clicked: choiceClicked; under the pointer or the focus: choiceDescribed.
       group.append(el("button", {
         type: "button",
         class: "primary",
         "data-action": info.action,
         title: info.explanation || null,
         "aria-description": info.explanation || null,
-        onclick: () => send(info.action),
-        onmouseenter: describe,
-        onfocus: describe,
       }, actionWords(info.action)));
     }
-    choices.append(group);
+    drawn.push(group);
   }
+  return drawn;
 }
 
 function renderMoved(data) {
@@ -436,7 +482,7 @@ function renderMoved(data) {
   const moved = Array.isArray(data.moved_for_you) ? data.moved_for_you : [];
   if (!moved.length) {
     box.hidden = true;
-    box.replaceChildren();
+    morph(box, []);
     return;
   }
   const latest = moved[moved.length - 1];
@@ -444,7 +490,7 @@ function renderMoved(data) {
   const earlier = moved.length > 1
     ? [el("details", {}, el("summary", {}, tr(gettext("All %(count)s moves played for you"), { count: moved.length })), el("ol", {}, items))]
     : [];
-  box.replaceChildren(el("strong", {}, movedWords(latest)), ...earlier);
+  morph(box, [el("strong", {}, movedWords(latest)), ...earlier]);
   box.hidden = false;
 }
 
@@ -454,7 +500,7 @@ function renderWaiting(data) {
   box.hidden = !waiting;
   if (!waiting) return;
   const missing = Array.isArray(data.missing) ? data.missing : [];
-  part("missing").replaceChildren(...missing.map((m) => el("li", {},
+  morph(part("missing"), missing.map((m) => el("li", {},
     `${compassName(m.seat, seatCount)}: `, m.invitee ? tr(gettext("waiting for %(name)s to accept"), { name: m.invitee }) : gettext("an open seat, for whoever has the link"))));
 }
 
@@ -477,57 +523,57 @@ function renderFacts(view) {
   for (const [key, value] of Object.entries(priv)) {
     rows.push([tr(gettext("Yours: %(what)s"), { what: engineWords(key.replaceAll("_", " ")) }), Array.isArray(value) ? value.map((v) => engineWords(String(v))).join(" ") : engineWords(String(value))]);
   }
-  part("facts").replaceChildren(...rows.flatMap(([t, v]) => [el("dt", {}, t), el("dd", {}, v)]));
+  morph(part("facts"), rows.flatMap(([t, v]) => [el("dt", {}, t), el("dd", {}, v)]));
 
   const n = view.hand_sizes.length;
   const header = el("tr", {}, el("th", { scope: "col" }, gettext("Deal")),
     ...Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, breakableName(nameOf(s)))));
   const rowsHtml = view.deal_scores.map((scores, i) => el("tr", {}, el("th", { scope: "row" }, `${i + 1}`),
     ...scores.map((x) => el("td", { class: "num" }, x))));
-  part("scores").replaceChildren(el("table", { class: "data" },
+  morph(part("scores"), [el("table", { class: "data" },
     el("caption", { class: "visually-hidden" }, gettext("Scores of each deal and the totals")),
     el("thead", {}, header), el("tbody", {}, ...rowsHtml),
     el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, gettext("Total")),
-      ...view.scores.map((x) => el("td", { class: "num" }, el("strong", {}, x)))))));
+      ...view.scores.map((x) => el("td", { class: "num" }, el("strong", {}, x))))))]);
 }
 
 function renderStatus(data, phase) {
   const view = data.view;
   const status = part("status");
-  root.dataset.yourTurn = data.your_turn && !sending ? "true" : "false";
+  rootData("yourTurn", data.your_turn && !sending ? "true" : "false");
   signals.update(Boolean(data.your_turn) && phase === "your_move");
-  root.dataset.over = phase === "finished" || phase === "error" ? "true" : "false";
+  rootData("over", phase === "finished" || phase === "error" ? "true" : "false");
   const toAct = data.to_act ?? view?.to_act;
   if (sending) {
-    status.textContent = gettext("Sending your move…");
+    setText(status, gettext("Sending your move…"));
     return;
   }
   switch (phase) {
     case "waiting_for_players": {
       const count = (data.missing ?? []).length;
-      status.textContent = tr(ngettext("Waiting for %(count)s more player to sit down.", "Waiting for %(count)s more players to sit down.", count), { count });
+      setText(status, tr(ngettext("Waiting for %(count)s more player to sit down.", "Waiting for %(count)s more players to sit down.", count), { count }));
       break;
     }
     case "your_move": {
       const cards = view.legal.filter((a) => a.startsWith("play ")).length;
-      status.textContent = cards ? gettext("Your move: play one of the marked cards.") : gettext("Your move: choose below.");
+      setText(status, cards ? gettext("Your move: play one of the marked cards.") : gettext("Your move: choose below."));
       break;
     }
     case "player_to_move":
-      status.textContent = toAct === mySeat ? gettext("Your move…") : tr(gettext("%(name)s to move…"), { name: nameOf(toAct) });
+      setText(status, toAct === mySeat ? gettext("Your move…") : tr(gettext("%(name)s to move…"), { name: nameOf(toAct) }));
       break;
     case "trick_won": { // drawn from a socket update: a deal's last trick, or the game's
       const last = view?.tricks?.[view.tricks.length - 1];
-      status.textContent = last ? tr(gettext("%(name)s won the last trick."), { name: nameOf(last.winner) }) : "";
+      setText(status, last ? tr(gettext("%(name)s won the last trick."), { name: nameOf(last.winner) }) : "");
       break;
     }
     case "bots_to_move":
-      status.textContent = toAct === mySeat && data.replaced
+      setText(status, toAct === mySeat && data.replaced
         ? (presence.of(mySeat)?.bot_for_absent ? gettext("A bot plays your seat until the next deal…") : gettext("A bot plays your seat for the rest of this game…"))
         : toAct === undefined || toAct === null ? gettext("The bots are thinking…")
           : toAct === mySeat ? gettext("Your move…")
             : personSeats.has(toAct) ? tr(gettext("%(name)s to move…"), { name: nameOf(toAct) })
-              : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) });
+              : tr(gettext("%(name)s is thinking…"), { name: nameOf(toAct) }));
       break;
     case "finished": {
       const text = view
@@ -541,10 +587,10 @@ function renderStatus(data, phase) {
       break;
     }
     case "error":
-      status.textContent = tr(gettext("This game was stopped: %(reason)s."), { reason: data.error || gettext("an error") });
+      setText(status, tr(gettext("This game was stopped: %(reason)s."), { reason: data.error || gettext("an error") }));
       break;
     default:
-      status.textContent = "";
+      setText(status, "");
   }
   // Once this person's move is done (or on arrival, or at the end): where else they are due.
   if (phase === "your_move") part("next-game").hidden = true;
@@ -556,7 +602,7 @@ function startDeadline(deadline, mine) {
   window.clearInterval(deadlineTimer);
   const box = part("deadline");
   if (!deadline) {
-    box.textContent = "";
+    setText(box, "");
     box.classList.remove("urgent");
     return;
   }
@@ -568,7 +614,7 @@ function startDeadline(deadline, mine) {
     const minutes = Math.floor((left % 3600) / 60);
     const seconds = String(left % 60).padStart(2, "0");
     const clock = days ? tr(gettext("%(days)s d %(hours)s h"), { days, hours }) : hours ? tr(gettext("%(hours)s h %(minutes)s min"), { hours, minutes }) : `${minutes}:${seconds}`;
-    box.textContent = mine ? tr(gettext("Time for this move: %(clock)s"), { clock }) : tr(gettext("Time left for their move: %(clock)s"), { clock });
+    setText(box, mine ? tr(gettext("Time for this move: %(clock)s"), { clock }) : tr(gettext("Time left for their move: %(clock)s"), { clock }));
     box.classList.toggle("urgent", mine && left <= 10);
     if (mine && (left === 30 || left === 10)) announce(tr(gettext("%(seconds)s seconds left for your move"), { seconds: left }));
     if (left === 0) window.clearInterval(deadlineTimer);
@@ -637,7 +683,7 @@ async function refresh(eventIndex) {
       const request = requests;
       const fresh = await fetchJSON(root.dataset.viewUrl);
       accept(fresh, request);
-      root.dataset.ready = "true";
+      rootData("ready", "true");
     } while (fetchAgain && !sending);
   } catch (error) {
     if (!current) part("status").textContent = tr(gettext("Could not load the table: %(reason)s"), { reason: error.message });
@@ -814,6 +860,10 @@ function connectionState(state) {
 
 rovingKeys(part("board"));
 rovingKeys(part("choices"));
+part("board").addEventListener("click", cardClicked);
+part("choices").addEventListener("click", choiceClicked);
+part("choices").addEventListener("mouseover", choiceDescribed);
+part("choices").addEventListener("focusin", choiceDescribed);
 refresh();
 socket = liveSocket(root.dataset.socketUrl, {
   onMessage: (message) => {

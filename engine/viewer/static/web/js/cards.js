@@ -142,9 +142,28 @@ export function movedWords(moved) {
     : `${text}.`;
 }
 
+// Where el() makes its nodes: the page, or while drawnApart draws, a document that is not
+// shown (an image made there loads nothing, until it is put in the page).
+let making = document;
+let apart = null;
+
+/** What `draw()` returns, its nodes (el) made in a document apart from the page: a part
+ * drawn anew to be merged into the page with morph, where most of it is already shown,
+ * loads no image and lays out nothing it discards. A node it puts in the page moves there. */
+export function drawnApart(draw) {
+  apart = apart ?? document.implementation.createHTMLDocument("");
+  const before = making;
+  making = apart;
+  try {
+    return draw();
+  } finally {
+    making = before;
+  }
+}
+
 /** A DOM element: el("li", {class: "x", "aria-label": "y"}, child, "text", ...). */
 export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
+  const node = making.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "dataset") Object.assign(node.dataset, value);
@@ -154,9 +173,95 @@ export function el(tag, attributes = {}, ...children) {
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(child instanceof Node ? child : making.createTextNode(String(child)));
   }
   return node;
+}
+
+// What identifies an element among its siblings when a redraw is matched to what is shown
+// (morph): a card, an action, a seat, an area, a role; or the one element it holds (a hand's
+// <li> is its card).
+const KEY_ATTRIBUTES = ["data-card", "data-action", "data-seat", "data-position", "data-role"];
+
+function keyOf(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return null;
+  for (const name of KEY_ATTRIBUTES) {
+    const value = node.getAttribute(name);
+    if (value !== null) return `${node.tagName} ${name}=${value}`;
+  }
+  return node.childElementCount === 1 && node.childNodes.length === 1 ? keyOf(node.firstElementChild) : null;
+}
+
+function sameKind(shown, fresh) {
+  return shown.nodeType === fresh.nodeType && shown.nodeName === fresh.nodeName;
+}
+
+/** Make `shown` (in the page) look like `fresh` (drawn anew, detached), changing only what
+ * differs. A <details> keeps its "open", which the reader toggles. */
+function morphNode(shown, fresh) {
+  if (shown.nodeType !== Node.ELEMENT_NODE) {
+    if (shown.nodeValue !== fresh.nodeValue) shown.nodeValue = fresh.nodeValue;
+    return;
+  }
+  if (shown.isEqualNode(fresh)) return; // the whole subtree, compared natively
+  const attributes = fresh.attributes;
+  let extra = attributes.length !== shown.attributes.length; // shown may have one fresh has not
+  for (let i = 0; i < attributes.length; i += 1) {
+    const { name, value } = attributes[i];
+    const was = shown.getAttribute(name);
+    if (was === value) continue;
+    shown.setAttribute(name, value);
+    if (was === null) extra = true;
+  }
+  if (extra) {
+    for (const name of shown.getAttributeNames()) {
+      if (!fresh.hasAttribute(name) && !(name === "open" && shown.nodeName === "DETAILS")) shown.removeAttribute(name);
+    }
+  }
+  morph(shown, [...fresh.childNodes]);
+}
+
+/**
+ * Make the children of `parent` those of the list `fresh` (nodes drawn anew, not in the
+ * page), keeping every node already shown that stays the same: what did not change is not
+ * laid out again, an image is not decoded again, and the focus stays where it is. Elements
+ * are matched by their key (keyOf: the same card, action or seat), the others in order.
+ * Elements that are kept keep their event listeners, so the nodes of a part drawn this way
+ * have none of their own: their container listens (event delegation).
+ */
+export function morph(parent, fresh) {
+  const keyed = new Map();
+  const unkeyed = [];
+  for (const node of parent.childNodes) {
+    const key = keyOf(node);
+    if (key === null) unkeyed.push(node);
+    else if (keyed.has(key)) keyed.get(key).push(node);
+    else keyed.set(key, [node]);
+  }
+  let nextUnkeyed = 0;
+  const matched = fresh.map((node) => {
+    const key = keyOf(node);
+    if (key !== null) return keyed.get(key)?.shift() ?? null;
+    if (nextUnkeyed >= unkeyed.length) return null;
+    const candidate = unkeyed[nextUnkeyed];
+    nextUnkeyed += 1;
+    return sameKind(candidate, node) ? candidate : null;
+  });
+  // What goes first, so that what stays keeps its place (a node moved loses the focus).
+  const kept = new Set(matched.filter(Boolean));
+  for (const node of [...parent.childNodes]) if (!kept.has(node)) node.remove();
+  fresh.forEach((node, at) => {
+    const shown = matched[at];
+    if (shown) morphNode(shown, node);
+    const placed = shown ?? node;
+    const there = parent.childNodes[at] ?? null;
+    if (there !== placed) parent.insertBefore(placed, there);
+  });
+}
+
+/** Set a node's text only when it differs (the same text set again is a change to lay out). */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 /** A name as nodes that may wrap after a hyphen, an underscore or a dot ("greedy-" then

@@ -11,7 +11,8 @@ sense with the others.
     python -m bench.table_latency --no-lane   # the reference of issue 32: no interactive lane
 
 It makes a scratch database of its own (``<name>_table_latency_bench``, dropped at the
-end), starts daphne (HTTP and WebSockets) and a Celery worker on it (every queue,
+end), starts production's web server (``python -m config.web_server``: uvicorn, HTTP and
+WebSockets, its processes as ``./scripts/run`` has them) and a Celery worker on it (every queue,
 ``--concurrency`` processes) with, unless ``--no-lane``, the `interactive` lane's own worker
 of one process as scripts/run starts it (issue 32: the same run without it is the
 reference), and four headless
@@ -174,7 +175,9 @@ def say(text: str) -> None:
 
 
 def site_start(environment: dict[str, str], folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """daphne on a free port of 127.0.0.1, once it answers."""
+    """Production's web server (uvicorn, config/web_server.py, its default processes: two
+    a core with Redis) on a free port of 127.0.0.1, once it answers. Until 2026-11-28 this
+    bench served with daphne, which production does not run."""
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
         cwd=REPOSITORY_ROOT,
@@ -183,10 +186,10 @@ def site_start(environment: dict[str, str], folder: Path) -> tuple[subprocess.Po
         timeout=300,
     )
     port = closed_port()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    with (folder / "daphne.log").open("wb") as log:
+    command = [sys.executable, "-m", "config.web_server", "--host", "127.0.0.1"]
+    with (folder / "web-server.log").open("wb") as log:
         process = subprocess.Popen(
-            [*command, "config.asgi:application"],
+            [*command, "--port", str(port)],
             cwd=REPOSITORY_ROOT,
             env=environment,
             stdin=subprocess.DEVNULL,
@@ -204,8 +207,8 @@ def site_start(environment: dict[str, str], folder: Path) -> tuple[subprocess.Po
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process_stop(process, timeout=10)
-                log_text = (folder / "daphne.log").read_text(errors="replace")[-3000:]
-                raise SystemExit(f"daphne did not start:\n{log_text}") from None
+                log_text = (folder / "web-server.log").read_text(errors="replace")[-3000:]
+                raise SystemExit(f"the web server did not start:\n{log_text}") from None
             time.sleep(0.2)
 
 
@@ -255,7 +258,7 @@ def servers(concurrency: int, *, lane: bool = True) -> Iterator[str]:
 def logs_complain(folder: Path) -> None:
     """Print the site's and the worker's errors and warnings, if any (the figures of a run
     with failed requests or dropped sockets are not the path's)."""
-    for name in ("daphne.log", "worker.log"):
+    for name in ("web-server.log", "worker.log"):
         path = folder / name
         lines = path.read_text(errors="replace").splitlines() if path.exists() else []
         bad = [line for line in lines if any(w in line for w in ("ERROR", "WARNING", "Trace"))]

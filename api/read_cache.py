@@ -751,11 +751,14 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
     return _early_finish(request, response, cookie, fresh_secret, reader.language, outer)
 
 
-def _signed_in_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | None:
-    """``_early_signed_in_hit`` in a thread of asgiref's pool, not Django's thread for
-    synchronous code: its database connection (a reader's row, a page's own rows) is
-    closed or given back to the pool as at a request's end, as Django's signals do for
-    the requests they see."""
+def _early_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | None:
+    """``_early_hit``, else ``_early_signed_in_hit``, in a thread of asgiref's pool, not
+    Django's thread for synchronous code: a signed-in hit's database connection (a
+    reader's row, a page's own rows) is closed or given back to the pool at the end, as
+    Django's request signals do for the requests they see."""
+    hit = _early_hit(request, outer)
+    if hit is not None or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return hit
     close_old_connections()
     try:
         return _early_signed_in_hit(request, outer)
@@ -773,11 +776,7 @@ def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callabl
     if iscoroutinefunction(get_response):
 
         async def middleware_async(request: HttpRequest) -> Any:
-            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request, outer)
-            if hit is None and settings.SESSION_COOKIE_NAME in request.COOKIES:
-                hit = await sync_to_async(_signed_in_hit_in_thread, thread_sensitive=False)(
-                    request, outer
-                )
+            hit = await sync_to_async(_early_hit_in_thread, thread_sensitive=False)(request, outer)
             return hit if hit is not None else await get_response(request)
 
         return middleware_async

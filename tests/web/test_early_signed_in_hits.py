@@ -13,9 +13,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.middleware import csrf
-from django.test import Client
+from django.test import AsyncClient, Client
 
 import pytest
+from asgiref.sync import async_to_sync
 
 from accounts.kept_users import KeptUserSaveRefusedError, kept_key, kept_user_of, version_key
 from api.read_cache import HIT_HEADER
@@ -25,6 +26,7 @@ from tests.web.test_signed_in_header import (
     signed_in,
     signed_in_as,
 )
+from web import person_display
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -161,3 +163,33 @@ def test_a_kept_user_read_before_a_save_commits_is_not_served_after_it() -> None
     ann_user.save()
     cache.set(kept_key(ann_user.pk), stale)  # the race: the old row stored after the commit
     assert signed_in_as(ann.get(PAGE)) == "anna"
+
+
+def test_under_asgi_a_signed_in_hit_passes_no_middleware_after_the_read_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under ASGI (the servers'), a signed-in hit is answered by the read cache's
+    middleware: PersonDisplayMiddleware, later in the chain, never sees it; the chain
+    still answers a request it cannot (an unknown session cookie)."""
+    _, ann = signed_in("ann")
+    client = AsyncClient()
+    client.cookies = ann.cookies
+    for _ in range(2):  # the shared page stored, then her account kept
+        async_to_sync(client.get)(PAGE)
+    seen: list[str] = []
+    chained = person_display.request_display
+
+    def counted(request: Any) -> Any:
+        seen.append(request.path)
+        return chained(request)
+
+    monkeypatch.setattr(person_display, "request_display", counted)
+    answer = async_to_sync(client.get)(PAGE)
+    assert answer.status_code == 200
+    assert answer[HIT_HEADER] == "hit"
+    assert signed_in_as(answer) == "ann"
+    assert tokens_secrets(answer) == {client.cookies["csrftoken"].value}
+    assert seen == []
+    client.cookies["sessionid"] = "x" * 32
+    assert signed_in_as(async_to_sync(client.get)(PAGE)) is None
+    assert seen == [PAGE]

@@ -37,7 +37,8 @@ import hashlib
 import logging
 import re
 import time
-from collections.abc import Callable
+import zoneinfo
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from functools import wraps
@@ -45,20 +46,27 @@ from inspect import iscoroutinefunction
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
+from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache, caches
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware import csrf
 from django.middleware.csrf import get_token
 from django.urls import resolve
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import constant_time_compare
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from asgiref.sync import sync_to_async
 
+from accounts import kept_users
+from league import person_counts
 from league.display_settings import cookie_time_zone
 from league.reads_generation import (
     GENERATION_KEY,
@@ -252,12 +260,16 @@ class Found:
     progress: int
     finished: str | None
     fresh: dict[str, Any] | None
+    others: dict[str, Any]
 
 
-def _lookup(key: str, reads: str, kwargs: dict[str, Any]) -> Found | None:
-    """None when the cache does not answer or has no generations yet (it has then)."""
+def _lookup(
+    key: str, reads: str, kwargs: dict[str, Any], others: Sequence[str] = ()
+) -> Found | None:
+    """None when the cache does not answer or has no generations yet (it has then);
+    ``others``: more keys read in the same round trip (``Found.others``)."""
     match_id = kwargs.get("match_id") if reads in (FINISHED_RECORD, FINISHED_PAGE) else None
-    names = [GENERATION_KEY, PROGRESS_KEY, key]
+    names = [GENERATION_KEY, PROGRESS_KEY, key, *others]
     if match_id is not None:
         names.append(finished_key(match_id))
     try:
@@ -274,7 +286,8 @@ def _lookup(key: str, reads: str, kwargs: dict[str, Any]) -> Found | None:
     now = version_of(reads, match_id, int(settled), int(progress), finished)
     stored = found.get(key)
     fresh = stored if stored is not None and _servable(stored, now) else None
-    return Found(match_id, int(settled), int(progress), finished, fresh)
+    extra = {name: found[name] for name in others if name in found}
+    return Found(match_id, int(settled), int(progress), finished, fresh, extra)
 
 
 def _servable(stored: dict[str, Any], version: str) -> bool:
@@ -333,6 +346,7 @@ def public_read_cached(view: View, reads: str = PROGRESS, personal: Personal | N
         return _headers_finish(response)
 
     wrapped.read_cache_reads = reads  # type: ignore[attr-defined]
+    wrapped.read_cache_personal = personal  # type: ignore[attr-defined]
     return cast(View, wrapped)
 
 
@@ -529,10 +543,8 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
     found = _lookup(key, reads, match.kwargs) if key is not None else None
     if found is None or found.fresh is None:
         return None
-    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
-    if cookie is not None and (
-        len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED
-    ):
+    usable, cookie = _csrf_cookie(request)
+    if not usable:
         return None  # CsrfViewMiddleware's to mend
     if outer.metrics is not None:
         outer.metrics.process_request(request)
@@ -543,6 +555,29 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
     with translation.override(language):
         unchanged = _not_modified(found.fresh, request)
         response = unchanged or _headers_finish(_served(found.fresh, request))
+    return _early_finish(request, response, cookie, fresh_secret, language, outer)
+
+
+def _csrf_cookie(request: HttpRequest) -> tuple[bool, str | None]:
+    """Whether the request's CSRF cookie (None: none) is one CsrfViewMiddleware takes as
+    it is (False: it would mend it: not early)."""
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    if cookie is not None and (
+        len(cookie) != csrf.CSRF_SECRET_LENGTH or not set(cookie) <= _ALLOWED
+    ):
+        return False, None
+    return True, cookie
+
+
+def _early_finish(
+    request: HttpRequest,
+    response: HttpResponse,
+    cookie: str,
+    fresh_secret: bool,
+    language: str,
+    outer: Outer,
+) -> HttpResponse:
+    """An early answer with what the middleware after this one would have added."""
     if fresh_secret:
         response.set_cookie(
             settings.CSRF_COOKIE_NAME,
@@ -566,6 +601,169 @@ def _early_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | N
 
 
 _ALLOWED = frozenset(csrf.CSRF_ALLOWED_CHARS)
+CACHED_DB_SESSIONS = "django.contrib.sessions.backends.cached_db"
+
+
+# ------------------------------------------------ signed-in hits before the rest
+
+PREFETCHED_COUNTS = "_person_counts_prefetched"
+"""The request attribute with the person's header counts an early hit read with the page
+(web.context_processors.person_counts uses them instead of asking the cache again)."""
+
+DISPLAY_SESSION_KEY = "person_display"
+"""The session's copy of the person's language and time zone (web.person_display)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A signed-in reader as their session in the cache says: who, how they signed in."""
+
+    session: SessionBase
+    user_id: int
+    auth_hash: str
+    language: str
+    zone: tzinfo | None
+
+
+def _session_reader(request: HttpRequest) -> Reader | None:
+    """The reader of ``request``'s session cookie, from the session's copy in the cache
+    alone (None: anything the rest of the chain must decide: no copy, an unknown backend,
+    messages waiting in it, no kept display settings)."""
+    if settings.SESSION_ENGINE != CACHED_DB_SESSIONS:
+        return None
+    store = cached_db.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    if store.session_key is None:
+        return None  # not a key: SessionMiddleware's
+    data = caches[settings.SESSION_CACHE_ALIAS].get(store.cache_key)
+    if not isinstance(data, dict):
+        return None  # ended, expired or only in the database: the chain reads it
+    user_id, backend = data.get(auth.SESSION_KEY), data.get(auth.BACKEND_SESSION_KEY)
+    auth_hash = data.get(auth.HASH_SESSION_KEY)
+    display = data.get(DISPLAY_SESSION_KEY)
+    if user_id is None or backend not in settings.AUTHENTICATION_BACKENDS or not auth_hash:
+        return None
+    if "_messages" in data or not isinstance(display, dict):
+        return None
+    try:
+        user_pk = int(user_id)
+    except (TypeError, ValueError):
+        return None
+    if display.get("user") != user_pk:
+        return None
+    language = display.get("language") or translation.get_language_from_request(request)
+    zone_name = display.get("time_zone") or ""
+    if zone_name and zone_name not in zoneinfo.available_timezones():
+        return None
+    zone = (
+        zoneinfo.ZoneInfo(zone_name)
+        if zone_name and zone_name != timezone.get_default_timezone_name()
+        else None
+    )
+    store._session_cache = data  # type: ignore[attr-defined]
+    return Reader(store, user_pk, str(auth_hash), str(language), zone)
+
+
+def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
+    """A signed-in person's GET of a page with personal regions whose shared answer is in
+    the cache, answered before the rest of the middleware and without the view: their
+    session, their account (accounts.kept_users), their header counts and the shared page
+    read from the cache in two round trips, their regions rendered as ``personal_page``
+    renders them. None (the chain as usual) wherever the chain might answer otherwise: no
+    session in the cache, a session whose auth hash is not the account's, an inactive
+    account, messages waiting, an unusable CSRF cookie, no fresh shared answer, or a page
+    that is not the shared one for this person."""
+    if (
+        not read_cache_on()
+        or request.method not in ("GET", "HEAD")
+        or settings.SESSION_COOKIE_NAME not in request.COOKIES
+        or "messages" in request.COOKIES
+        or "Authorization" in request.headers
+    ):
+        return None
+    if outer.security is not None and outer.security.process_request(request) is not None:
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Http404:
+        return None
+    reads = getattr(match.func, "read_cache_reads", None)
+    personal = getattr(match.func, "read_cache_personal", None)
+    if reads is None or personal is None:
+        return None
+    usable, cookie = _csrf_cookie(request)
+    if not usable:
+        return None
+    try:
+        reader = _session_reader(request)
+    except Exception as exc:
+        log.warning("read cache: session not read (%s)", exc)
+        return None
+    if reader is None:
+        return None
+    key = _key_of(request, reader.language, reader.zone)
+    user_keys = [kept_users.version_key(reader.user_id), kept_users.kept_key(reader.user_id)]
+    counts_keys = person_counts.person_counts_keys(reader.user_id)
+    found = _lookup(key, reads, match.kwargs, [*user_keys, *counts_keys])
+    if found is None or found.fresh is None:
+        return None
+    stored = found.fresh
+    if not stored["headers"].get("Content-Type", "").startswith("text/html"):
+        return None
+    version = found.others.get(user_keys[0])
+    kept = kept_users.kept_user_of(found.others.get(user_keys[1]), version)
+    with translation.override(reader.language), timezone.override(reader.zone):
+        try:
+            if kept is None:
+                kept = kept_users.user_read_and_keep(reader.user_id, version)
+            if kept is None:
+                return None
+            user, auth_hash = kept
+            if not user.is_active or not constant_time_compare(reader.auth_hash, auth_hash):
+                return None  # the chain decides (a password changed: signed out)
+            reading = copy.copy(request)  # the chain gets ``request`` as it came
+            reading.META = dict(request.META)
+            reading.user = user  # type: ignore[assignment]  # the project's User
+            reading.session = reader.session
+            reading._messages = ()  # type: ignore[attr-defined]
+            reading.LANGUAGE_CODE = reader.language
+            counts = person_counts.person_counts_found(found.others, reader.user_id)
+            if counts is not None:
+                setattr(reading, PREFETCHED_COUNTS, counts)
+            fresh_secret = cookie is None
+            cookie = cookie or csrf._get_new_csrf_string()
+            reading.META["CSRF_COOKIE"] = cookie
+            parts = personal(reading, **match.kwargs)
+            content = None if parts is None else _personalised(str(stored["content"]), parts)
+            if content is None:
+                return None
+            if outer.metrics is not None:
+                outer.metrics.process_request(request)
+            response = HttpResponse(_filled(content, reading).encode(stored["charset"]))
+        except Exception as exc:  # the chain answers it (a 404, a database down ...)
+            log.debug("read cache: signed-in hit left to the chain (%r)", exc)
+            return None
+    for name, value in stored["headers"].items():
+        if name != "ETag":  # the shared answer's, not this person's page's
+            response[name] = value
+    response[HIT_HEADER] = "hit"
+    patch_vary_headers(response, ("Cookie",))
+    _headers_finish(response)
+    return _early_finish(request, response, cookie, fresh_secret, reader.language, outer)
+
+
+def _early_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | None:
+    """``_early_hit``, else ``_early_signed_in_hit``, in a thread of asgiref's pool, not
+    Django's thread for synchronous code: a signed-in hit's database connection (a
+    reader's row, a page's own rows) is closed or given back to the pool at the end, as
+    Django's request signals do for the requests they see."""
+    hit = _early_hit(request, outer)
+    if hit is not None or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return hit
+    close_old_connections()
+    try:
+        return _early_signed_in_hit(request, outer)
+    finally:
+        close_old_connections()
 
 
 @sync_and_async_middleware
@@ -578,13 +776,13 @@ def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callabl
     if iscoroutinefunction(get_response):
 
         async def middleware_async(request: HttpRequest) -> Any:
-            hit = await sync_to_async(_early_hit, thread_sensitive=False)(request, outer)
+            hit = await sync_to_async(_early_hit_in_thread, thread_sensitive=False)(request, outer)
             return hit if hit is not None else await get_response(request)
 
         return middleware_async
 
     def middleware(request: HttpRequest) -> Any:
-        hit = _early_hit(request, outer)
+        hit = _early_hit(request, outer) or _early_signed_in_hit(request, outer)
         return hit if hit is not None else get_response(request)
 
     return middleware

@@ -83,3 +83,17 @@ def person_counts_moved_on(user_ids: Iterable[int]) -> None:
     except Exception as exc:
         # Then the counts lag the change by COUNTS_SECONDS at most.
         log.warning("person counts: version not moved on (%s)", exc)
+
+
+def person_counts_keys(user_id: int) -> list[str]:
+    """The cache keys of ``user_id``'s counts and their version (to read with others)."""
+    return [_version_key(user_id), _counts_key(user_id)]
+
+
+def person_counts_found(found: dict[str, object], user_id: int) -> dict[str, int] | None:
+    """The counts in ``found`` (a get_many of ``person_counts_keys``) if still current."""
+    version = found.get(_version_key(user_id))
+    stored = found.get(_counts_key(user_id))
+    if version is not None and isinstance(stored, dict) and stored.get("version") == version:
+        return dict(stored["counts"])
+    return None

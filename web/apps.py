@@ -14,6 +14,10 @@ class WebConfig(AppConfig):
 
         user_logged_in.connect(_session_remember, dispatch_uid="web.session_remember")
 
+        from accounts.kept_users import kept_users_connect
+
+        kept_users_connect()  # a user saved: its copy for signed-in cache hits is old
+
 
 def _session_remember(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """Every sign-in through the site (the page, sign-up, the admin) is listed in the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
+from api.read_cache import PREFETCHED_COUNTS
 from league.person_counts import person_counts_cached
 from web.person_display import request_display
 
@@ -16,6 +17,9 @@ def person_counts(request: HttpRequest) -> dict[str, dict[str, int]]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"person_counts": {"unread": 0, "your_move": 0}}
+    found = getattr(request, PREFETCHED_COUNTS, None)  # api.read_cache's early hits
+    if isinstance(found, dict):
+        return {"person_counts": found}
     return {"person_counts": person_counts_cached(user=user)}
 
 

@@ -70,17 +70,17 @@ def signed_in_as(answer: Any) -> str | None:
     return found.group(1) if found else None
 
 
-def test_a_cached_page_reads_the_database_once_for_a_signed_in_person() -> None:
+def test_a_cached_page_reads_no_database_row_for_a_signed_in_person() -> None:
     _, ann_client = signed_in("ann")
     for url in BASE_PAGES:
         ann_client.get(url)  # the shared page stored, her counts counted and kept
+        ann_client.get(url)  # her account kept (accounts.kept_users)
         answer, sql = read_with_queries(ann_client, url)
         assert answer.status_code == 200
         assert answer[HIT_HEADER] == "hit"
         assert signed_in_as(answer) == "ann"
-        # The user (Django's authentication reads it each request): no session, no count.
-        assert len(sql) == 1, (url, sql)
-        assert '"auth_user"' in sql[0]
+        # The session, the user (accounts.kept_users) and the counts from the cache.
+        assert sql == [], (url, sql)
 
 
 def test_two_people_and_a_visitor_each_get_their_own_header_on_the_same_shared_page() -> None:
@@ -107,7 +107,8 @@ def test_two_people_and_a_visitor_each_get_their_own_header_on_the_same_shared_p
 def test_a_new_notice_shows_in_the_header_at_the_next_page_and_a_read_one_goes() -> None:
     ann, ann_client = signed_in("ann")
     assert header_counts(ann_client.get("/ladders/")) == {"your_move": 0, "unread": 0}
-    assert read_with_queries(ann_client, "/ladders/")[1][1:] == []  # the counts kept
+    ann_client.get("/ladders/")  # her account kept (accounts.kept_users)
+    assert read_with_queries(ann_client, "/ladders/")[1] == []  # the counts kept
 
     notice = notify(user=ann, kind=NotificationKind.INVITED, key="x", text="You were invited")
     assert notice is not None
@@ -169,16 +170,18 @@ def test_each_split_page_reads_only_the_persons_own_rows_when_shared() -> None:
     match_run(match_id=matches[0].pk, worker="test")
     _, rita = signed_in("rita")
     expected = {
-        # the user; her challenges, how many she has left, the rated game's versions
-        f"/ladders/{ladder.slug}/": 4,
-        f"/ladders/{ladder.slug}/versions/{mine.pk}/": 1,  # the user
-        f"/matches/{matches[0].pk}/": 2,  # the user; the analysis shown: may she ask
-        f"/leagues/{tournament.pk}/rounds/1/": 1,  # the user
-        # the user; her role in the club (twice); an entry of hers; her versions to enter
-        f"/leagues/{tournament.pk}/": 5,
+        # her challenges, how many she has left, the rated game's versions (the user is
+        # kept in the cache: accounts.kept_users)
+        f"/ladders/{ladder.slug}/": 3,
+        f"/ladders/{ladder.slug}/versions/{mine.pk}/": 0,
+        f"/matches/{matches[0].pk}/": 1,  # the analysis shown: may she ask
+        f"/leagues/{tournament.pk}/rounds/1/": 0,
+        # her role in the club (twice); an entry of hers; her versions to enter
+        f"/leagues/{tournament.pk}/": 4,
     }
     for url, count in expected.items():
         rita.get(url)  # the shared page stored, the public rows kept
+        rita.get(url)  # her account kept (accounts.kept_users)
         answer, sql = read_with_queries(rita, url)
         assert answer[HIT_HEADER] == "hit", url
         assert signed_in_as(answer) == "rita"

@@ -5,10 +5,12 @@ VAR_DIR otherwise: every web process and worker shares it).
 
 Correctness first (docs/operations.md, "Caching"):
 
-- **Only anonymous reads** are cached: a request with a signed-in user, a session cookie,
-  a messages cookie or an Authorization header is never answered from the cache, and its
-  answer never stored. A person's own pages, hidden hands and authors' logs are therefore
-  never in it.
+- **Only public reads** are stored: an answer computed for a signed-in user, a session
+  cookie, a messages cookie or an Authorization header is never stored. A person's own
+  pages, hidden hands and authors' logs are therefore never in it. A signed-in person is
+  served a stored page only through ``personal_page`` and ``_early_signed_in_hit``: the
+  shared page with their own regions (header, seat, notices) rendered for them, their own
+  CSRF token, and the normal path whenever anything needed is not in the cache.
 - **Invalidation by generation**: every entry holds the *reads generation* it was computed
   under (league/reads_generation.py: counters in the cache that the league's writes move
   on). An entry is served while its generation is the current one (both read in one
@@ -28,6 +30,12 @@ Correctness first (docs/operations.md, "Caching"):
 
 ``READ_CACHE=off`` turns it off (the benchmark's reference run). A cache that does not
 answer is skipped: the page is computed as without it.
+
+Why this module is long: the key, the storing, the serving and the two early answers (a
+visitor's and a signed-in person's hit, before the rest of the middleware) are one
+contract about what may be served to whom; each of them must agree with the others on the
+key, the placeholder of the CSRF token, the generations and the headers, and split apart
+that agreement would be in no one file a reviewer reads.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ class WebConfig(AppConfig):
 
         user_logged_in.connect(_session_remember, dispatch_uid="web.session_remember")
 
+        # Imported here, not at the top: it imports the models, not ready before ready().
         from accounts.kept_users import kept_users_connect
 
         kept_users_connect()  # a user saved: its copy for signed-in cache hits is old

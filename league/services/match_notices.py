@@ -81,6 +81,11 @@ def your_move_notify(
     read); a live game tells the first one only, by mail too, the person being at the
     table afterwards."""
     live = is_live(match.tournament)
+    key = f"your_move:{match.pk}" if live else f"your_move:{match.pk}:{decision}"
+    if live and _told_and_read(user_id=user_id, key=key):
+        # The common case at a live table, in the move's transaction: the first notice
+        # was read (the person has moved since), so nothing is worded or written.
+        return
     with translation.override(language_of(user_id=user_id)):
         text = gettext("Your move in %(match)s: play by %(deadline)s.") % {
             "match": match_in_words(match),
@@ -101,7 +106,6 @@ def your_move_notify(
             unread.save(update_fields=fields)
             person_updated(user_id)
         return
-    key = f"your_move:{match.pk}" if live else f"your_move:{match.pk}:{decision}"
     notify(
         user=user_id,
         kind=NotificationKind.YOUR_MOVE,
@@ -110,6 +114,12 @@ def your_move_notify(
         url=url,
         match=match,
     )
+
+
+def _told_and_read(*, user_id: int, key: str) -> bool:
+    """Whether the person has the notice ``key`` and has read it: one query."""
+    read_at = Notification.objects.filter(user_id=user_id, key=key).values_list("read_at")[:1]
+    return any(moment is not None for (moment,) in read_at)
 
 
 def deadline_near(*, deadline: datetime, move_seconds: float, now: datetime) -> bool:

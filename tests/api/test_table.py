@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import pytest
@@ -29,11 +30,14 @@ from league.models import (
     Match,
     MatchSeat,
     MatchStatus,
+    Notification,
+    NotificationKind,
     SeatInvitation,
 )
 from league.selectors.replays import match_replay
 from league.selectors.tables import CHAT_MAX_CHARS
 from league.services.competitors import competitor_for_user
+from league.services.match_notices import your_move_notify
 from league.services.matches import match_deadline_expire, match_run
 from league.words.games_and_times import duration_abbreviated
 from league.words.table_notices import action_in_words
@@ -196,6 +200,38 @@ def test_a_move_reads_the_match_once_and_answers_without_a_replay(
     # The stored events are those the kept position holds: a replay says the same.
     stored = match_replay(Match.objects.get(pk=match_id)).state.view_for(0).to_json()
     assert stored == again["view"]
+
+
+@pytest.mark.django_db
+def test_at_a_live_table_a_read_your_move_notice_costs_the_next_move_one_query() -> None:
+    """A live game tells a person of their first move only. Once that notice is read (the
+    person moved since), the next moves' notice costs one query in the move's
+    transaction, which holds the table's lock: nothing is worded (no language or time
+    zone read) and nothing written. An unread notice is still brought up to date."""
+    ann = user_create("ann")
+    match = Match.objects.select_related("tournament", "round").get(pk=table_open(ann))
+    now = timezone.now()
+
+    def notice_for(deadline: datetime) -> list[str]:
+        _, sql = statements_of(
+            lambda: your_move_notify(
+                match=match, user_id=ann.pk, seat=0, decision=9, deadline=deadline, now=now
+            )
+        )
+        return sql
+
+    notice_for(now + timedelta(minutes=2))
+    told = Notification.objects.get(user=ann, kind=NotificationKind.YOUR_MOVE)
+    later = notice_for(now + timedelta(minutes=5))  # unread: the new deadline is written
+    told.refresh_from_db()
+    assert any(s.lstrip().startswith('UPDATE "league_notification"') for s in later)
+    assert told.read_at is None
+
+    Notification.objects.filter(pk=told.pk).update(read_at=now)
+    sql = notice_for(now + timedelta(minutes=9))
+    assert len(sql) == 1
+    assert rows_read("league_notification", sql) == sql
+    assert Notification.objects.get(pk=told.pk).text == told.text
 
 
 @pytest.mark.django_db

@@ -341,17 +341,22 @@ def waiting_seat(match_id: int) -> int | None:
     return match.waiting_seat
 
 
-def move_once(person: Person) -> bool:
-    """In ``person``'s browser: wait until the page says it is their move, click the lowest
+def move_once(person: Person, *, at: int) -> bool:
+    """In ``person``'s browser: wait until the page shows the game at position ``at`` (the
+    stored position, where it is their move) and says it is their move, click the lowest
     legal card (or the first of the choices offered), and wait for the page to show the
     move made (the position of the game moved on). False if the page was redrawn under the
-    click (no move was made: the caller asks again)."""
+    click (no move was made: the caller asks again).
+
+    A page still catching up (the engine's moves arriving on its socket) may say it is
+    the person's move at an earlier position, theirs a trick ago: a click there can be
+    lost under the next redraw while the position still moves on, so it is not made."""
     driver = person.driver
 
     def my_move(d: WebDriver) -> dict[str, Any] | None:
         shown = seen(person)
         ready = shown.get("yourTurn") and (shown["legal"] or shown["choices"])
-        return shown if ready else None
+        return shown if ready and shown.get("position") == at else None
 
     shown = wait_for(driver, my_move, timeout=MOVE_WAIT_SECONDS)
     if shown["legal"]:
@@ -398,7 +403,8 @@ def play_to_the_end(people: list[Person], match_id: int, *, interludes: list[Int
             waiting = [interlude for interlude in waiting if interlude not in done]
             by_seat = {p.seat: p for p in people}  # someone may have a new browser
             continue  # the position may have moved on: whose turn is it now?
-        moves += move_once(by_seat[seat])
+        at = Match.objects.values_list("events_stored", flat=True).get(pk=match_id)
+        moves += move_once(by_seat[seat], at=at)
 
 
 def as_the_people_play(state: State[Any]) -> int:

@@ -401,11 +401,11 @@ def test_a_table_split_over_two_web_hosts_outlives_one_of_them(
 
     # Each move is made on one host and shown by the other's socket too.
     made = play(web_hosts, match, people, moves=MOVES_BEFORE)
+    logged = moves_logged(web_hosts.balancer, match, len(made))
     moved_on = moves_served(web_hosts.balancer, match)
     for person in people:
         assert moved_on.get(person.seat, {person.server}) == {person.server}, person.username
     assert set().union(*moved_on.values()) == set(SERVER_NAMES)  # moves on both hosts
-    logged = len(web_hosts.balancer.served())
 
     # Host A dies in the middle of the deal: every process of it, at once.
     killed = host_a.kill()
@@ -423,6 +423,7 @@ def test_a_table_split_over_two_web_hosts_outlives_one_of_them(
     assert socket_opens(ivo.driver) == 1  # B's page never lost its socket
 
     # After the kill, every move went to B, A's people's too.
+    moves_logged(web_hosts.balancer, match, len(made) + len(made_after))
     moved_after = moves_served(web_hosts.balancer, match, after=logged)
     assert moved_after == {seat: {SERVER_NAMES[1]} for seat in range(4)}, moved_after
     # Its health checks took A out meanwhile (the redispatch did not wait for them).
@@ -454,8 +455,26 @@ def moves_served(front: Balancer, match: Match, *, after: int = 0) -> dict[int, 
     ``after``-th request on)."""
     found: dict[int, set[str]] = {}
     for served in front.served()[after:]:
-        parts = served.path.strip("/").split("/")
-        is_move = parts[:4] == ["api", "matches", str(match.pk), "seats"]
-        if served.method == "POST" and is_move and parts[5:] == ["actions"]:
-            found.setdefault(int(parts[4]), set()).add(served.server)
+        if is_move_of(served.method, served.path, match):
+            found.setdefault(int(served.path.strip("/").split("/")[4]), set()).add(served.server)
     return found
+
+
+def is_move_of(method: str, path: str, match: Match) -> bool:
+    parts = path.strip("/").split("/")
+    is_seat = parts[:4] == ["api", "matches", str(match.pk), "seats"]
+    return method == "POST" and is_seat and parts[5:] == ["actions"]
+
+
+def moves_logged(front: Balancer, match: Match, count: int) -> int:
+    """Waits until the balancer's log holds ``count`` moves of ``match`` and returns how many
+    requests it holds then. HAProxy writes a request's line once its answer has gone out,
+    which can be a moment after the pages showed the move (its update leaves at the
+    commit, before the answer)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        served = front.served()
+        if sum(is_move_of(s.method, s.path, match) for s in served) >= count:
+            return len(served)
+        assert time.monotonic() < deadline, f"fewer than {count} moves in the balancer's log"
+        time.sleep(0.1)

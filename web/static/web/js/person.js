@@ -1,12 +1,15 @@
 // The navigation bar's counts of the signed-in person: games where it is their move and
 // unread notifications. The person's WebSocket (/ws/me/) says {"type": "counts"} when they
 // may have changed; the page then asks the API for them. While the socket is down the
-// counts are asked for every minute instead (and once when the socket comes back).
+// counts are asked for every minute instead (and once when the socket comes back). Messages
+// within a second make one request: at a live table every move changes whose move it is,
+// for the mover and the next person, several times a second when people play quickly.
 
 import { liveSocket } from "./cards.js";
 
 const nav = document.querySelector("[data-person-socket]");
 const POLL_MS = 60000;
+const GATHER_MS = 1000;
 
 function show(counts) {
   for (const badge of document.querySelectorAll("[data-count]")) {
@@ -46,11 +49,20 @@ async function refresh() {
   return asking;
 }
 
+let gathering = null;
+function refreshSoon() {
+  if (gathering !== null) return;
+  gathering = window.setTimeout(() => {
+    gathering = null;
+    refresh();
+  }, GATHER_MS);
+}
+
 if (nav) {
   let socket = null;
   socket = liveSocket(nav.dataset.personSocket, {
     onMessage: (message) => {
-      if (message.type === "counts") refresh();
+      if (message.type === "counts") refreshSoon();
     },
     onOpen: () => refresh(),
     onState: (state) => {

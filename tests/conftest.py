@@ -1,6 +1,8 @@
 """Shared fixtures: server requirements (tests/servers.py) and real Celery workers."""
 
 import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import timedelta
@@ -10,7 +12,12 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests.celery_workers import WORKER_TEARDOWN_STOP_SECONDS, CeleryWorkerProcess, worker_start
+from tests.celery_workers import (
+    REPOSITORY_ROOT,
+    WORKER_TEARDOWN_STOP_SECONDS,
+    CeleryWorkerProcess,
+    worker_start,
+)
 from tests.process_database_pool import subprocess_pool_restored
 from tests.quick_flush import flush_by_delete
 from tests.servers import PROBES, running_under_ci, server_requirements_check
@@ -197,8 +204,34 @@ def quick_flush() -> Iterator[None]:
 @pytest.fixture
 def subprocess_environment() -> dict[str, str]:
     """The environment of this test run, for a child process of the project (with
-    production's connection pool: tests/process_database_pool.py)."""
-    return subprocess_pool_restored(dict(os.environ))
+    production's connection pool: tests/process_database_pool.py), and a small analysis
+    budget (``TEST_WORKER_ANALYSIS``) unless the run was given one."""
+    return TEST_WORKER_ANALYSIS | subprocess_pool_restored(dict(os.environ))
+
+
+TEST_WORKER_ANALYSIS = {"ANALYSIS_NODE_LIMIT": "50000", "ANALYSIS_SAMPLES": "2"}
+"""The analysis budget of the tests' workers: a game with people that ends is analysed on
+the `analysis` queue, which a test's worker serves. With production's budget (a million
+nodes, eight samples) the analysis of a ten-deal Kingen cost a worker about 30 s of CPU
+beside the test's next steps (the four people's Priffe game). The tests of the analysis
+itself set the budget they need (tests/league/test_analysis.py)."""
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site's static files, collected once per test process for the sites the tests
+    start (``STATIC_ROOT``): ``collectstatic`` compresses every file, about 3 s of CPU,
+    and the files cannot change during a run (tests/tracked_files.py)."""
+    root = tmp_path_factory.mktemp("static")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=REPOSITORY_ROOT,
+        env=subprocess_pool_restored(dict(os.environ))
+        | {"STATIC_ROOT": str(root), "DEBUG": "false"},
+        check=True,
+        timeout=300,
+    )
+    return root
 
 
 @pytest.fixture(scope="session")

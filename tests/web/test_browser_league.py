@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
@@ -80,24 +79,17 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], seconds: float = 6
 
 
 @pytest.fixture
-def environment(subprocess_environment: dict[str, str], tmp_path: Path) -> dict[str, str]:
-    """The environment of the site and the worker: the test database, a static folder."""
+def environment(subprocess_environment: dict[str, str], collected_static: Path) -> dict[str, str]:
+    """The environment of the site and the worker: the test database, the static files."""
     return subprocess_environment | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
-        "STATIC_ROOT": str(tmp_path / "static"),
+        "STATIC_ROOT": str(collected_static),
         "DEBUG": "false",
     }
 
 
 @pytest.fixture
 def site(environment: Mapping[str, str], tmp_path: Path) -> Iterator[Site]:
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=REPOSITORY_ROOT,
-        env=dict(environment),
-        check=True,
-        timeout=300,
-    )
     port = closed_port()
     log_path = tmp_path / "web-server.log"
     with log_path.open("wb") as log:

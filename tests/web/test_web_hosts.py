@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import json
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -155,24 +154,20 @@ def processes_killed(processes: list[subprocess.Popen[bytes]]) -> Iterator[None]
 
 
 @pytest.fixture
-def web_hosts(subprocess_environment: dict[str, str], tmp_path: Path) -> Iterator[WebHosts]:
+def web_hosts(
+    subprocess_environment: dict[str, str], collected_static: Path, tmp_path: Path
+) -> Iterator[WebHosts]:
     """Hosts A and B, each with production's web server, HAProxy in front, a worker; all
     stopped and removed afterwards."""
     environment = subprocess_environment | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
-        "STATIC_ROOT": str(tmp_path / "static"),
+        "STATIC_ROOT": str(collected_static),
         "DEBUG": "false",
         # Every web machine signs with the same key (the sessions this process makes, too).
         "SECRET_KEY": settings.SECRET_KEY,
         "TRUSTED_PROXIES": "1",
     }
-    collect = subprocess.Popen(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=REPOSITORY_ROOT,
-        env=environment,
-    )
     with contextlib.ExitStack() as stack:
-        stack.enter_context(processes_killed([collect]))
         hosts = stack.enter_context(network_hosts(2))
         stack.enter_context(
             servers_forwarded(
@@ -190,7 +185,6 @@ def web_hosts(subprocess_environment: dict[str, str], tmp_path: Path) -> Iterato
             queues="interactive,default",
         )
         stack.callback(lambda: starting.result().stop())  # stopped after the rest
-        assert collect.wait(timeout=300) == 0
         servers: list[subprocess.Popen[bytes]] = []
         stack.enter_context(processes_killed(servers))  # nothing to prove in their stop
         for host in hosts:

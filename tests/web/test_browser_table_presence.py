@@ -57,11 +57,11 @@ worker = league_in_a_browser.worker
 
 
 @pytest.fixture
-def environment(subprocess_environment: dict[str, str], tmp_path: Path) -> dict[str, str]:
+def environment(subprocess_environment: dict[str, str], collected_static: Path) -> dict[str, str]:
     """The league's browser test's environment, with a vote open after 2 s of absence."""
     return subprocess_environment | {
         "DATABASE_URL": database_url_for(connection.settings_dict),
-        "STATIC_ROOT": str(tmp_path / "static"),
+        "STATIC_ROOT": str(collected_static),
         "DEBUG": "false",
         "TABLE_ABSENCE_VOTE_SECONDS": "2",
     }

@@ -15,12 +15,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.middleware import csrf
-from django.test import Client, override_settings
+from django.test import AsyncClient, Client, override_settings
 
 import pytest
 import redis.connection
+from asgiref.sync import async_to_sync
 
-from api.kept_parts import own_writes_moved_on
+from api.kept_parts import own_version_key, own_writes_moved_on
 from api.read_cache import HIT_HEADER, PLACEHOLDER
 from league.models import LadderEntrant, NotificationKind
 from league.services.ladders import ladder_matchmake
@@ -173,3 +174,29 @@ def test_regions_not_kept_without_the_persons_versions_are_rendered_again() -> N
     assert rendered.templates  # rendered for this request (then kept again)
     assert signed_in_as(rendered) == "ann"
     assert ann.get("/ladders/").templates == []
+
+
+@pytest.mark.parametrize("asgi", [False, True], ids=["wsgi", "asgi"])
+def test_any_write_of_a_signed_in_person_makes_their_regions_old(asgi: bool) -> None:
+    """Under either handler: a signed-in person's POST (whatever it wrote, a refused form
+    too) gives them a new own-writes version; a visitor's POST and a GET give nobody one.
+    (Django runs the read cache's middleware synchronously under ASGI too while a
+    sync-only middleware follows it, as the CSP's and WhiteNoise's do.)"""
+    ann_user, ann = signed_in("ann")
+    client: Any = AsyncClient() if asgi else ann
+    client.cookies = ann.cookies
+
+    def ask(method: str, url: str) -> Any:
+        call = getattr(client, method)
+        return async_to_sync(call)(url) if asgi else call(url)
+
+    ask("get", "/ladders/")
+    before = cache.get(own_version_key(ann_user.pk))
+    ask("get", "/ladders/")
+    assert cache.get(own_version_key(ann_user.pk)) == before
+    assert ask("post", "/ladders/no-such-ladder/challenge/").status_code == 404
+    after = cache.get(own_version_key(ann_user.pk))
+    assert after is not None
+    assert after != before
+    Client().post("/ladders/no-such-ladder/challenge/")  # nobody signed in
+    assert cache.get(own_version_key(ann_user.pk)) == after

@@ -69,6 +69,7 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.functional import SimpleLazyObject, empty
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
@@ -834,10 +835,18 @@ def _early_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | N
 
 def _own_writes_after(request: HttpRequest) -> None:
     """After a signed-in person's POST, PUT, PATCH or DELETE (answered: its writes are
-    committed): their kept regions are old (api.kept_parts), whatever it wrote."""
+    committed): their kept regions are old (api.kept_parts), whatever it wrote. Only a
+    user the request already knows (AuthenticationMiddleware's lazy user once read, or
+    one DRF set): a request that never asked who it was wrote nothing as anyone, and
+    reading its session now, after the chain, could fail outside the chain's handling
+    of a database down."""
     if request.method in kept_parts.SAFE_METHODS or not read_cache_on():
         return
-    user = getattr(request, "user", None)
+    user = request.__dict__.get("user")
+    if isinstance(user, SimpleLazyObject):
+        user = user._wrapped
+        if user is empty:
+            return
     if user is not None and user.is_authenticated and user.pk is not None:
         kept_parts.own_writes_moved_on(int(user.pk))
 

@@ -14,18 +14,22 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import OperationalError
+from django.http import HttpResponse
 from django.middleware import csrf
-from django.test import AsyncClient, Client, override_settings
+from django.test import AsyncClient, Client, RequestFactory, override_settings
+from django.utils.functional import SimpleLazyObject
 
 import pytest
 import redis.connection
 from asgiref.sync import async_to_sync
 
 from api.kept_parts import own_version_key, own_writes_moved_on
-from api.read_cache import HIT_HEADER, PLACEHOLDER
+from api.read_cache import HIT_HEADER, PLACEHOLDER, read_cache_middleware
 from league.models import LadderEntrant, NotificationKind
 from league.services.ladders import ladder_matchmake
 from league.services.notifications import notify
+from tests.league.builders import user_create
 from tests.web.ladder_builders import ladder_with_anchors, uploaded_version
 from tests.web.test_signed_in_header import (
     BASE_PAGES,
@@ -200,3 +204,30 @@ def test_any_write_of_a_signed_in_person_makes_their_regions_old(asgi: bool) -> 
     assert after != before
     Client().post("/ladders/no-such-ladder/challenge/")  # nobody signed in
     assert cache.get(own_version_key(ann_user.pk)) == after
+
+
+def test_a_write_that_never_asked_who_it_was_reads_no_session_after_the_answer() -> None:
+    """The middleware looks only at a user the request already read: an unread lazy user
+    whose reading would fail (a database down) is left alone, no error after the answer;
+    a read one moves its person's version on."""
+    ann_user = user_create("ann", "a long password 1")
+
+    def down() -> Any:
+        raise OperationalError("the database is down")
+
+    def answered_unread(request: Any) -> HttpResponse:
+        request.user = SimpleLazyObject(down)
+        return HttpResponse("refused", status=403)
+
+    def answered_read(request: Any) -> HttpResponse:
+        request.user = SimpleLazyObject(lambda: ann_user)
+        assert request.user.is_authenticated
+        return HttpResponse("done")
+
+    before = cache.get(own_version_key(ann_user.pk))
+    unread = read_cache_middleware(answered_unread)(RequestFactory().post("/ladders/x/challenge/"))
+    assert unread.status_code == 403
+    assert cache.get(own_version_key(ann_user.pk)) == before
+    read = read_cache_middleware(answered_read)(RequestFactory().post("/ladders/x/challenge/"))
+    assert read.status_code == 200
+    assert cache.get(own_version_key(ann_user.pk)) not in (None, before)

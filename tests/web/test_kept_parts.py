@@ -8,6 +8,7 @@ on their way to the real server (a pipeline or an MGET is one)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,7 +25,7 @@ import pytest
 import redis.connection
 from asgiref.sync import async_to_sync
 
-from api.kept_parts import own_version_key, own_writes_moved_on
+from api.kept_parts import kept_parts_of, own_version_key, own_writes_moved_on
 from api.read_cache import HIT_HEADER, PLACEHOLDER, read_cache_middleware
 from league.models import LadderEntrant, NotificationKind
 from league.services.ladders import ladder_matchmake
@@ -231,3 +232,20 @@ def test_a_write_that_never_asked_who_it_was_reads_no_session_after_the_answer()
     read = read_cache_middleware(answered_read)(RequestFactory().post("/ladders/x/challenge/"))
     assert read.status_code == 200
     assert cache.get(own_version_key(ann_user.pk)) not in (None, before)
+
+
+def test_kept_regions_need_the_persons_exact_versions_and_the_pages_rule() -> None:
+    """The person's versions exactly; the page's generation as the shared page's is
+    served (its own, or an older one less than READ_CACHE_LAG_SECONDS ago)."""
+    parts = {"account": "<strong>ann</strong>"}
+    now = time.time()
+    entry = {"versions": ("u", "c", "o"), "page_version": "g1", "stored_at": now, "parts": parts}
+    assert kept_parts_of(entry, ("u", "c", "o"), "g1") == parts
+    for other in (("u2", "c", "o"), ("u", "c2", "o"), ("u", "c", "o2"), None):
+        assert kept_parts_of(entry, other, "g1") is None
+    assert kept_parts_of(entry, ("u", "c", "o"), "g2") is None  # the tests' lag: 0
+    with override_settings(READ_CACHE_LAG_SECONDS=60):
+        assert kept_parts_of(entry, ("u", "c", "o"), "g2") == parts
+        old = entry | {"stored_at": now - 61}
+        assert kept_parts_of(old, ("u", "c", "o"), "g2") is None
+        assert kept_parts_of(old, ("u", "c", "o"), "g1") == parts

@@ -30,6 +30,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
+from django.utils.crypto import constant_time_compare
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,17 @@ def kept_user_of(entry: Any, version: Any) -> tuple[AbstractBaseUser, str] | Non
 
     user.save = refused  # type: ignore[method-assign]
     return user, str(entry["auth_hash"])
+
+
+def kept_signed_in(entry: Any, version: Any, auth_hash: str) -> bool:
+    """Whether a kept ``entry`` of ``version`` says its account is active and its session
+    auth hash is ``auth_hash`` (a session's: constant-time compare), without building the
+    user (a hit that needs only this check; False: ask ``kept_user_of``)."""
+    if version is None or not isinstance(entry, dict) or entry.get("version") != version:
+        return False
+    return bool(entry.get("is_active")) and constant_time_compare(
+        auth_hash, str(entry.get("auth_hash", ""))
+    )
 
 
 def user_read_and_keep(user_id: int, version: Any) -> tuple[AbstractBaseUser, str] | None:

@@ -10,7 +10,8 @@ Correctness first (docs/operations.md, "Caching"):
   pages, hidden hands and authors' logs are therefore never in it. A signed-in person is
   served a stored page only through ``personal_page`` and ``_early_signed_in_hit``: the
   shared page with their own regions (header, seat, notices) rendered for them, their own
-  CSRF token, and the normal path whenever anything needed is not in the cache.
+  CSRF token, and the normal path whenever anything needed is not in the cache; an early
+  hit splices in the person's regions kept under their versions (api.kept_parts).
 - **Invalidation by generation**: every entry holds the *reads generation* it was computed
   under (league/reads_generation.py: counters in the cache that the league's writes move
   on). An entry is served while its generation is the current one (both read in one
@@ -68,14 +69,16 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.functional import SimpleLazyObject, empty
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from asgiref.sync import sync_to_async
 
 from accounts import kept_users
+from api import kept_parts
 from league import person_counts
-from league.display_settings import cookie_time_zone
+from league.display_settings import cookie_time_zone, time_zone_known
 from league.reads_generation import (
     GENERATION_KEY,
     PROGRESS_KEY,
@@ -232,6 +235,13 @@ def _filled(content: str, request: HttpRequest) -> str:
     if PLACEHOLDER not in content:
         return content
     return get_token(request).join(content.split(PLACEHOLDER))
+
+
+def _filled_with(content: str, secret: str) -> str:
+    """``_filled`` for the CSRF ``secret`` of a request the chain has not seen."""
+    if PLACEHOLDER not in content:
+        return content
+    return csrf._mask_cipher_secret(secret).join(content.split(PLACEHOLDER))  # type: ignore[attr-defined]
 
 
 def _headers_finish(response: HttpResponse, content_type: str | None = None) -> HttpResponse:
@@ -660,7 +670,7 @@ def _session_reader(request: HttpRequest) -> Reader | None:
         return None
     language = display.get("language") or translation.get_language_from_request(request)
     zone_name = display.get("time_zone") or ""
-    if zone_name and zone_name not in zoneinfo.available_timezones():
+    if zone_name and not time_zone_known(zone_name):
         return None
     zone = (
         zoneinfo.ZoneInfo(zone_name)
@@ -674,12 +684,13 @@ def _session_reader(request: HttpRequest) -> Reader | None:
 def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
     """A signed-in person's GET of a page with personal regions whose shared answer is in
     the cache, answered before the rest of the middleware and without the view: their
-    session, their account (accounts.kept_users), their header counts and the shared page
-    read from the cache in two round trips, their regions rendered as ``personal_page``
-    renders them. None (the chain as usual) wherever the chain might answer otherwise: no
-    session in the cache, a session whose auth hash is not the account's, an inactive
-    account, messages waiting, an unusable CSRF cookie, no fresh shared answer, or a page
-    that is not the shared one for this person."""
+    session, then in one round trip the generations, the shared page, their account
+    (accounts.kept_users), header counts, versions and kept regions (api.kept_parts); the
+    regions spliced in with their CSRF token. Regions not kept (or old) are rendered as
+    ``personal_page`` renders them, and kept. None (the chain as usual) wherever the chain
+    might answer otherwise: no session in the cache, a session whose auth hash is not the
+    account's, an inactive account, messages waiting, an unusable CSRF cookie, no fresh
+    shared answer, or a page that is not the shared one for this person."""
     if (
         not read_cache_on()
         or request.method not in ("GET", "HEAD")
@@ -709,14 +720,64 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
     if reader is None:
         return None
     key = _key_of(request, reader.language, reader.zone)
-    user_keys = [kept_users.version_key(reader.user_id), kept_users.kept_key(reader.user_id)]
-    counts_keys = person_counts.person_counts_keys(reader.user_id)
-    found = _lookup(key, reads, match.kwargs, [*user_keys, *counts_keys])
+    user_id = reader.user_id
+    user_keys = [kept_users.version_key(user_id), kept_users.kept_key(user_id)]
+    counts_keys = person_counts.person_counts_keys(user_id)
+    own_key, entry_key = kept_parts.own_version_key(user_id), kept_parts.parts_key(user_id, key)
+    found = _lookup(key, reads, match.kwargs, [*user_keys, *counts_keys, own_key, entry_key])
     if found is None or found.fresh is None:
         return None
     stored = found.fresh
     if not stored["headers"].get("Content-Type", "").startswith("text/html"):
         return None
+    fresh_secret = cookie is None
+    cookie = cookie or csrf._get_new_csrf_string()
+    versions = kept_parts.versions_of(found.others, [user_keys[0], counts_keys[0], own_key])
+    page_version = version_of(reads, found.match_id, found.settled, found.progress, found.finished)
+    parts = kept_parts.kept_parts_of(found.others.get(entry_key), versions, page_version)
+    content = None
+    if parts is not None and kept_users.kept_signed_in(
+        found.others.get(user_keys[1]), found.others.get(user_keys[0]), reader.auth_hash
+    ):
+        content = _personalised(str(stored["content"]), parts)
+    if content is None:  # the regions rendered for this request (and kept)
+        if found.others.get(own_key) is None:
+            kept_parts.own_version_started(user_id)  # kept from the next hit on
+        rendered = _signed_in_content(
+            request, reader, cookie, found, stored, match.kwargs, personal, user_keys, counts_keys
+        )
+        if rendered is None:
+            return None
+        content, parts = rendered
+        if parts is not None and versions is not None:
+            kept_parts.parts_keep(entry_key, parts, versions, page_version)
+    if outer.metrics is not None:
+        outer.metrics.process_request(request)
+    response = HttpResponse(_filled_with(content, cookie).encode(stored["charset"]))
+    for name, value in stored["headers"].items():
+        if name != "ETag":  # the shared answer's, not this person's page's
+            response[name] = value
+    response[HIT_HEADER] = "hit"
+    patch_vary_headers(response, ("Cookie",))
+    _headers_finish(response)
+    return _early_finish(request, response, cookie, fresh_secret, reader.language, outer)
+
+
+def _signed_in_content(
+    request: HttpRequest,
+    reader: Reader,
+    cookie: str,
+    found: Found,
+    stored: dict[str, Any],
+    kwargs: dict[str, Any],
+    personal: Personal,
+    user_keys: list[str],
+    counts_keys: list[str],
+) -> tuple[str, dict[str, str] | None] | None:
+    """The shared page with ``reader``'s regions rendered for this request (their token's
+    placeholder still in), and those regions as they may be kept (None: not kept: a token
+    of the person's secret found in them); None: the chain answers (the account not
+    served as signed in, the page not the shared one for them, anything failing)."""
     version = found.others.get(user_keys[0])
     kept = kept_users.kept_user_of(found.others.get(user_keys[1]), version)
     with translation.override(reader.language), timezone.override(reader.zone):
@@ -737,26 +798,24 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
             counts = person_counts.person_counts_found(found.others, reader.user_id)
             if counts is not None:
                 setattr(reading, PREFETCHED_COUNTS, counts)
-            fresh_secret = cookie is None
-            cookie = cookie or csrf._get_new_csrf_string()
             reading.META["CSRF_COOKIE"] = cookie
-            parts = personal(reading, **match.kwargs)
-            content = None if parts is None else _personalised(str(stored["content"]), parts)
-            if content is None:
+            rendered = personal(reading, **kwargs)
+            if rendered is None:
                 return None
-            if outer.metrics is not None:
-                outer.metrics.process_request(request)
-            response = HttpResponse(_filled(content, reading).encode(stored["charset"]))
+            content = _personalised(str(stored["content"]), rendered)
         except Exception as exc:  # the chain answers it (a 404, a database down ...)
             log.debug("read cache: signed-in hit left to the chain (%r)", exc)
             return None
-    for name, value in stored["headers"].items():
-        if name != "ETag":  # the shared answer's, not this person's page's
-            response[name] = value
-    response[HIT_HEADER] = "hit"
-    patch_vary_headers(response, ("Cookie",))
-    _headers_finish(response)
-    return _early_finish(request, response, cookie, fresh_secret, reader.language, outer)
+    if content is None:
+        return None
+    placeheld = {
+        name: TOKEN_PATTERN.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(3), part)
+        for name, part in rendered.items()
+    }
+    content = TOKEN_PATTERN.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(3), content)
+    if any(_own_token_in(part, reading) for part in placeheld.values()):
+        return None  # a token of theirs where no placeholder can stand: the chain's page
+    return content, placeheld
 
 
 def _early_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | None:
@@ -774,23 +833,53 @@ def _early_hit_in_thread(request: HttpRequest, outer: Outer) -> HttpResponse | N
         close_old_connections()
 
 
+def _own_writes_after(request: HttpRequest) -> None:
+    """After a signed-in person's POST, PUT, PATCH or DELETE (answered: its writes are
+    committed): their kept regions are old (api.kept_parts), whatever it wrote. Only a
+    user the request already knows (AuthenticationMiddleware's lazy user once read, or
+    one DRF set): a request that never asked who it was wrote nothing as anyone, and
+    reading its session now, after the chain, could fail outside the chain's handling
+    of a database down."""
+    if request.method in kept_parts.SAFE_METHODS or not read_cache_on():
+        return
+    user = request.__dict__.get("user")
+    if isinstance(user, SimpleLazyObject):
+        user = user._wrapped
+        if user is empty:
+            return
+    if user is not None and user.is_authenticated and user.pk is not None:
+        kept_parts.own_writes_moved_on(int(user.pk))
+
+
 @sync_and_async_middleware
 def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
     """First of all (config/settings.py): a hit of the shared cache is answered here, as
-    the middleware after it would have passed it (``Outer``); anything else goes on. Under
-    ASGI the hit runs in a thread of its own, so hits do not queue behind a page being
-    computed in the process's one thread for synchronous code."""
+    the middleware after it would have passed it (``Outer``); anything else goes on. In the
+    asynchronous branch a hit runs in a thread of its own, so hits do not queue behind a
+    page being computed in the process's one thread for synchronous code; Django takes it
+    only when no sync-only middleware follows, which today's list has (the CSP's,
+    WhiteNoise's: docs/operations.md, "Where a hit is answered"). After a signed-in
+    person's write, their kept regions are made old (``_own_writes_after``)."""
     outer = Outer.of(get_response)
     if iscoroutinefunction(get_response):
 
         async def middleware_async(request: HttpRequest) -> Any:
             hit = await sync_to_async(_early_hit_in_thread, thread_sensitive=False)(request, outer)
-            return hit if hit is not None else await get_response(request)
+            if hit is not None:
+                return hit
+            response = await get_response(request)
+            if request.method not in kept_parts.SAFE_METHODS:
+                await sync_to_async(_own_writes_after)(request)
+            return response
 
         return middleware_async
 
     def middleware(request: HttpRequest) -> Any:
         hit = _early_hit(request, outer) or _early_signed_in_hit(request, outer)
-        return hit if hit is not None else get_response(request)
+        if hit is not None:
+            return hit
+        response = get_response(request)
+        _own_writes_after(request)
+        return response
 
     return middleware

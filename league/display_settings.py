@@ -133,6 +133,11 @@ def _time_zone_name_set() -> frozenset[str]:
     return frozenset(time_zone_names())
 
 
+def time_zone_known(name: str) -> bool:
+    """Whether zoneinfo knows ``name`` (an IANA name), from a set read once a process."""
+    return name in _time_zone_name_set()
+
+
 def cookie_time_zone(cookies: Mapping[str, str]) -> zoneinfo.ZoneInfo | None:
     """The zone a visitor's browser named in the ``time_zone`` cookie, if zoneinfo knows
     it (an IANA name such as ``Europe/Amsterdam``); None for anything else. The pages

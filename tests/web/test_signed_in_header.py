@@ -18,6 +18,7 @@ from django.test import Client
 import pytest
 
 from accounts.account_settings import log_out_everywhere, signed_in_session_end
+from api.kept_parts import own_writes_moved_on
 from api.read_cache import HIT_HEADER
 from league.models import Notification, NotificationKind, SignedInSession
 from league.person_counts import person_counts_cached
@@ -159,16 +160,17 @@ def test_sessions_in_the_cache_survive_its_flush_and_end_when_ended() -> None:
 
 
 def test_each_split_page_reads_only_the_persons_own_rows_when_shared() -> None:
-    """A signed-in hit of each split page: the user and the person's own rows, exactly;
-    the page's public rows (the ladder's board, the match and its seats, the league) are
-    read once for every reader (league.reads_generation.settled_read)."""
+    """A signed-in hit of each split page whose regions are not kept (api.kept_parts):
+    the person's own rows, exactly; the page's public rows (the ladder's board, the match
+    and its seats, the league) are read once for every reader
+    (league.reads_generation.settled_read). The next hit reads none: the regions kept."""
     ladder = ladder_with_anchors()
     ann = user_create("ann", PASSWORD)
     mine = uploaded_version(ann)
     ladder_matchmake(ladder_id=ladder.pk)
     tournament, _, matches = club_league(at_club=False)
     match_run(match_id=matches[0].pk, worker="test")
-    _, rita = signed_in("rita")
+    rita_user, rita = signed_in("rita")
     expected = {
         # her challenges, how many she has left, the rated game's versions (the user is
         # kept in the cache: accounts.kept_users)
@@ -182,10 +184,15 @@ def test_each_split_page_reads_only_the_persons_own_rows_when_shared() -> None:
     for url, count in expected.items():
         rita.get(url)  # the shared page stored, the public rows kept
         rita.get(url)  # her account kept (accounts.kept_users)
+        own_writes_moved_on(rita_user.pk)  # her regions rendered again at the next hit
         answer, sql = read_with_queries(rita, url)
         assert answer[HIT_HEADER] == "hit", url
         assert signed_in_as(answer) == "rita"
         assert len(sql) == count, (url, sql)
+        again, sql = read_with_queries(rita, url)
+        assert again[HIT_HEADER] == "hit", url
+        assert signed_in_as(again) == "rita"
+        assert sql == [], (url, sql)
 
 
 def test_a_kept_public_read_is_read_again_after_any_write_and_never_from_before_it() -> None:

@@ -76,10 +76,11 @@ MIDDLEWARE = [
     # gzip for the API's JSON and the records, never for HTML pages (BREACH;
     # config/compression.py); before the read cache, so its hits are compressed too.
     "config.compression.json_compression_middleware",
-    # Anonymous public reads from the shared cache, before the rest and, under ASGI, off
-    # the one thread of synchronous code, where Django runs the two below: a hit counts in
-    # Prometheus and gets SecurityMiddleware's headers from the read cache itself
-    # (api/read_cache.py, Outer; docs/operations.md).
+    # Public reads, and a signed-in person's repeat of a page, from the shared cache before
+    # the rest of the chain: a hit counts in Prometheus and gets SecurityMiddleware's
+    # headers from the read cache itself (api/read_cache.py, Outer; docs/operations.md).
+    # Under ASGI it runs on the process's one thread of synchronous code, like the
+    # middleware below it (sync-only ones among them make Django run the chain there).
     "api.read_cache.read_cache_middleware",
     # Request counts and latencies for /metrics (config/metrics.py): first and last.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",

@@ -792,15 +792,18 @@ async function send(action) {
   refetchDue = false;
   dueFrom = -1;
   showError("");
-  if (current) render(current); // no card is playable while the move is on its way
   requests += 1;
   const request = requests;
+  // The move leaves before the page redraws (a slow phone's redraw would delay it for
+  // everyone at the table); no card is playable while it is on its way.
+  const answer = fetchJSON(root.dataset.actionUrl, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ action }),
+  });
+  if (current) render(current);
   try {
-    const data = await fetchJSON(root.dataset.actionUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify({ action }),
-    });
+    const data = await answer;
     sending = false;
     if (data && (data.view || data.phase)) {
       if (!hold && data.view && current?.view && data.view.deal !== current.view.deal

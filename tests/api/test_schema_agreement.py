@@ -8,6 +8,12 @@ Values are drawn by hypothesis, with extra weight on what DRF's own fields take 
 schema does not (numbers for text, text for numbers, blanks, NUL, white space of every
 kind, integers at and past the bounds); tests/api/test_schemathesis.py does the
 same through the live server.
+
+The values are drawn once for the module (``json_examples``) and every field is checked
+against all of them: each field still meets 250 of hypothesis's examples. Drawn per field,
+the 46 fields were given the very same 250 values under CI's derandomized profile (the same
+inner test, so the same seed), and drawing them was about 85 % of the module's CPU: 45 of
+46 draws repeated the first. Locally each run still draws new random values.
 """
 
 from __future__ import annotations
@@ -108,6 +114,27 @@ json_values = st.recursive(
 )
 
 
+EXAMPLES = 250
+"""How many of hypothesis's examples each field is checked against."""
+
+
+@pytest.fixture(scope="module")
+def json_examples() -> list[Any]:
+    """``EXAMPLES`` values drawn by hypothesis from ``json_values`` (under the active
+    profile: the same ones every CI run), infinite floats left out (not JSON)."""
+    drawn: list[Any] = []
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(value=json_values)
+    def draw(value: Any) -> None:
+        if not (isinstance(value, float) and math.isinf(value)):
+            drawn.append(value)
+
+    draw()
+    assert len(drawn) > EXAMPLES // 2, len(drawn)  # hypothesis gave its examples
+    return drawn
+
+
 def _accepted(component: str, name: str, value: Any) -> bool:
     view = next(v for c, n, v in INPUT_FIELDS if (c, n) == (component, name))
     serializer = getattr(views, view).InputSerializer(data={name: value})
@@ -117,21 +144,18 @@ def _accepted(component: str, name: str, value: Any) -> bool:
 
 @pytest.mark.parametrize(("component", "name", "view"), INPUT_FIELDS)
 def test_a_field_accepts_exactly_what_its_schema_allows(
-    schema: dict[str, Any], component: str, name: str, view: str
+    schema: dict[str, Any], json_examples: list[Any], component: str, name: str, view: str
 ) -> None:
     validator = _validator(schema, component, name)
-
-    @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(value=json_values)
-    def agree(value: Any) -> None:
-        if isinstance(value, float) and math.isinf(value):
-            return  # not JSON
+    disagreements = []
+    for value in json_examples:
         allowed = validator.is_valid(value)
-        assert _accepted(component, name, value) == allowed, (
-            f"{view}: {name}={value!r}: the schema {'allows' if allowed else 'forbids'} it"
-        )
-
-    agree()
+        if _accepted(component, name, value) != allowed:
+            disagreements.append(
+                f"{view}: {name}={value!r}: the schema {'allows' if allowed else 'forbids'} it"
+            )
+    # Shortest first: the simplest value that shows the disagreement leads.
+    assert not disagreements, "\n".join(sorted(disagreements, key=len)[:10])
 
 
 def test_every_input_field_is_one_whose_schema_says_what_it_accepts() -> None:

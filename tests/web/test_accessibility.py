@@ -22,7 +22,7 @@ from league.selectors.replays import match_replay
 from league.services.matches import match_run
 from league.services.tables import seat_invitation_accept, table_open
 from tests.league.builders import bot_tournament, user_create
-from tests.web.browser import axe_unavailable_reason, axe_violations
+from tests.web.browser import axe_on_every_page, axe_unavailable_reason, axe_violations
 from tests.web.club_night_pages import club_night_pages
 from tests.web.conftest import wait_for
 from tests.web.ladder_builders import small_ladder
@@ -43,12 +43,14 @@ DRAWN_BY_SCRIPTS = {  # pages whose content a script draws: wait until it says i
 
 
 @pytest.fixture
-def axe_available() -> None:
+def axe_available(browser: WebDriver) -> None:
+    """axe-core is installed, and ``browser`` loads it into every page it opens."""
     reason = axe_unavailable_reason()
     if reason is not None:
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
+    axe_on_every_page(browser)
 
 
 def drawn(driver: WebDriver, element: str) -> bool:

@@ -8,7 +8,11 @@ none.
     python -m bench.signed_in_hits --rounds 200 --profile
 
 Printed per page: microseconds per hit (the median of ``--rounds`` timed batches), SQL
-statements and Redis round trips per hit, and the ratio signed in/anonymous; with
+statements and Redis round trips per hit, the ratio signed in/anonymous, and what a
+signed-in hit costs when the person's kept regions are old and rendered again (``regions
+us``: each GET after the person's own-writes version moved on, one Redis SET included;
+the same path as a hit after the page's reads generation moved on more than
+READ_CACHE_LAG_SECONDS ago, which the ladder's writes do every few seconds); with
 ``--profile``, the functions where a signed-in hit spends its time (cProfile), beside the
 anonymous hit's. It makes a scratch database (``<name>_signed_in_hits_bench``, dropped at
 the end). It prints figures; it asserts nothing.
@@ -100,13 +104,25 @@ def pages() -> list[str]:
     return [path for path in reads_of(tournament_id, ladder) if not path.startswith("/api/")]
 
 
-def session_of(username: str) -> str:
+def session_of(username: str) -> tuple[str, int]:
+    """A session of ``username`` (made if need be), and the person's id."""
     from django.contrib.auth.models import User
 
     person, _ = User.objects.get_or_create(username=username)
     browser = Client()
     browser.force_login(person)
-    return str(browser.cookies[settings.SESSION_COOKIE_NAME].value)
+    return str(browser.cookies[settings.SESSION_COOKIE_NAME].value), int(person.pk)
+
+
+def regions_old(get: Callable[[str], Any], user_id: int) -> Callable[[str], Any]:
+    """``get``, each time after the person's kept regions were made old."""
+    from api.kept_parts import own_writes_moved_on
+
+    def get_rendered(path: str) -> Any:
+        own_writes_moved_on(user_id)
+        return get(path)
+
+    return get_rendered
 
 
 def per_hit(get: Callable[[str], Any], path: str, rounds: int, batch: int) -> float:
@@ -144,12 +160,17 @@ def main() -> int:
 
         cache.clear()
         paths = pages()
-        visitor, person = asker(""), asker(session_of("reader"))
+        session, user_id = session_of("reader")
+        visitor, person = asker(""), asker(session)
+        rendered = regions_old(person, user_id)
         for path in paths:  # stored, the account kept, the counts kept
             for get in (visitor, person, person, person):
                 get(path)
-        say(f"{'page':44} {'anon us':>8} {'in us':>8} {'ratio':>6}  sql a/i  redis a/i  hit a/i")
-        totals = {"a": 0.0, "i": 0.0}
+        say(
+            f"{'page':44} {'anon us':>8} {'in us':>8} {'ratio':>6}  sql a/i  redis a/i  hit a/i"
+            f"  {'regions us':>10}"
+        )
+        totals = {"a": 0.0, "i": 0.0, "r": 0.0}
         for path in paths:
             figures = {}
             for name, get in (("a", visitor), ("i", person)):
@@ -161,14 +182,18 @@ def main() -> int:
                     answer.get(HIT_HEADER, "-"),
                 )
                 totals[name] += figures[name][0]
+            regions = per_hit(rendered, path, args.rounds, args.batch)
+            totals["r"] += regions
+            for other in paths:  # kept again: the next page's first hit is a hit
+                person(other)
             (a, ca, ha), (i, ci, hi) = figures["a"], figures["i"]
             say(
                 f"{path:44} {a:8.0f} {i:8.0f} {i / a:6.2f}  {ca['sql']:>3}/{ci['sql']:<3}"
-                f" {ca['redis']:>4}/{ci['redis']:<4}  {ha}/{hi}"
+                f" {ca['redis']:>4}/{ci['redis']:<4}  {ha}/{hi}  {regions:10.0f}"
             )
         say(
             f"{'all pages (sum)':44} {totals['a']:8.0f} {totals['i']:8.0f}"
-            f" {totals['i'] / totals['a']:6.2f}"
+            f" {totals['i'] / totals['a']:6.2f}{'':31}{totals['r']:10.0f}"
         )
         say(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
         if args.profile:

@@ -643,16 +643,19 @@ class Reader:
     zone: tzinfo | None
 
 
-def _session_reader(request: HttpRequest) -> Reader | None:
-    """The reader of ``request``'s session cookie, from the session's copy in the cache
-    alone (None: anything the rest of the chain must decide: no copy, an unknown backend,
-    messages waiting in it, no kept display settings)."""
+def _session_store(request: HttpRequest) -> cached_db.SessionStore | None:
+    """The store of ``request``'s session cookie where an early hit may read it (None:
+    another backend, or not a key: the chain's)."""
     if settings.SESSION_ENGINE != CACHED_DB_SESSIONS:
         return None
     store = cached_db.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    if store.session_key is None:
-        return None  # not a key: SessionMiddleware's
-    data = caches[settings.SESSION_CACHE_ALIAS].get(store.cache_key)
+    return store if store.session_key is not None else None
+
+
+def _reader_of(request: HttpRequest, store: SessionBase, data: Any) -> Reader | None:
+    """The reader that ``data``, the session's copy in the cache, says (None: anything the
+    rest of the chain must decide: no copy, an unknown backend, messages waiting in it, no
+    kept display settings)."""
     if not isinstance(data, dict):
         return None  # ended, expired or only in the database: the chain reads it
     user_id, backend = data.get(auth.SESSION_KEY), data.get(auth.BACKEND_SESSION_KEY)
@@ -679,6 +682,51 @@ def _session_reader(request: HttpRequest) -> Reader | None:
     )
     store._session_cache = data  # type: ignore[attr-defined]
     return Reader(store, user_pk, str(auth_hash), str(language), zone)
+
+
+READER_GUESSES_MAX = 10_000
+_reader_guesses: dict[str, tuple[int, str, tzinfo | None]] = {}
+"""Who each session this process answered early was, by session key: the person's id,
+language and time zone, used only to choose which keys to read *with* the session, in one
+round trip; the session in that same answer is what decides (a guess that it contradicts
+is read again under the session's own). Emptied when full."""
+
+
+def _reader_guess_keep(reader: Reader) -> None:
+    if len(_reader_guesses) >= READER_GUESSES_MAX:
+        _reader_guesses.clear()
+    key = reader.session.session_key
+    if key is not None:
+        _reader_guesses[key] = (reader.user_id, reader.language, reader.zone)
+
+
+@dataclass(frozen=True, slots=True)
+class PersonKeys:
+    """The cache keys of a signed-in person's hit: the shared page's (by their language
+    and time zone) and theirs (api.kept_parts, accounts.kept_users, league.person_counts)."""
+
+    page: str
+    user: list[str]
+    counts: list[str]
+    own: str
+    entry: str
+
+    @property
+    def others(self) -> list[str]:
+        return [*self.user, *self.counts, self.own, self.entry]
+
+
+def _person_keys(
+    request: HttpRequest, user_id: int, language: str, zone: tzinfo | None
+) -> PersonKeys:
+    page = _key_of(request, language, zone)
+    return PersonKeys(
+        page=page,
+        user=[kept_users.version_key(user_id), kept_users.kept_key(user_id)],
+        counts=person_counts.person_counts_keys(user_id),
+        own=kept_parts.own_version_key(user_id),
+        entry=kept_parts.parts_key(user_id, page),
+    )
 
 
 def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
@@ -712,21 +760,43 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
     usable, cookie = _csrf_cookie(request)
     if not usable:
         return None
+    store = _session_store(request)
+    if store is None:
+        return None
+    session_key = store.cache_key
+    together = settings.SESSION_CACHE_ALIAS == "default"  # the session in the page's read
+    guess = _reader_guesses.get(str(store.session_key)) if together else None
     try:
-        reader = _session_reader(request)
+        reader = None
+        if guess is None:  # the session first, then the keys it names
+            reader = _reader_of(
+                request, store, caches[settings.SESSION_CACHE_ALIAS].get(session_key)
+            )
+            if reader is None:
+                return None
+            guess = (reader.user_id, reader.language, reader.zone)
+        keys = _person_keys(request, *guess)
+        found = _lookup(
+            keys.page, reads, match.kwargs, [*keys.others, session_key] if together else keys.others
+        )
+        if found is None:
+            return None
+        if together:  # the session as this very read found it decides, not the guess
+            reader = _reader_of(request, store, found.others.get(session_key))
+            if reader is None:
+                return None  # ended (signed out), changed or gone: the chain decides
+            if (reader.user_id, reader.language, reader.zone) != guess:  # read again, its own
+                keys = _person_keys(request, reader.user_id, reader.language, reader.zone)
+                found = _lookup(keys.page, reads, match.kwargs, keys.others)
     except Exception as exc:
         log.warning("read cache: session not read (%s)", exc)
         return None
-    if reader is None:
+    if found is None or found.fresh is None or reader is None:
         return None
-    key = _key_of(request, reader.language, reader.zone)
+    _reader_guess_keep(reader)
     user_id = reader.user_id
-    user_keys = [kept_users.version_key(user_id), kept_users.kept_key(user_id)]
-    counts_keys = person_counts.person_counts_keys(user_id)
-    own_key, entry_key = kept_parts.own_version_key(user_id), kept_parts.parts_key(user_id, key)
-    found = _lookup(key, reads, match.kwargs, [*user_keys, *counts_keys, own_key, entry_key])
-    if found is None or found.fresh is None:
-        return None
+    user_keys, counts_keys = keys.user, keys.counts
+    own_key, entry_key = keys.own, keys.entry
     stored = found.fresh
     if not stored["headers"].get("Content-Type", "").startswith("text/html"):
         return None

@@ -1,9 +1,11 @@
 """A signed-in person's regions of a shared page kept in the cache (issue 34,
-api.kept_parts): a repeat hit is the session and one MGET, no row and no template; the
+api.kept_parts): a repeat hit is one MGET with the session, no row and no template; the
 regions are one person's and hold no token of theirs; their own write, a new notice, a
 rename, a changed password or a deactivated account show at their next page even while
-the page itself may lag. Real PostgreSQL and Redis; the Redis client's sends are counted
-on their way to the real server (a pipeline or an MGET is one)."""
+the page itself may lag; the session is read in the same round trip as the rest, and
+decides over the process's guess of whose it is. Real PostgreSQL and Redis; the Redis
+client's sends are counted on their way to the real server (a pipeline or an MGET is
+one)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core.cache import cache
 from django.db import OperationalError
 from django.http import HttpResponse
@@ -26,7 +30,7 @@ import redis.connection
 from asgiref.sync import async_to_sync
 
 from api.kept_parts import kept_parts_of, own_version_key, own_writes_moved_on
-from api.read_cache import HIT_HEADER, PLACEHOLDER, read_cache_middleware
+from api.read_cache import DISPLAY_SESSION_KEY, HIT_HEADER, PLACEHOLDER, read_cache_middleware
 from league.models import LadderEntrant, NotificationKind
 from league.services.ladders import ladder_matchmake
 from league.services.notifications import notify
@@ -86,8 +90,53 @@ def test_a_repeat_hit_is_the_session_and_one_mget_no_row_and_no_template() -> No
         assert signed_in_as(answer) == "ann"
         assert sql == [], (url, sql)
         assert answer.templates == [], url  # the regions spliced in, not rendered
-        assert len(sent) == 2, (url, sent)  # the session, then one MGET of the rest
-        assert sent[1].split(b"\r\n")[2] == b"MGET"
+        assert len(sent) == 1, (url, sent)  # one MGET: the session with the rest
+        assert sent[0].split(b"\r\n")[2] == b"MGET"
+        assert session_key(ann).encode() in sent[0]
+
+
+def session_key(client: Client) -> str:
+    return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
+def test_a_session_ended_since_the_last_hit_is_not_served_as_signed_in() -> None:
+    """The process's guess of who a session is only chooses the keys: the session read in
+    the same round trip decides, and once signed out it is nobody's."""
+    _, ann = signed_in("ann")
+    kept(ann, "/ladders/")
+    assert early(answer := ann.get("/ladders/"))
+    assert signed_in_as(answer) == "ann"
+    cookie = session_key(ann)
+    ann.logout()  # the session flushed: gone from the database and the cache
+    ann.cookies[settings.SESSION_COOKIE_NAME] = cookie  # replayed
+    answer = ann.get("/ladders/")
+    assert answer.status_code == 200
+    assert signed_in_as(answer) is None
+    assert "Log in" in answer.content.decode()
+
+
+def test_a_session_whose_language_changed_since_the_last_hit_is_read_under_its_own() -> None:
+    """A guess the session contradicts (here its language) is read again under the
+    session's own keys, in a second round trip."""
+    _, ann = signed_in("ann")
+    kept(ann, "/ladders/")
+    assert ann.get("/ladders/")["Content-Language"] == "en"
+    store = SessionStore(session_key(ann))
+    display = dict(store[DISPLAY_SESSION_KEY])
+    display["language"] = "nl"
+    store[DISPLAY_SESSION_KEY] = display
+    store.save()
+    with redis_sends() as sent:
+        answer = ann.get("/ladders/")
+    assert answer["Content-Language"] == "nl"
+    assert "<strong>ann</strong>" in answer.content.decode()
+    assert [command.split(b"\r\n")[2] for command in sent][:2] == [b"MGET", b"MGET"]
+    kept(ann, "/ladders/")  # the Dutch page stored, her regions in it kept
+    with redis_sends() as sent:
+        answer = ann.get("/ladders/")
+    assert answer["Content-Language"] == "nl"
+    assert answer[HIT_HEADER] == "hit"
+    assert len(sent) == 1  # the guess is hers again
 
 
 def test_kept_regions_are_one_persons_and_hold_no_token_of_theirs() -> None:

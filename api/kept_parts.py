@@ -1,7 +1,7 @@
 """A signed-in person's rendered regions of a shared page (their header, counts, their own
 part of a ladder or a league page), kept in Django's default cache so that a repeat of
 the page (api.read_cache's early signed-in hit) renders no template and reads no row:
-the hit is the session, one MGET (the generations, the shared page, the person's account,
+the hit is one MGET (the session, the generations, the shared page, the person's account,
 counts, versions and these regions) and a splice.
 
 Whose, and how long (issue 34):

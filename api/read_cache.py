@@ -685,11 +685,16 @@ def _reader_of(request: HttpRequest, store: SessionBase, data: Any) -> Reader | 
 
 
 READER_GUESSES_MAX = 10_000
-_reader_guesses: dict[str, tuple[int, str, tzinfo | None]] = {}
-"""Who each session this process answered early was, by session key: the person's id,
-language and time zone, used only to choose which keys to read *with* the session, in one
-round trip; the session in that same answer is what decides (a guess that it contradicts
-is read again under the session's own). Emptied when full."""
+_reader_guesses: dict[bytes, tuple[int, str, tzinfo | None]] = {}
+"""Who each session this process answered early was, by a digest of its key (the keys
+themselves are not kept): the person's id, language and time zone, used only to choose
+which keys to read *with* the session, in one round trip; the session in that same answer
+is what decides (a guess that it contradicts is read again under the session's own).
+Emptied when full."""
+
+
+def _guess_key(session_key: str) -> bytes:
+    return hashlib.blake2b(session_key.encode(), digest_size=16).digest()
 
 
 def _reader_guess_keep(reader: Reader) -> None:
@@ -697,7 +702,7 @@ def _reader_guess_keep(reader: Reader) -> None:
         _reader_guesses.clear()
     key = reader.session.session_key
     if key is not None:
-        _reader_guesses[key] = (reader.user_id, reader.language, reader.zone)
+        _reader_guesses[_guess_key(key)] = (reader.user_id, reader.language, reader.zone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -731,8 +736,8 @@ def _person_keys(
 
 def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpResponse | None:
     """A signed-in person's GET of a page with personal regions whose shared answer is in
-    the cache, answered before the rest of the middleware and without the view: their
-    session, then in one round trip the generations, the shared page, their account
+    the cache, answered before the rest of the middleware and without the view: in one
+    round trip their session, the generations, the shared page, their account
     (accounts.kept_users), header counts, versions and kept regions (api.kept_parts); the
     regions spliced in with their CSRF token. Regions not kept (or old) are rendered as
     ``personal_page`` renders them, and kept. None (the chain as usual) wherever the chain
@@ -765,7 +770,7 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
         return None
     session_key = store.cache_key
     together = settings.SESSION_CACHE_ALIAS == "default"  # the session in the page's read
-    guess = _reader_guesses.get(str(store.session_key)) if together else None
+    guess = _reader_guesses.get(_guess_key(str(store.session_key))) if together else None
     try:
         reader = None
         if guess is None:  # the session first, then the keys it names

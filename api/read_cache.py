@@ -642,6 +642,11 @@ class Reader:
     language: str
     zone: tzinfo | None
 
+    @property
+    def keys_chosen_by(self) -> tuple[int, str, tzinfo | None]:
+        """What chooses the cache keys of their hit: who, in which language and zone."""
+        return (self.user_id, self.language, self.zone)
+
 
 def _session_store(request: HttpRequest) -> cached_db.SessionStore | None:
     """The store of ``request``'s session cookie where an early hit may read it (None:
@@ -702,7 +707,7 @@ def _reader_guess_keep(reader: Reader) -> None:
         _reader_guesses.clear()
     key = reader.session.session_key
     if key is not None:
-        _reader_guesses[_guess_key(key)] = (reader.user_id, reader.language, reader.zone)
+        _reader_guesses[_guess_key(key)] = reader.keys_chosen_by
 
 
 @dataclass(frozen=True, slots=True)
@@ -721,9 +726,8 @@ class PersonKeys:
         return [*self.user, *self.counts, self.own, self.entry]
 
 
-def _person_keys(
-    request: HttpRequest, user_id: int, language: str, zone: tzinfo | None
-) -> PersonKeys:
+def _person_keys(request: HttpRequest, chosen_by: tuple[int, str, tzinfo | None]) -> PersonKeys:
+    user_id, language, zone = chosen_by
     page = _key_of(request, language, zone)
     return PersonKeys(
         page=page,
@@ -772,31 +776,27 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
     together = settings.SESSION_CACHE_ALIAS == "default"  # the session in the page's read
     guess = _reader_guesses.get(_guess_key(str(store.session_key))) if together else None
     try:
-        reader = None
         if guess is None:  # the session first, then the keys it names
             reader = _reader_of(
                 request, store, caches[settings.SESSION_CACHE_ALIAS].get(session_key)
             )
             if reader is None:
                 return None
-            guess = (reader.user_id, reader.language, reader.zone)
-        keys = _person_keys(request, *guess)
-        found = _lookup(
-            keys.page, reads, match.kwargs, [*keys.others, session_key] if together else keys.others
-        )
-        if found is None:
-            return None
-        if together:  # the session as this very read found it decides, not the guess
-            reader = _reader_of(request, store, found.others.get(session_key))
+            keys = _person_keys(request, reader.keys_chosen_by)
+            found = _lookup(keys.page, reads, match.kwargs, keys.others)
+        else:  # the guessed keys and the session at once: the session in the answer decides
+            keys = _person_keys(request, guess)
+            found = _lookup(keys.page, reads, match.kwargs, [*keys.others, session_key])
+            reader = _reader_of(request, store, found.others.get(session_key)) if found else None
             if reader is None:
                 return None  # ended (signed out), changed or gone: the chain decides
-            if (reader.user_id, reader.language, reader.zone) != guess:  # read again, its own
-                keys = _person_keys(request, reader.user_id, reader.language, reader.zone)
+            if reader.keys_chosen_by != guess:  # read again under its own
+                keys = _person_keys(request, reader.keys_chosen_by)
                 found = _lookup(keys.page, reads, match.kwargs, keys.others)
     except Exception as exc:
         log.warning("read cache: session not read (%s)", exc)
         return None
-    if found is None or found.fresh is None or reader is None:
+    if found is None or found.fresh is None:
         return None
     _reader_guess_keep(reader)
     user_id = reader.user_id

@@ -14,9 +14,10 @@ Its standard input and output are the control pipe of the worker (line by line):
 
 - the server writes ``serving`` once its imports are done;
 - ``spawn NAME``: the server kills whatever an earlier child left in the sandbox, empties
-  /tmp, then forks. The child opens the three FIFOs ``PIPES_DIR/NAME.in``, ``.out`` and
-  ``.err`` (made by the worker, which holds their other ends), writes ``ready PID`` on the
-  control pipe and waits; ``failed WHY`` if the fork or the clean-up failed (the server
+  /tmp (unless it did so when that child ended, and nothing ran since), then forks. The
+  child opens the three FIFOs ``PIPES_DIR/NAME.in``, ``.out`` and ``.err`` (made by the
+  worker, which holds their other ends), writes ``ready PID`` on the control pipe and
+  waits; ``failed WHY`` if the fork or the clean-up failed (the server
   then exits: the worker starts another);
 - ``go PID``: the child moves the FIFOs onto its descriptors 0, 1 and 2, closes every
   other descriptor (the control pipe included), drops the preloaded modules the bot ships
@@ -168,6 +169,10 @@ class Server:
         """Each child waiting for ``go``: the write end of its pipe."""
         self.running: set[int] = set()
         self.preloaded: set[str] = set()
+        self.preloaded_tops: frozenset[str] = frozenset()
+        """The top-level names of ``preloaded`` (``json``, ``kingbot``, ...)."""
+        self.clean = False
+        """Nothing has run in the sandbox since it was last swept and /tmp emptied."""
         self.path: list[str] = []
         """``sys.path`` as the launcher left it (restored in each child)."""
         self.wakeup = -1
@@ -182,6 +187,7 @@ class Server:
             with contextlib.suppress(ImportError):
                 __import__("numpy")
         self.preloaded = set(sys.modules) - before
+        self.preloaded_tops = frozenset(name.split(".")[0] for name in self.preloaded)
 
     def serve(self) -> None:
         self.preload()
@@ -237,20 +243,28 @@ class Server:
                 if go >= 0:
                     os.close(go)
                 try:
-                    sweep()
-                    tmp_empty()
+                    self._clean_up()
                 except (OSError, ServerError) as exc:
                     os.write(1, f"failed clean-up: {exc}\n".encode())
                     raise SystemExit(1) from None
                 os.write(1, f"exit {pid} {_status(raw)}\n".encode())
 
+    def _clean_up(self) -> None:
+        """Kill what a child left in the sandbox and empty /tmp. Once that is done and
+        until the next fork, nothing runs in the sandbox but this server (a child's
+        processes are all gone), so the next ``spawn`` need not do it again."""
+        sweep()
+        tmp_empty()
+        self.clean = True
+
     def _spawn(self, name: str) -> None:
         try:
             if self.running:
                 raise ServerError("a child still runs")
-            sweep()
-            tmp_empty()
+            if not self.clean:
+                self._clean_up()
             go_read, go_write = os.pipe2(os.O_CLOEXEC)
+            self.clean = False
             pid = os.fork()
         except (OSError, ServerError) as exc:
             os.write(1, f"failed {exc}\n".encode())
@@ -301,9 +315,12 @@ class Server:
             names = {entry.split(".")[0] for entry in os.listdir(self.bot_dir)}
         except OSError:
             return
-        for module in list(sys.modules):
-            if module in self.preloaded and module.split(".")[0] in names:
-                del sys.modules[module]
+        shadowed = names & self.preloaded_tops
+        # only then the modules' names are gone through: each name read is a write to its
+        # object (its reference count), a page copied from the server's memory
+        for module in self.preloaded if shadowed else ():
+            if module.split(".")[0] in shadowed:
+                sys.modules.pop(module, None)
 
 
 def _wait_readable(fds: list[int]) -> list[int]:

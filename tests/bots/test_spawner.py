@@ -7,13 +7,15 @@ Real sandbox, real control groups; skipped where they are missing, failed under 
 
 from __future__ import annotations
 
+import io
 import re
 import time
+import zipfile
 from collections.abc import Iterator
 
 import pytest
 
-from bots.bundle import BotBundle
+from bots.bundle import BotBundle, bot_bundle_check
 from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.runner import cgroups
@@ -256,6 +258,34 @@ def test_a_spawned_bot_plays_like_a_started_one(spawners: SpawnerPool) -> None:
     assert spawned.scores == started.scores
     assert actions(spawned) == actions(started)
     assert [seat.outcome for seat in spawned.seats] == [seat.outcome for seat in started.seats]
+
+
+OWN_KINGBOT_MAIN = b"""import json, sys, kingbot
+own = getattr(kingbot, "SHIPPED_WITH_THE_BOT", False)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "request":
+        print(json.dumps({"action": message["legal"][0] if own else "no"}), flush=True)
+    else:
+        break
+"""
+
+
+def test_a_bot_that_ships_its_own_kingbot_imports_its_own(spawners: SpawnerPool) -> None:
+    """The server has the league's kingbot imported; a child of a bot that ships a
+    kingbot.py imports the bot's copy, as a fresh interpreter would, in every child (were
+    it the league's copy, every answer would be "no": illegal)."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as bundle_zip:
+        bundle_zip.writestr("main.py", OWN_KINGBOT_MAIN)
+        bundle_zip.writestr("kingbot.py", "SHIPPED_WITH_THE_BOT = True\n")
+    bundle = bot_bundle_check("own-kingbot.zip", archive.getvalue())
+    for seed in (6, 7):
+        result = against_builtins(bundle, seed=seed)
+        assert result.seats[0].outcome is Outcome.OK, result.seats[0].faults
+    assert spawners.started == 1  # both children of one spawner
 
 
 def actions(result: PlayedMatch) -> list[str]:

@@ -369,6 +369,8 @@ class SeatCgroup:
         """The seat's group in each hierarchy; the first one is the memory group."""
         self.memory = memory
         self._oom_kills_at_removal = 0
+        self._oom_kills_before = 0
+        """The group's OOM kills before its present occupant entered (``reuse``)."""
 
     @classmethod
     def create(cls, host: CgroupHost, name: str, *, memory: int, processes: int) -> SeatCgroup:
@@ -424,13 +426,34 @@ class SeatCgroup:
         return [int(pid) for pid in text.split()]
 
     def oom_kills(self) -> int:
-        """How many processes of the seat the kernel killed for its memory limit."""
+        """How many processes of the seat the kernel killed for its memory limit (since
+        its present occupant entered, for a group handed on by ``reuse``)."""
         if not self.directories:
             return self._oom_kills_at_removal
+        return self._oom_kills_counted() - self._oom_kills_before
+
+    def _oom_kills_counted(self) -> int:
         directory = self.directories[0]
         if self.host.version == 2:
             return _read_counter(directory / "memory.events", "oom_kill")
         return _read_counter(directory / "memory.oom_control", "oom_kill")
+
+    def charged(self) -> int:
+        """Bytes of memory charged to the group now."""
+        name = "memory.current" if self.host.version == 2 else "memory.usage_in_bytes"
+        try:
+            return int((self.directories[0] / name).read_text())
+        except (OSError, ValueError, IndexError):
+            return self.memory
+
+    def reuse(self, slack: int) -> bool:
+        """Ready the group for a next occupant, if no process is left in it and at most
+        ``slack`` bytes are still charged to it (the occupant then finds its whole limit
+        but those): its OOM kills are counted from now. False: the group must go."""
+        if not self.directories or self.pids() or self.charged() > slack:
+            return False
+        self._oom_kills_before = self._oom_kills_counted()
+        return True
 
     def exit_explanation(self) -> str | None:
         """Why the bot's processes ended, if the group knows: its memory limit."""

@@ -15,8 +15,10 @@ the worker makes three FIFOs with random names in a folder of its own (``pipes``
 opens their reading ends, and asks for a child (``spawn NAME``). The child opens the
 FIFOs, says ``ready PID``, and waits. The worker then finds the child's pid on the host,
 moves it into a control group of its own (memory and processes: one match's memory bomb
-cannot starve the next), opens the FIFO the child reads, removes the three names and says
-``go PID``: the child closes every other descriptor and runs the bot. From then on the
+cannot starve the next; an ended child's group, empty and its memory given back, is the
+next child's: ``Spawner.child_group_return``), opens the FIFO the child reads, removes
+the three names and says ``go PID``: the child closes every other descriptor and runs
+the bot. From then on the
 child is a bot started as today (``SpawnedBotProcess``: the same protocol, clock, verdicts
 and messages), which only the worker's pipes reach.
 
@@ -90,6 +92,9 @@ SERVER_START_SECONDS = 30.0
 """How long a fork server may take to start and import (numpy's among them)."""
 SPAWN_SECONDS = 5.0
 """How long a fork may take to report its child ready."""
+GROUP_SLACK = 1024 * 1024
+"""Bytes an ended child's control group may still be charged with (the kernel's own
+bookkeeping) and be handed to the next child; a group charged with more is removed."""
 
 
 class SpawnerError(RuntimeError):
@@ -121,6 +126,8 @@ class Spawner:
         self.files: BotFiles | None = None
         self.pipes: Path | None = None
         self.process: BotProcess | None = None
+        self._child_group: SeatCgroup | None = None
+        """The control group the last child left, emptied: the next child's (``reuse``)."""
         self.user = sandbox_user_acquire()
         try:
             self.files = BotFiles.for_bundle(bundle)
@@ -305,15 +312,18 @@ class Spawner:
         raise SpawnerError(f"the fork server's child {child} is not found")
 
     def _child_cgroup(self, host_pid: int) -> SeatCgroup | None:
-        """A control group of the child's own (where the spawner has one), the child in it."""
+        """A control group of the child's own (where the spawner has one), the child in
+        it: the one the last child left, emptied (``child_group_return``), or a new one."""
         if self.user is None or self.user.cgroup is None:
             return None
-        group = SeatCgroup.for_seat(
-            self.user.cgroup.host,
-            f"{self.user.name}-child",
-            memory=self.limits.memory,
-            processes=self.limits.processes,
-        )
+        group, self._child_group = self._child_group, None
+        if group is None:
+            group = SeatCgroup.for_seat(
+                self.user.cgroup.host,
+                f"{self.user.name}-child",
+                memory=self.limits.memory,
+                processes=self.limits.processes,
+            )
         try:
             for directory in group.directories:
                 (directory / "cgroup.procs").write_text(str(host_pid))
@@ -321,6 +331,16 @@ class Spawner:
             group.remove()
             raise CgroupError(exc.errno, f"cannot move the child into its group: {exc}") from None
         return group
+
+    def child_group_return(self, group: SeatCgroup, *, escaped: bool) -> None:
+        """An ended child's control group: kept for the next child where the spawner goes
+        on and the group is empty, its memory given back but ``GROUP_SLACK`` (its OOM kills
+        then counted afresh); else removed. One child at a time is ever in it."""
+        keep = not escaped and not self.retired and not self._stopping
+        if keep and self._child_group is None and group.reuse(GROUP_SLACK):
+            self._child_group = group
+        else:
+            group.remove()
 
     def child_ended(self, *, escaped: bool) -> None:
         """A child is over (``escaped``: it broke out of a limit, so this spawner ends)."""
@@ -350,6 +370,9 @@ class Spawner:
                 self.process.stop(grace=0.2)
                 self.process = None
         finally:
+            group, self._child_group = self._child_group, None
+            if group is not None:
+                group.remove()
             try:
                 if self.user is not None:
                     self.user.release()
@@ -471,7 +494,7 @@ class SpawnedBotProcess(BotProcess):
         escaped = outlived or self._status is None
         if self.cgroup is not None:
             escaped = escaped or self.cgroup.oom_kills() > 0
-            self.cgroup.remove()
+            self.spawner.child_group_return(self.cgroup, escaped=escaped)
         self.spawner.child_ended(escaped=escaped)
 
 

@@ -175,3 +175,33 @@ def test_v2_oom_kills_are_read_from_memory_events(tmp_path: Path) -> None:
     assert group.memory_fault() == (
         "memory limit exceeded (64 MiB per seat): the kernel killed 2 of the bot's processes"
     )
+
+
+# ---------------------------------------------------------------- a group handed on
+
+
+def test_a_group_is_handed_on_only_empty_and_uncharged(tmp_path: Path) -> None:
+    group = _fixture_group(tmp_path, V1_OOM_CONTROL_AFTER_KILLS)
+    directory = tmp_path / "seat"
+    (directory / "cgroup.procs").write_text("4242\n")
+    (directory / "memory.usage_in_bytes").write_text("4096\n")
+    assert not group.reuse(slack=1024 * 1024)  # a process is still in it
+    (directory / "cgroup.procs").write_text("")
+    (directory / "memory.usage_in_bytes").write_text(f"{2 * 1024 * 1024}\n")
+    assert not group.reuse(slack=1024 * 1024)  # memory still charged to it
+    (directory / "memory.usage_in_bytes").write_text("4096\n")
+    assert group.reuse(slack=1024 * 1024)
+
+
+def test_a_group_handed_on_counts_its_new_occupants_oom_kills_only(tmp_path: Path) -> None:
+    group = _fixture_group(tmp_path, V1_OOM_CONTROL_AFTER_KILLS)
+    directory = tmp_path / "seat"
+    (directory / "cgroup.procs").write_text("")
+    (directory / "memory.usage_in_bytes").write_text("0\n")
+    assert group.reuse(slack=1024 * 1024)
+    assert group.oom_kills() == 0
+    assert group.memory_fault() is None
+    (directory / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 5\n")
+    assert group.memory_fault() == (
+        "memory limit exceeded (256 MiB per seat): the kernel killed 1 of the bot's process"
+    )

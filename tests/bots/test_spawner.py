@@ -19,6 +19,7 @@ from bots.bundle import BotBundle, bot_bundle_check
 from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
 from bots.runner import cgroups
+from bots.runner import spawner as spawner_module
 from bots.runner.process import BotExitedError
 from bots.runner.runtimes import runtime_unavailable_reason
 from bots.runner.sandbox import Limits, user_processes
@@ -219,6 +220,43 @@ def test_a_memory_bomb_in_one_child_leaves_the_next_its_whole_limit(
         after.send(b"eat\n", time.perf_counter() + 5)
         assert after.receive(time.perf_counter() + 60) == b"ALLOCATED 200"
         after.stop()
+    finally:
+        spawner.stop()
+
+
+def test_a_childs_group_goes_to_the_next_child_only_empty_with_its_memory_given_back(
+    seat_cgroups: cgroups.CgroupHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child that held 200 of its 256 MiB and ended leaves its control group empty and
+    its memory given back: the next child of the spawner gets that group, alone in it,
+    with the whole limit; a group still charged with more than the slack is removed."""
+    bundle = BotBundle("main.py", "py", MEMORY_EATER.encode())
+    spawner = Spawner(bundle, Limits(memory=SEAT_MEMORY), home=lambda spawner: None)
+    try:
+        first = spawner.spawn()
+        first.send(b"eat\n", time.perf_counter() + 5)
+        assert first.receive(time.perf_counter() + 60) == b"ALLOCATED 200"
+        group = first.cgroup
+        assert group is not None
+        first.stop()
+        second = spawner.spawn()
+        assert second.cgroup is group  # the same group, handed on
+        assert group.pids() == [second.host_pid]  # nothing of the first child in it
+        second.send(b"eat\n", time.perf_counter() + 5)
+        assert second.receive(time.perf_counter() + 60) == b"ALLOCATED 200"
+        assert group.oom_kills() == 0
+        second.stop()
+        # a group still charged with more than the slack (any charge, here) is removed
+        monkeypatch.setattr(spawner_module, "GROUP_SLACK", -1)
+        third = spawner.spawn()
+        assert third.cgroup is group
+        directories = list(group.directories)
+        third.stop()
+        assert not any(directory.exists() for directory in directories)
+        fourth = spawner.spawn()
+        assert fourth.cgroup is not None
+        assert fourth.cgroup is not group
+        fourth.stop()
     finally:
         spawner.stop()
 

@@ -28,9 +28,11 @@ Its standard input and output are the control pipe of the worker (line by line):
 - at the end of its input (the worker is gone or retires it) the server exits.
 """
 
+import _signal  # type: ignore[import-not-found]  # (no stubs: the C half of signal)
 import contextlib
 import ctypes
 import gc
+import io
 import os
 import select
 import signal
@@ -54,6 +56,8 @@ PRELOADED = (
 )
 """What the server imports before any child (the bot's own copy of one wins in its child)."""
 PR_SET_DUMPABLE = 4
+SIGCHLD = int(signal.SIGCHLD)
+SIG_DFL = int(signal.SIG_DFL)
 TMP = "/tmp"
 SWEEP_ROUNDS = 200
 
@@ -64,10 +68,13 @@ class BotLauncher:
     def __init__(
         self,
         bot_run: Callable[[str, str, list[str]], None],
-        streams_reopen: Callable[[], None],
+        streams_make: Callable[[], list[io.TextIOWrapper]],
+        streams_install: Callable[[list[io.TextIOWrapper]], None],
     ) -> None:
         self.bot_run = bot_run
-        self.streams_reopen = streams_reopen
+        self.streams_make = streams_make
+        """New standard streams for descriptors 0, 1 and 2, not installed."""
+        self.streams_install = streams_install
 
 
 class ServerError(Exception):
@@ -176,6 +183,10 @@ class Server:
         self.path: list[str] = []
         """``sys.path`` as the launcher left it (restored in each child)."""
         self.wakeup = -1
+        self.streams: list[io.TextIOWrapper] = []
+        """The standard streams a child installs for its FIFOs at 0, 1 and 2: made here
+        once, never used by the server (which talks on 0 and 1 with ``os.read`` and
+        ``os.write``), so each child gets them as made, empty."""
 
     def preload(self) -> None:
         before = set(sys.modules)
@@ -191,6 +202,7 @@ class Server:
 
     def serve(self) -> None:
         self.preload()
+        self.streams = self.launcher.streams_make()
         dumpable_set(False)
         # what is loaded now stays out of the collector's reach: a child's collection
         # would otherwise touch (and copy) every page of the server's objects
@@ -279,7 +291,9 @@ class Server:
         """Runs in the child: enter its pipes, wait for ``go``, run the bot."""
         try:
             signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            # the C function: ``signal.signal`` would look the old handler up among the
+            # Handlers enum (an exception raised and caught), 60 pages written a child
+            _signal.signal(SIGCHLD, SIG_DFL)
             base = f"{self.pipes}/{name}"
             stdin = os.open(base + ".in", os.O_RDONLY | os.O_NONBLOCK)
             os.set_blocking(stdin, True)
@@ -299,7 +313,7 @@ class Server:
         self._shadowed_drop()
         gc.enable()
         sys.path[:] = self.path
-        self.launcher.streams_reopen()
+        self.launcher.streams_install(self.streams)
         numpy_random = sys.modules.get("numpy.random")
         if numpy_random is not None:
             numpy_random.seed()  # its own entropy, as in a fresh start

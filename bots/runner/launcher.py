@@ -20,6 +20,7 @@ imports its own modules, and ``import kingbot`` finds the bot's copy of the help
 module if it ships one, else the league's.
 """
 
+import io
 import os
 import resource
 import sys
@@ -37,22 +38,30 @@ if hasattr(resource, "RLIMIT_MSGQUEUE"):  # Linux (the sandbox); an author's tri
     LIMITS["msgqueue"] = resource.RLIMIT_MSGQUEUE
 
 
-def _standard_streams_reopen(stderr: bool = False) -> None:
-    """sys.stdin and sys.stdout as Python makes them (UTF-8, lines split at "\\n", not
-    seekable), for the pipes now at descriptors 0 and 1 instead of /dev/null; with
-    ``stderr``, sys.stderr too for descriptor 2 (line-buffered, as Python makes it)."""
+def _standard_streams(stderr: bool = False) -> list[io.TextIOWrapper]:
+    """New sys.stdin and sys.stdout as Python makes them (UTF-8, lines split at "\\n",
+    not seekable) for descriptors 0 and 1, and with ``stderr`` a sys.stderr for
+    descriptor 2 (line-buffered, as Python makes it); made, not installed."""
     encoding, errors = sys.stdin.encoding, sys.stdin.errors
-    stdin = open(0, encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
-    sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]  # (__stdin__ is "final")
+    streams = [open(0, encoding=encoding, errors=errors, newline="\n", closefd=False)]  # noqa: SIM115
     encoding, errors = sys.stdout.encoding, sys.stdout.errors
-    stdout = open(1, "w", encoding=encoding, errors=errors, newline="\n", closefd=False)  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
+    streams.append(open(1, "w", encoding=encoding, errors=errors, newline="\n", closefd=False))  # noqa: SIM115
     if stderr:
         encoding, errors = sys.stderr.encoding, sys.stderr.errors
-        error = open(  # noqa: SIM115
-            2, "w", encoding=encoding, errors=errors, newline="\n", closefd=False, buffering=1
+        streams.append(
+            open(  # noqa: SIM115
+                2, "w", encoding=encoding, errors=errors, newline="\n", closefd=False, buffering=1
+            )
         )
-        sys.stderr = sys.__stderr__ = error  # type: ignore[misc]
+    return streams
+
+
+def _standard_streams_install(streams: list[io.TextIOWrapper]) -> None:
+    """``streams`` (``_standard_streams``) as sys.stdin, sys.stdout and sys.stderr."""
+    sys.stdin = sys.__stdin__ = streams[0]  # type: ignore[misc]  # (__stdin__ is "final")
+    sys.stdout = sys.__stdout__ = streams[1]  # type: ignore[misc]
+    if len(streams) > 2:
+        sys.stderr = sys.__stderr__ = streams[2]  # type: ignore[misc]
 
 
 def main() -> None:
@@ -78,7 +87,8 @@ def main() -> None:
             os.dup2(stdout_fd, 1)
             os.close(stdin_fd)
             os.close(stdout_fd)
-            _standard_streams_reopen()
+            # for the pipes now at descriptors 0 and 1 instead of /dev/null
+            _standard_streams_install(_standard_streams())
             continue
         number = int(value)
         if name == "nice":
@@ -95,7 +105,9 @@ def main() -> None:
         # next to this file, in LIB_DIR (sys.path[0]): bots/runner/fork_server.py
         import fork_server  # type: ignore[import-not-found]
 
-        bots = fork_server.BotLauncher(bot_run, lambda: _standard_streams_reopen(stderr=True))
+        bots = fork_server.BotLauncher(
+            bot_run, lambda: _standard_streams(stderr=True), _standard_streams_install
+        )
         fork_server.serve(bot_dir, lib_dir, extra_paths, pipes, bots)
         return
     bot_run(bot_dir, lib_dir, extra_paths)

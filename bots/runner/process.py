@@ -155,6 +155,9 @@ class BotProcess:
         self._in_fd = -1
         self.started_at = 0.0
         self.returncode: int | None = None
+        self.memory_fault: str | None = None
+        """What a control group of the process's own said of its memory once it was
+        stopped (a spawned child's: bots.runner.spawner); a seat's group is its user's."""
         self._closed_description = ""
 
     def start(self) -> None:

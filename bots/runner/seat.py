@@ -299,6 +299,7 @@ class UploadedSeat(GuardedSeat):
         if process is not None:
             process.stop(grace)
             self._report.keep_log(process.stderr.text())
+            self._memory_fault_report(process.memory_fault)
             self.process = None
         if self.user is not None:
             self._memory_fault_report(self.user.memory_fault())

@@ -493,7 +493,9 @@ class SpawnedBotProcess(BotProcess):
         self._over = True
         escaped = outlived or self._status is None
         if self.cgroup is not None:
-            escaped = escaped or self.cgroup.oom_kills() > 0
+            # a child of the bot killed for memory while the bot played on (cgroup v1)
+            self.memory_fault = self.cgroup.memory_fault()
+            escaped = escaped or self.memory_fault is not None
             self.spawner.child_group_return(self.cgroup, escaped=escaped)
         self.spawner.child_ended(escaped=escaped)
 

@@ -8,11 +8,14 @@ they saw on stderr (``report``), which the runner keeps in the seat's log.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from bots.bundle import BotBundle
 from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
+from bots.runner.spawner import spawner_pool_close, spawner_pool_enable
 from bots.seats import Outcome
 from engine.record import verify_record
 
@@ -45,6 +48,19 @@ def play():
         sys.stdout.write(out + "\\n")
         sys.stdout.flush()
 """
+
+
+@contextlib.contextmanager
+def spawners_on() -> Iterator[None]:
+    """Within: each Python bot forked by its version's spawner (bots.runner.spawner);
+    after: spawners off, whatever ``KING_LEAGUE_SPAWNERS`` says."""
+    spawner_pool_enable(size=8)
+    try:
+        yield
+    finally:
+        spawner_pool_close()
+        spawner_pool_enable(size=0)
+
 
 FAST = TimeControl(move_ms=300, bank_ms=1000, startup_ms=5000)
 """Short deadlines so that timeouts cost little test time."""

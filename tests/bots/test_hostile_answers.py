@@ -3,8 +3,9 @@
 Hostile bots (tests/bots/hostile/): answers the decoder refuses (an integer of 5000 digits,
 nesting 30,000 deep, bytes that are not UTF-8) are that seat's protocol_error; a bot that
 never answers ``hello`` does not make the seat after it fail its start; a bot that closes
-its stdout is a crash at once. Each runs without the sandbox and in it (the sandbox
-differs: bubblewrap's own processes hold the bot's standard streams).
+its stdout is a crash at once. Each runs without the sandbox, in it, and in it forked by
+a spawner (the sandbox differs: bubblewrap's own processes hold the bot's standard
+streams; a spawned bot's are FIFOs).
 """
 
 from __future__ import annotations
@@ -33,15 +34,18 @@ from league.models import MatchSeat
 from league.services.competitors import competitor_builtin, competitor_for_bot_version
 from league.services.matches import match_run
 from league.services.tables import table_open
-from tests.bots.botcode import FAST, assert_others_intact
+from tests.bots.botcode import FAST, assert_others_intact, spawners_on
 
 PROJECT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 RANDOM_BOT = PROJECT / "bots" / "examples" / "random_bot.py"
 MALFORMED = ["answer_huge_integer.py", "answer_deep_nesting.py", "answer_invalid_utf8.py"]
+SPAWNED = "spawned"
+"""In the sandbox, forked by a spawner (bots.runner.spawner)."""
 SANDBOXES = [
     pytest.param(False, id="unsandboxed"),
     pytest.param(True, id="sandboxed", marks=pytest.mark.sandbox),
+    pytest.param(SPAWNED, id="spawned", marks=pytest.mark.sandbox),
 ]
 QUICK_START = TimeControl(move_ms=300, bank_ms=1000, startup_ms=1500)
 """A silent bot's start-up allowance, short so that its init failure costs little."""
@@ -51,9 +55,12 @@ def hostile(name: str) -> BotSpec:
     return BotSpec.uploaded(bot_bundle_from_path(HOSTILE / name))
 
 
-def _play(specs: list[BotSpec], *, sandbox: bool, control: TimeControl = FAST) -> PlayedMatch:
+def _play(specs: list[BotSpec], *, sandbox: bool | str, control: TimeControl = FAST) -> PlayedMatch:
     specs = specs + [BotSpec.builtin("greedy")] * (4 - len(specs))
-    return match_play("kingen", specs, seed=3, sandbox=sandbox, time_control=control)
+    if sandbox == SPAWNED:
+        with spawners_on():
+            return match_play("kingen", specs, seed=3, sandbox=True, time_control=control)
+    return match_play("kingen", specs, seed=3, sandbox=bool(sandbox), time_control=control)
 
 
 # ---------------------------------------------------------------- answers no decoder takes
@@ -62,7 +69,7 @@ def _play(specs: list[BotSpec], *, sandbox: bool, control: TimeControl = FAST) -
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize("bot", MALFORMED)
 def test_an_answer_the_decoder_refuses_is_that_seats_protocol_error(
-    bot: str, sandbox: bool
+    bot: str, sandbox: bool | str
 ) -> None:
     result = _play([hostile(bot)], sandbox=sandbox)
     seat = result.seats[0]
@@ -105,7 +112,7 @@ def test_the_cli_plays_malformed_answers_to_the_end(sandbox: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
-def test_a_seat_silent_at_hello_costs_the_seat_after_it_nothing(sandbox: bool) -> None:
+def test_a_seat_silent_at_hello_costs_the_seat_after_it_nothing(sandbox: bool | str) -> None:
     """The ready of seat 1 is in its pipe while the runner waits for seat 0: it counts."""
     specs = [hostile("hello_never_answered.py"), BotSpec.uploaded(bot_bundle_from_path(RANDOM_BOT))]
     result = _play(specs, sandbox=sandbox, control=QUICK_START)
@@ -138,7 +145,7 @@ def test_a_line_already_in_the_pipe_is_read_before_the_timeout_verdict(tmp_path:
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
-def test_a_bot_that_closes_its_stdout_is_a_crash_at_once(sandbox: bool) -> None:
+def test_a_bot_that_closes_its_stdout_is_a_crash_at_once(sandbox: bool | str) -> None:
     result = _play([hostile("stdout_closed_at_first_request.py")], sandbox=sandbox)
     seat = result.seats[0]
     assert seat.outcome is Outcome.CRASH, seat.faults

@@ -6,6 +6,8 @@ tmpfs pages together; the seccomp filter refuses System V IPC. The tests run wit
 seat limit so that each attack is cheap; each attack is itself bounded (2 GiB at most),
 so even where a limit were missing it would end. A test that needs the control groups is
 skipped where the host has none, and fails under CI=true (CI runs on a host that has them).
+Each test runs twice: the bots started in their sandbox as before, then forked by a
+spawner in it, with a control group of the child's own (``bot_starts``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bots.seats import Outcome
 from tests.bots.botcode import assert_others_intact, log_lines
 from tests.servers import running_under_ci
 
-pytestmark = pytest.mark.sandbox
+pytestmark = [pytest.mark.sandbox, pytest.mark.usefixtures("bot_starts")]
 
 HOSTILE = Path(__file__).with_name("hostile")
 MiB = 1024 * 1024

@@ -1,7 +1,9 @@
 """Uploaded bots that attack: each is contained, recorded with the right outcome, and the
 match finishes with the other seats' results intact. Everything runs in the real sandbox
 (bubblewrap, a sandbox user, rlimits, seccomp); no network traffic leaves this machine's
-loopback. Skipped without bubblewrap, failed under CI=true (tests/servers.py).
+loopback. Skipped without bubblewrap, failed under CI=true (tests/servers.py). Each test
+runs twice: the bots started in their sandbox as before, then forked by a spawner in it
+(``bot_starts``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from bots.runner.spawner import spawner_pool
 from bots.seats import Outcome
 from tests.bots.botcode import assert_others_intact, log_lines, match_against_builtins
 
-pytestmark = pytest.mark.sandbox
+pytestmark = [pytest.mark.sandbox, pytest.mark.usefixtures("bot_starts")]
 
 PROJECT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).with_name("hostile")
@@ -250,8 +252,8 @@ for path in ("/proc/1/cmdline", "/proc/1/task/1/cmdline"):
         assert arguments[1:3] == ["--args", arguments[2]], arguments  # bwrap, its pipe
         command = arguments[3:]
         assert command[:6] == ["/usr/bin/python3", "-E", "-s", "-S", "-B", "/kl/launcher.py"]
-        for argument in command[6:]:
-            assert "/" not in argument or argument in ("/bot", "/kl"), argument
+        for argument in command[6:]:  # a spawner's server has its FIFOs' folder too
+            assert "/" not in argument or argument in ("/bot", "/kl", "serve=/spawn"), argument
         text = " ".join(arguments)
         for host in ("--ro-bind", "/dev/shm", "king-league", str(PROJECT), "/tmp", "/usr/lib"):
             assert host not in text, (host, arguments)

@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 import pytest
 from prometheus_client import REGISTRY
 
+from api import read_cache
 from api.read_cache import HIT_HEADER
 from config.web_server import WebServerConfigurationError, processes_from
 from league.models import Match, MatchStatus, Tournament
@@ -427,3 +428,20 @@ def test_web_processes_several_only_with_redis() -> None:
     for environ, given in (({}, 2), ({"WEB_PROCESSES": "2"}, None), ({"WEB_PROCESSES": "x"}, None)):
         with pytest.raises(WebServerConfigurationError):
             processes_from(environ, given, cores=2)
+
+
+def test_a_cached_pages_view_is_resolved_once_per_url_configuration() -> None:
+    """The early hits keep what a read-cache page's path resolves to; another view's path,
+    an unknown one and another URL configuration are never answered from what is kept."""
+    path = "/leagues/1/"
+    first = read_cache._cached_page_match(path)
+    assert first is not None
+    assert first.kwargs == {"tournament_id": 1}
+    assert read_cache._cached_page_match(path) is first
+    assert read_cache._cached_page_match("/accounts/login/") is None  # not a cached page
+    assert read_cache._cached_page_match("/no/such/page/") is None
+    with override_settings(ROOT_URLCONF="tests.api.urls_without_pages"):
+        assert read_cache._cached_page_match(path) is None
+    again = read_cache._cached_page_match(path)  # Django's resolvers made anew: resolved anew
+    assert again is not None
+    assert again.func is first.func

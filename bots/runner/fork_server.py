@@ -17,8 +17,8 @@ Its standard input and output are the control pipe of the worker (line by line):
   /tmp (unless it did so when that child ended, and nothing ran since), then forks. The
   child opens the three FIFOs ``PIPES_DIR/NAME.in``, ``.out`` and ``.err`` (made by the
   worker, which holds their other ends), writes ``ready PID`` on the control pipe and
-  waits; ``failed WHY`` if the fork or the clean-up failed (the server
-  then exits: the worker starts another);
+  waits; ``failed WHY`` if the fork or the clean-up failed (the server then exits: the
+  worker starts another);
 - ``go PID``: the child moves the FIFOs onto its descriptors 0, 1 and 2, closes every
   other descriptor (the control pipe included), drops the preloaded modules the bot ships
   a copy of, and runs the bot's ``main.py`` as the launcher would;

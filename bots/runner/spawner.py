@@ -18,9 +18,8 @@ moves it into a control group of its own (memory and processes: one match's memo
 cannot starve the next; an ended child's group, empty and its memory given back, is the
 next child's: ``Spawner.child_group_return``), opens the FIFO the child reads, removes
 the three names and says ``go PID``: the child closes every other descriptor and runs
-the bot. From then on the
-child is a bot started as today (``SpawnedBotProcess``: the same protocol, clock, verdicts
-and messages), which only the worker's pipes reach.
+the bot. From then on the child is a bot started as today (``SpawnedBotProcess``: the
+same protocol, clock, verdicts and messages), which only the worker's pipes reach.
 
 A spawner serves one version and one child at a time (a seat slot); once a child has
 ended, the next is forked ahead in the worker's background thread (``prepare``, the
@@ -93,8 +92,9 @@ SERVER_START_SECONDS = 30.0
 SPAWN_SECONDS = 5.0
 """How long a fork may take to report its child ready."""
 GROUP_SLACK = 1024 * 1024
-"""Bytes an ended child's control group may still be charged with (the kernel's own
-bookkeeping) and be handed to the next child; a group charged with more is removed."""
+"""Bytes an ended child's control group may still be charged with (the page cache of the
+files it read: 4-540 KiB seen) and be handed to the next child; a group charged with more
+is removed."""
 
 
 class SpawnerError(RuntimeError):

@@ -15,7 +15,7 @@ from typing import Any
 from bots.bundle import BotBundle
 from bots.match import BotSpec, PlayedMatch, match_play
 from bots.protocol import TimeControl
-from bots.runner.spawner import spawner_pool_close, spawner_pool_enable
+from bots.runner.spawner import SpawnerPool, spawner_pool_close, spawner_pool_enable
 from bots.seats import Outcome
 from engine.record import verify_record
 
@@ -51,12 +51,13 @@ def play():
 
 
 @contextlib.contextmanager
-def spawners_on() -> Iterator[None]:
-    """Within: each Python bot forked by its version's spawner (bots.runner.spawner);
-    after: spawners off, whatever ``KING_LEAGUE_SPAWNERS`` says."""
-    spawner_pool_enable(size=8)
+def spawners_on() -> Iterator[SpawnerPool]:
+    """Within: each Python bot forked by its version's spawner (bots.runner.spawner), from
+    the pool given; after: spawners off, whatever ``KING_LEAGUE_SPAWNERS`` says."""
+    pool = spawner_pool_enable(size=8)
+    assert pool is not None
     try:
-        yield
+        yield pool
     finally:
         spawner_pool_close()
         spawner_pool_enable(size=0)

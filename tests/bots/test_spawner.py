@@ -28,10 +28,9 @@ from bots.runner.spawner import (
     SpawnerPool,
     spawner_pool,
     spawner_pool_close,
-    spawner_pool_enable,
 )
 from bots.seats import Outcome
-from tests.bots.botcode import assert_others_intact, bot_bundle, log_lines
+from tests.bots.botcode import assert_others_intact, bot_bundle, log_lines, spawners_on
 from tests.servers import running_under_ci
 
 pytestmark = pytest.mark.sandbox
@@ -45,13 +44,8 @@ PATIENT = TimeControl(move_ms=2000, bank_ms=60_000, startup_ms=20_000)
 @pytest.fixture
 def spawners() -> Iterator[SpawnerPool]:
     """This process's spawners on (whatever ``KING_LEAGUE_SPAWNERS`` says), off after."""
-    pool = spawner_pool_enable(size=8)
-    assert pool is not None
-    try:
+    with spawners_on() as pool:
         yield pool
-    finally:
-        spawner_pool_close()
-        spawner_pool_enable(size=0)
 
 
 @pytest.fixture

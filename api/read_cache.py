@@ -955,8 +955,8 @@ def _own_writes_after(request: HttpRequest) -> None:
 def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
     """First of all (config/settings.py): a hit of the shared cache is answered here, as
     the middleware after it would have passed it (``Outer``); anything else goes on. In the
-    asynchronous branch a hit runs in a thread of its own, so hits do not queue behind a
-    page being computed in the process's one thread for synchronous code; Django takes it
+    asynchronous branch a hit runs in a thread of the loop's pool, not the request's own
+    thread for synchronous code (config/request_threads.py); Django takes it
     only when no sync-only middleware follows, which today's list has (the CSP's,
     WhiteNoise's: docs/operations.md, "Where a hit is answered"). After a signed-in
     person's write, their kept regions are made old (``_own_writes_after``)."""

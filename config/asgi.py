@@ -1,14 +1,20 @@
 """ASGI entry point, served by uvicorn (config/web_server.py; daphne for ``manage.py
-runserver``): HTTP through Django, WebSockets through Channels."""
+runserver``): HTTP through Django, its requests on kept threads (config/request_threads.py),
+WebSockets through Channels."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# Django must be set up before anything imports models, hence this order.
-django_asgi_application = get_asgi_application()
+# Django must be set up before anything imports models, hence this order (what
+# django.core.asgi.get_asgi_application does, with the handler of config.request_threads).
+django.setup(set_prefix=False)
+
+from config.request_threads import KeptThreadsASGIHandler  # noqa: E402
+
+django_asgi_application = KeptThreadsASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402

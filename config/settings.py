@@ -79,7 +79,7 @@ MIDDLEWARE = [
     # Public reads, and a signed-in person's repeat of a page, from the shared cache before
     # the rest of the chain: a hit counts in Prometheus and gets SecurityMiddleware's
     # headers from the read cache itself (api/read_cache.py, Outer; docs/operations.md).
-    # Under ASGI it runs on the process's one thread of synchronous code, like the
+    # Under ASGI it runs in the request's thread (config/request_threads.py), like the
     # middleware below it (sync-only ones among them make Django run the chain there).
     "api.read_cache.read_cache_middleware",
     # Request counts and latencies for /metrics (config/metrics.py): first and last.

@@ -1,0 +1,82 @@
+"""Django's ASGI handler with its requests' threads kept, lent to one request at a time.
+
+Django runs a request's synchronous code (the request signals' receivers, the middleware
+chain below the first sync-only middleware, the view) in a thread of asgiref's
+thread-sensitive executor, one for each request (``ThreadSensitiveContext``). asgiref
+makes that executor anew for every request and, when the request ends, starts another
+thread to join the first: two threads started and joined per request. Under the read
+benchmark that was 7 % of the web processes' samples (docs/benchmarks.md, *Web reads under
+load*, 2026-11-29), the same for anonymous and signed-in readers.
+
+Here each request borrows an executor of one thread from the process's idle ones (a new one
+only when every kept one is lent) and gives it back when it ends: asgiref's
+``ThreadSensitiveContext(executor=...)``, whose caller owns the executor. A thread serves
+one request at a time, as before; what a request leaves in it is what a WSGI server's
+reused thread would carry (Django's database connection objects, closed or handed back to
+the pool by ``close_old_connections`` at the end of every request, as under WSGI);
+everything Django keeps per request lives in context variables, copied into the thread for
+each call.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.core.handlers.asgi import ASGIHandler
+
+from asgiref.sync import ThreadSensitiveContext
+
+IDLE_KEPT = 16
+"""Idle threads a process keeps for the next requests; one beyond that is stopped when its
+request ends (a burst's extra threads do not stay). uvicorn's processes serve a few
+requests at a time each (config/web_server.py)."""
+
+
+class RequestThreads:
+    """The process's idle request threads, each an executor of one thread. Borrowed and
+    given back on the event loop's thread (``list.pop`` and ``append`` are atomic), the most
+    recently used first: its thread is the one most likely still in the CPU's caches."""
+
+    def __init__(self, idle_kept: int = IDLE_KEPT) -> None:
+        self.idle_kept = idle_kept
+        self._idle: list[ThreadPoolExecutor] = []
+        self.made = 0
+        """Executors made so far (a test's and the benchmark's count)."""
+
+    def borrow(self) -> ThreadPoolExecutor:
+        try:
+            return self._idle.pop()
+        except IndexError:
+            self.made += 1
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        """Keep ``executor`` for the next request, or stop it when enough are idle. A call
+        of a request that was cancelled may still run in it: the next request lent it
+        waits behind that call, one at a time as always."""
+        if len(self._idle) < self.idle_kept:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)  # its thread ends after its last call; no join here
+
+    def idle(self) -> int:
+        return len(self._idle)
+
+
+class KeptThreadsASGIHandler(ASGIHandler):
+    """``django.core.handlers.asgi.ASGIHandler`` whose requests borrow kept threads."""
+
+    def __init__(self, threads: RequestThreads | None = None) -> None:
+        super().__init__()
+        self.threads = threads if threads is not None else RequestThreads()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self.threads.borrow()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            self.threads.give_back(executor)

@@ -1,0 +1,125 @@
+"""The site's ASGI handler lends each request a kept thread (config/request_threads.py):
+requests one after another run their synchronous code in the same thread, requests at
+the same time in threads of their own, and each request's database connection is still
+handed back when it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from django.core import signals
+from django.db import connection
+from django.db.backends.signals import connection_created
+
+import pytest
+
+from config.asgi import django_asgi_application
+from config.request_threads import KeptThreadsASGIHandler, RequestThreads
+from tests.asgi_calls import asgi_get
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def request_threads() -> Iterator[list[int]]:
+    """The thread each request's ``request_started`` receivers ran in, in order."""
+    seen: list[int] = []
+
+    def started(**_: Any) -> None:
+        seen.append(threading.get_ident())
+
+    signals.request_started.connect(started, dispatch_uid="test_request_threads")
+    yield seen
+    signals.request_started.disconnect(dispatch_uid="test_request_threads")
+
+
+def test_the_site_serves_http_with_kept_threads() -> None:
+    assert isinstance(django_asgi_application, KeptThreadsASGIHandler)
+
+
+def test_requests_one_after_another_run_in_one_kept_thread(request_threads: list[int]) -> None:
+    handler = KeptThreadsASGIHandler(RequestThreads())
+
+    async def five() -> list[int]:
+        return [await asgi_get(handler, "/api/people/nobody/") for _ in range(5)]
+
+    assert asyncio.run(five()) == [404] * 5
+    assert len(request_threads) == 5
+    assert len(set(request_threads)) == 1
+    assert threading.get_ident() not in request_threads
+    assert handler.threads.made == 1
+    assert handler.threads.idle() == 1
+
+
+def test_requests_at_the_same_time_run_in_threads_of_their_own(request_threads: list[int]) -> None:
+    handler = KeptThreadsASGIHandler(RequestThreads())
+    both_in = threading.Barrier(2, timeout=10)
+
+    def wait_for_the_other(**_: Any) -> None:
+        both_in.wait()  # broken (and the test failed) unless both requests run at once
+
+    signals.request_started.connect(wait_for_the_other, dispatch_uid="test_both_in")
+    try:
+
+        async def two() -> list[int]:
+            return list(
+                await asyncio.gather(
+                    asgi_get(handler, "/favicon.ico"), asgi_get(handler, "/favicon.ico")
+                )
+            )
+
+        statuses = asyncio.run(two())
+    finally:
+        signals.request_started.disconnect(dispatch_uid="test_both_in")
+    assert len(statuses) == 2
+    assert len(set(request_threads)) == 2
+    assert handler.threads.made == 2
+    assert handler.threads.idle() == 2
+
+    async def one_more() -> int:
+        return await asgi_get(handler, "/favicon.ico")
+
+    asyncio.run(one_more())
+    assert request_threads[-1] in request_threads[:2]  # a kept one, no third thread
+    assert handler.threads.made == 2
+
+
+def test_a_kept_thread_hands_its_database_connection_back_after_each_request() -> None:
+    handler = KeptThreadsASGIHandler(RequestThreads())
+    connected_in: list[int] = []
+
+    def connected(**_: Any) -> None:
+        connected_in.append(threading.get_ident())
+
+    async def read() -> int:
+        return await asgi_get(handler, "/api/people/nobody/")  # looks the person up: a query
+
+    connection_created.connect(connected, dispatch_uid="test_connected")
+    try:
+        assert asyncio.run(read()) == 404
+        assert asyncio.run(read()) == 404
+    finally:
+        connection_created.disconnect(dispatch_uid="test_connected")
+    (executor,) = handler.threads._idle
+    kept_thread = executor.submit(threading.get_ident).result(timeout=10)
+    # each request connected in the kept thread (a connection closed at the end of the
+    # first, or handed back to the pool, is taken again by the second) ...
+    assert connected_in == [kept_thread, kept_thread]
+    open_after = executor.submit(lambda: connection.connection is not None).result(timeout=10)
+    assert not open_after  # ... and the end of each closed it or gave it back
+
+
+def test_threads_beyond_the_idle_ones_kept_are_stopped() -> None:
+    threads = RequestThreads(idle_kept=1)
+    first, second = threads.borrow(), threads.borrow()
+    for executor in (first, second):
+        executor.submit(lambda: None).result(timeout=10)
+    threads.give_back(first)
+    threads.give_back(second)
+    assert threads.idle() == 1
+    assert threads.borrow() is first
+    with pytest.raises(RuntimeError):
+        second.submit(lambda: None)  # shut down

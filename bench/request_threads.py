@@ -1,6 +1,8 @@
-"""What Django's ASGI handler costs a request around the application, with asgiref's thread
-per request (Django's own ``ASGIHandler``, the reference) and with the site's kept threads
-(config/request_threads.py), side by side in one process.
+"""What Django's ASGI handler costs a request around the application: Django's own
+``ASGIHandler`` (the reference: asgiref's thread made for each request, the middleware
+chain asynchronous, a hop to the thread for each synchronous hook) and the site's
+(config/request_threads.py: kept threads, the chain synchronous and called in one hop),
+side by side in one process.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.request_threads
     python -m bench.request_threads --rounds 20 --batch 100

@@ -1,7 +1,8 @@
 """The site's ASGI handler lends each request a kept thread (config/request_threads.py):
 requests one after another run their synchronous code in the same thread, requests at
-the same time in threads of their own, and each request's database connection is still
-handed back when it ends."""
+the same time in threads of their own, each request's database connection is still
+handed back when it ends, and a request goes to its thread and back three times, not once
+for each middleware's hook."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core import signals
+from django.core.handlers.asgi import ASGIHandler
 from django.db import connection
 from django.db.backends.signals import connection_created
 
 import pytest
+from asgiref.sync import AsyncToSync, SyncToAsync
 
 from config.asgi import django_asgi_application
 from config.request_threads import KeptThreadsASGIHandler, RequestThreads
@@ -52,6 +55,32 @@ def test_requests_one_after_another_run_in_one_kept_thread(request_threads: list
     assert threading.get_ident() not in request_threads
     assert handler.threads.made == 1
     assert handler.threads.idle() == 1
+
+
+def test_a_request_hops_to_its_thread_three_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``request_started``, the whole middleware chain and the view, the answer's close:
+    Django's own ASGI handler hops for each async-capable middleware's hooks, each view
+    hook, the view and its render (fifteen times for this answer)."""
+    hops: list[str] = []
+    to_thread, to_loop = SyncToAsync.__call__, AsyncToSync.__call__
+
+    def counted_to_thread(self: SyncToAsync[Any, Any], *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return to_thread(self, *args, **kwargs)
+
+    def counted_to_loop(self: AsyncToSync[Any, Any], *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(self.awaitable, "__qualname__", repr(self.awaitable)))
+        return to_loop(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted_to_thread)
+    monkeypatch.setattr(AsyncToSync, "__call__", counted_to_loop)
+    for handler in (KeptThreadsASGIHandler(RequestThreads()), ASGIHandler()):
+        hops.clear()
+        assert asyncio.run(asgi_get(handler, "/api/people/nobody/")) == 404
+        if isinstance(handler, KeptThreadsASGIHandler):
+            assert len(hops) == 3, hops
+        else:  # the reference: what the kept handler saves
+            assert len(hops) > 6, hops
 
 
 def test_requests_at_the_same_time_run_in_threads_of_their_own(request_threads: list[int]) -> None:

@@ -954,12 +954,12 @@ def _own_writes_after(request: HttpRequest) -> None:
 @sync_and_async_middleware
 def read_cache_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
     """First of all (config/settings.py): a hit of the shared cache is answered here, as
-    the middleware after it would have passed it (``Outer``); anything else goes on. In the
-    asynchronous branch a hit runs in a thread of the loop's pool, not the request's own
-    thread for synchronous code (config/request_threads.py); Django takes it
-    only when no sync-only middleware follows, which today's list has (the CSP's,
-    WhiteNoise's: docs/operations.md, "Where a hit is answered"). After a signed-in
-    person's write, their kept regions are made old (``_own_writes_after``)."""
+    the middleware after it would have passed it (``Outer``); anything else goes on. The
+    site's handler runs the chain synchronously in the request's thread
+    (config/request_threads.py), and so does this; the asynchronous branch (a hit in a
+    thread of the loop's pool) serves Django's own asynchronous handlers (``AsyncClient``),
+    which take it when no sync-only middleware follows. After a signed-in person's write,
+    their kept regions are made old (``_own_writes_after``)."""
     outer = Outer.of(get_response)
     if iscoroutinefunction(get_response):
 

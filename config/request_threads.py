@@ -78,10 +78,10 @@ class KeptThreadsASGIHandler(ASGIHandler):
     ``sync_to_async`` one by one, the sync-only one goes back to the event loop with
     ``async_to_sync``, and each view hook, the view and the template's render hop to the
     thread again: fifteen hops between the loop and the request's thread for a 404 of the
-    API, each a wake-up of both. The chain is all synchronous code (the one async view, ``/healthz``, runs
-    through ``async_to_sync`` as under WSGI), so it is built synchronously, as for WSGI,
-    and called in the request's thread once: three hops a request (the
-    ``request_started`` signal, the chain, the answer's close)."""
+    API, each a wake-up of both. The chain is all synchronous code (the one async view,
+    ``/healthz``, runs through ``async_to_sync`` as under WSGI), so it is built
+    synchronously, as for WSGI, and called in the request's thread once: three hops a
+    request (the ``request_started`` signal, the chain, the answer's close)."""
 
     def __init__(self, threads: RequestThreads | None = None) -> None:
         BaseHandler.__init__(self)  # not ASGIHandler's: it builds the asynchronous chain

@@ -15,13 +15,15 @@ from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
 from django.db import connection
 from django.db.backends.signals import connection_created
+from django.test import override_settings
 
 import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
 
 from config.asgi import django_asgi_application
 from config.request_threads import KeptThreadsASGIHandler, RequestThreads
-from tests.asgi_calls import asgi_get
+from tests.asgi_calls import asgi_get, http_scope
+from tests.config import urls_held_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,6 +141,65 @@ def test_a_kept_thread_hands_its_database_connection_back_after_each_request() -
     assert connected_in == [kept_thread, kept_thread]
     open_after = executor.submit(lambda: connection.connection is not None).result(timeout=10)
     assert not open_after  # ... and the end of each closed it or gave it back
+
+
+@override_settings(ROOT_URLCONF="tests.config.urls_held_view")
+def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_code_ends() -> None:
+    """The client leaves while its page is computed: Django cancels the request, asgiref
+    waits for the code running in the thread to end, and the thread is lent again."""
+    handler = KeptThreadsASGIHandler(RequestThreads())
+    urls_held_view.entered.clear()
+    urls_held_view.released.clear()
+
+    async def leaving() -> None:
+        leave = asyncio.Event()
+        asked = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            pass
+
+        request = asyncio.create_task(handler(http_scope("/held/"), receive, send))
+        while not urls_held_view.entered.is_set():
+            await asyncio.sleep(0.01)
+        leave.set()  # the client leaves while the page is computed
+        await asyncio.sleep(0.2)
+        assert not request.done()  # its code still runs in the thread
+        assert handler.threads.idle() == 0
+        urls_held_view.released.set()
+        await asyncio.wait_for(request, timeout=10)
+        assert handler.threads.idle() == 1
+        assert await asyncio.wait_for(asgi_get(handler, "/quick/"), timeout=10) == 200
+
+    try:
+        asyncio.run(leaving())
+    finally:
+        urls_held_view.released.set()
+    assert handler.threads.made == 1
+
+
+def test_a_thread_still_running_a_call_is_lent_to_nobody_else() -> None:
+    """Should a request end while its code still runs (a task cancelled twice), its thread
+    is not kept: the next request would wait behind a stranger's page."""
+    threads = RequestThreads()
+    busy = threads.borrow()
+    release = threading.Event()
+    busy.submit(release.wait, 10)
+    try:
+        threads.give_back(busy)
+        assert threads.idle() == 0
+        other = threads.borrow()
+        assert other is not busy
+        assert other.submit(lambda: "now").result(timeout=10) == "now"
+    finally:
+        release.set()
 
 
 def test_threads_beyond_the_idle_ones_kept_are_stopped() -> None:

@@ -2,8 +2,8 @@
 and its middleware chain run in that thread in one go.
 
 Django runs a request's synchronous code (the request signals' receivers, the middleware
-hooks and the view) in a thread of asgiref's
-thread-sensitive executor, one for each request (``ThreadSensitiveContext``). asgiref
+hooks and the view) in a thread of asgiref's thread-sensitive executor, one for each
+request (``ThreadSensitiveContext``). asgiref
 makes that executor anew for every request and, when the request ends, starts another
 thread to join the first: two threads started and joined per request. Under the read
 benchmark that was 7 % of the web processes' samples (docs/benchmarks.md, *Web reads under
@@ -44,10 +44,11 @@ requests at a time each (config/web_server.py)."""
 class RequestExecutor(ThreadPoolExecutor):
     """An executor of one thread that knows whether everything given to it has finished.
 
-    A request whose client leaves is cancelled on the event loop, but its synchronous code
-    runs on in the thread to its end: the executor is then not idle, and the next request
-    lent it would wait behind a stranger's page. Two counts, each written by one thread
-    only (calls submitted, by the loop's; calls finished, by the executor's), tell."""
+    A request whose client leaves is cancelled on the event loop while its synchronous code
+    runs on in the thread; asgiref waits for that code before the request ends. Should a
+    request end sooner (its task cancelled twice), the executor is not idle, and the next
+    request lent it would wait behind a stranger's page. Two counts, each written by one
+    thread only (calls submitted, by the loop's; calls finished, by the executor's), tell."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="request")
@@ -88,8 +89,8 @@ class RequestThreads:
 
     def give_back(self, executor: RequestExecutor) -> None:
         """Keep ``executor`` for the next request if it is idle and fewer than
-        ``idle_kept`` are; else stop it: its thread ends after its last call (a cancelled
-        request's code still running in it ends first), and nothing waits for that."""
+        ``idle_kept`` are; else stop it: its thread ends after its last call (code still
+        running in it ends first), and nothing waits for that."""
         if executor.idle() and len(self._idle) < self.idle_kept:
             self._idle.append(executor)
         else:

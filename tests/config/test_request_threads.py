@@ -1,8 +1,9 @@
 """The site's ASGI handler lends each request a kept thread (config/request_threads.py):
 requests one after another run their synchronous code in the same thread, requests at
 the same time in threads of their own, each request's database connection is still
-handed back when it ends, and a request goes to its thread and back three times, not once
-for each middleware's hook."""
+handed back when it ends, and a request goes to its thread and back not once
+for each middleware's hook, but once, with the answer's close (before it is sent when it
+is held in memory, after for a streamed one)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,19 @@ def request_threads() -> Iterator[list[int]]:
     signals.request_started.disconnect(dispatch_uid="test_request_threads")
 
 
+@pytest.fixture
+def finished() -> Iterator[list[str]]:
+    """A mark for each ``request_finished`` sent."""
+    marks: list[str] = []
+
+    def ended(**_: Any) -> None:
+        marks.append("finished")
+
+    signals.request_finished.connect(ended, dispatch_uid="test_request_finished")
+    yield marks
+    signals.request_finished.disconnect(dispatch_uid="test_request_finished")
+
+
 def test_the_site_serves_http_with_kept_threads() -> None:
     assert isinstance(django_asgi_application, KeptThreadsASGIHandler)
 
@@ -59,10 +73,13 @@ def test_requests_one_after_another_run_in_one_kept_thread(request_threads: list
     assert handler.threads.idle() == 1
 
 
-def test_a_request_hops_to_its_thread_three_times(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``request_started``, the whole middleware chain and the view, the answer's close:
-    Django's own ASGI handler hops for each async-capable middleware's hooks, each view
-    hook, the view and its render (fifteen times for this answer)."""
+def test_a_request_hops_to_its_thread_once(
+    monkeypatch: pytest.MonkeyPatch, finished: list[str]
+) -> None:
+    """``request_started``, the whole middleware chain and the view, the answer's close
+    (``request_finished``, once) in one hop: Django's own ASGI handler hops for
+    ``request_started``, each async-capable middleware's hooks, each view hook, the view
+    and its render, and the close (fifteen times for this answer)."""
     hops: list[str] = []
     to_thread, to_loop = SyncToAsync.__call__, AsyncToSync.__call__
 
@@ -78,9 +95,11 @@ def test_a_request_hops_to_its_thread_three_times(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(AsyncToSync, "__call__", counted_to_loop)
     for handler in (KeptThreadsASGIHandler(RequestThreads()), ASGIHandler()):
         hops.clear()
+        finished.clear()
         assert asyncio.run(asgi_get(handler, "/api/people/nobody/")) == 404
+        assert finished == ["finished"]
         if isinstance(handler, KeptThreadsASGIHandler):
-            assert len(hops) == 3, hops
+            assert len(hops) == 1, hops
         else:  # the reference: what the kept handler saves
             assert len(hops) > 6, hops
 
@@ -144,9 +163,12 @@ def test_a_kept_thread_hands_its_database_connection_back_after_each_request() -
 
 
 @override_settings(ROOT_URLCONF="tests.config.urls_held_view")
-def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_code_ends() -> None:
-    """The client leaves while its page is computed: Django cancels the request, asgiref
-    waits for the code running in the thread to end, and the thread is lent again."""
+def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_code_ends(
+    finished: list[str],
+) -> None:
+    """The client leaves while its page is computed: the answer is cancelled, the request
+    ends once the code running in the thread has (``request_finished`` sent once), and the
+    thread is lent again."""
     handler = KeptThreadsASGIHandler(RequestThreads())
     urls_held_view.entered.clear()
     urls_held_view.released.clear()
@@ -176,7 +198,9 @@ def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_cod
         urls_held_view.released.set()
         await asyncio.wait_for(request, timeout=10)
         assert handler.threads.idle() == 1
+        assert finished == ["finished"]  # once, though the answer was cancelled
         assert await asyncio.wait_for(asgi_get(handler, "/quick/"), timeout=10) == 200
+        assert finished == ["finished", "finished"]
 
     try:
         asyncio.run(leaving())
@@ -185,9 +209,40 @@ def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_cod
     assert handler.threads.made == 1
 
 
+@override_settings(ROOT_URLCONF="tests.config.urls_held_view")
+def test_a_streamed_answer_is_closed_after_its_last_part_is_sent(finished: list[str]) -> None:
+    """An answer held in memory is closed before it is sent (nothing sent depends on its
+    resources); a streamed one only once its parts are sent."""
+    handler = KeptThreadsASGIHandler(RequestThreads())
+    events: list[str] = []
+
+    async def streamed() -> None:
+        asked = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.sleep(3600)
+            raise AssertionError("unreachable")
+
+        async def send(message: dict[str, Any]) -> None:
+            if message.get("body"):
+                events.append(message["body"].decode())
+            events.extend(finished)
+            finished.clear()
+
+        await handler(http_scope("/streamed/"), receive, send)
+        events.extend(finished)
+
+    asyncio.run(streamed())
+    assert events == ["first ", "second", "finished"]
+
+
 def test_a_thread_still_running_a_call_is_lent_to_nobody_else() -> None:
-    """Should a request end while its code still runs (a task cancelled twice), its thread
-    is not kept: the next request would wait behind a stranger's page."""
+    """Should a request end while its code still runs (an error on the loop's side), its
+    thread is not kept: the next request would wait behind a stranger's page."""
     threads = RequestThreads()
     busy = threads.borrow()
     release = threading.Event()

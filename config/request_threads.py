@@ -34,7 +34,7 @@ from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
-from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -127,22 +127,15 @@ class KeptThreadsASGIHandler(ASGIHandler):
         self.load_middleware(is_async=False)
         self.threads = threads if threads is not None else RequestThreads()
 
-    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        """The synchronous chain (``BaseHandler.get_response``) in the request's thread."""
-        response: HttpResponseBase = await sync_to_async(self.get_response, thread_sensitive=True)(
-            request
-        )
-        return response
-
     def _answer(
         self, scope: dict[str, Any], body_file: Any, answered: list[HttpResponseBase]
     ) -> HttpResponseBase:
-        """In the request's thread, what Django's ``handle`` does in three hops: the
+        """In the request's thread, what Django's ``handle`` does in separate hops: the
         ``request_started`` signal, the request made, the chain; and an answer held in
         memory is closed here (its resources, ``request_finished``) before it is sent, as
         nothing it sends depends on them. A streamed answer is closed after it is sent.
-        The answer goes into ``answered`` too: a request cancelled meanwhile (asgiref
-        waits for this to end) must not send ``request_finished`` again."""
+        The answer goes into ``answered`` too: a request cancelled meanwhile (its end
+        waits for this in the same thread) must not send ``request_finished`` again."""
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, refusal = self.create_request(scope, body_file)
         if request is None:

@@ -23,7 +23,7 @@ from asgiref.sync import AsyncToSync, SyncToAsync
 
 from config.asgi import django_asgi_application
 from config.request_threads import KeptThreadsASGIHandler, RequestThreads
-from tests.asgi_calls import asgi_get, http_scope
+from tests.asgi_calls import AsgiClient, asgi_get, http_scope
 from tests.config import urls_held_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,24 +174,11 @@ def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_cod
     urls_held_view.released.clear()
 
     async def leaving() -> None:
-        leave = asyncio.Event()
-        asked = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal asked
-            if not asked:
-                asked = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await leave.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message: dict[str, Any]) -> None:
-            pass
-
-        request = asyncio.create_task(handler(http_scope("/held/"), receive, send))
+        client = AsgiClient()
+        request = asyncio.create_task(handler(http_scope("/held/"), client.receive, client.send))
         while not urls_held_view.entered.is_set():
             await asyncio.sleep(0.01)
-        leave.set()  # the client leaves while the page is computed
+        client.leave.set()  # the client leaves while the page is computed
         await asyncio.sleep(0.2)
         assert not request.done()  # its code still runs in the thread
         assert handler.threads.idle() == 0
@@ -210,34 +197,29 @@ def test_a_request_whose_client_left_mid_page_gives_its_thread_back_once_its_cod
 
 
 @override_settings(ROOT_URLCONF="tests.config.urls_held_view")
-def test_a_streamed_answer_is_closed_after_its_last_part_is_sent(finished: list[str]) -> None:
+def test_an_answer_in_memory_is_closed_before_it_is_sent_a_streamed_one_after(
+    finished: list[str],
+) -> None:
     """An answer held in memory is closed before it is sent (nothing sent depends on its
     resources); a streamed one only once its parts are sent."""
     handler = KeptThreadsASGIHandler(RequestThreads())
     events: list[str] = []
 
-    async def streamed() -> None:
-        asked = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal asked
-            if not asked:
-                asked = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await asyncio.sleep(3600)
-            raise AssertionError("unreachable")
-
-        async def send(message: dict[str, Any]) -> None:
-            if message.get("body"):
-                events.append(message["body"].decode())
-            events.extend(finished)
-            finished.clear()
-
-        await handler(http_scope("/streamed/"), receive, send)
+    def sent(message: dict[str, Any]) -> None:
+        if message.get("body"):
+            events.append(message["body"].decode())
         events.extend(finished)
+        finished.clear()
 
-    asyncio.run(streamed())
-    assert events == ["first ", "second", "finished"]
+    async def answered(path: str) -> list[str]:
+        events.clear()
+        client = AsgiClient(on_send=sent)
+        await handler(http_scope(path), client.receive, client.send)
+        events.extend(finished)
+        return list(events)
+
+    assert asyncio.run(answered("/quick/")) == ["finished", "quick"]
+    assert asyncio.run(answered("/streamed/")) == ["first ", "second", "finished"]
 
 
 def test_a_thread_still_running_a_call_is_lent_to_nobody_else() -> None:

@@ -1,13 +1,13 @@
 """Django's ASGI handler with its requests' threads kept, lent to one request at a time,
-and its middleware chain run in that thread in one go.
+and each request's synchronous steps run in that thread in one go.
 
 Django runs a request's synchronous code (the request signals' receivers, the middleware
 hooks and the view) in a thread of asgiref's thread-sensitive executor, one for each
-request (``ThreadSensitiveContext``). asgiref
-makes that executor anew for every request and, when the request ends, starts another
-thread to join the first: two threads started and joined per request. Under the read
-benchmark that was 7 % of the web processes' samples (docs/benchmarks.md, *Web reads under
-load*, 2026-11-29), the same for anonymous and signed-in readers.
+request (``ThreadSensitiveContext``). asgiref makes that executor anew for every request
+and, when the request ends, starts another thread to join the first: two threads started
+and joined per request. Under the read benchmark that was 7 % of the web processes'
+samples (docs/benchmarks.md, "2026-11-29 (issue 34)"), the same for anonymous and
+signed-in readers.
 
 Here each request borrows an executor of one thread from the process's idle ones (a new one
 only when every kept one is lent) and gives it back when it ends: asgiref's

@@ -27,6 +27,15 @@ Whose, and how long (issue 34):
   checked again by the views they post to.
 
 Entries expire by themselves after ``PARTS_SECONDS``.
+
+**The header once per reader.** base.html's regions (the join link, the account header
+with the counts and the log-out form, the messages, the script) show nothing of the page:
+they are the same on every page for one person in one language, and depend on nothing but
+the person's three versions. So they are kept once per person and language as well
+(``base_key``), never follow a page's generation, and expire after the counts' own bound
+(league.person_counts.COUNTS_SECONDS). A page whose entry is old or missing takes them from
+there and renders only its own regions (``BaseRegions``, handed to web.personal_parts):
+a new page, or a page the ladder moved on, costs the reader its own regions alone.
 """
 
 from __future__ import annotations
@@ -34,10 +43,13 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+
+from league.person_counts import COUNTS_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +58,20 @@ PARTS_SECONDS = 120
 VERSION_SECONDS = 24 * 60 * 60
 """An own-writes version outlives every entry rendered under it."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+BASE_SECONDS = COUNTS_SECONDS
+"""The longest a person's base regions are kept: no longer than the counts they show."""
+BASE_REGIONS_ATTRIBUTE = "kept_base_regions"
+"""The request's attribute that carries its ``BaseRegions`` to web.personal_parts."""
+
+
+@dataclass(slots=True)
+class BaseRegions:
+    """A reader's base.html regions for one render of a page's regions: ``kept`` (handed
+    in by the read cache, placeholders for the token in: used as they are) or, when none
+    were, ``rendered`` (handed back by web.personal_parts: the ones to keep)."""
+
+    kept: dict[str, str] | None = None
+    rendered: dict[str, str] | None = None
 
 
 def own_version_key(user_id: int) -> str:
@@ -55,6 +81,11 @@ def own_version_key(user_id: int) -> str:
 def parts_key(user_id: int, page_key: str) -> str:
     """The entry of ``user_id``'s regions of the shared page stored under ``page_key``."""
     return f"person:parts:{user_id}:{page_key}"
+
+
+def base_key(user_id: int, language: str) -> str:
+    """The entry of ``user_id``'s base.html regions in ``language``, whatever the page."""
+    return f"person:base:{user_id}:{language}"
 
 
 def own_writes_moved_on(user_id: int) -> None:
@@ -86,10 +117,11 @@ def versions_of(found: dict[str, Any], keys: list[str]) -> tuple[str, ...] | Non
 
 
 def kept_parts_of(
-    entry: Any, versions: tuple[str, ...] | None, page_version: str
+    entry: Any, versions: tuple[str, ...] | None, page_version: str | None
 ) -> dict[str, str] | None:
     """The regions in ``entry`` if rendered under the person's ``versions`` (exactly) and
-    the page's ``page_version`` (or less than READ_CACHE_LAG_SECONDS ago)."""
+    the page's ``page_version`` (or less than READ_CACHE_LAG_SECONDS ago; None: regions
+    of no page, kept with None)."""
     if versions is None or not isinstance(entry, dict) or entry.get("versions") != versions:
         return None
     if entry.get("page_version") != page_version:
@@ -101,9 +133,14 @@ def kept_parts_of(
 
 
 def parts_keep(
-    key: str, parts: dict[str, str], versions: tuple[str, ...], page_version: str
+    key: str,
+    parts: dict[str, str],
+    versions: tuple[str, ...],
+    page_version: str | None,
+    seconds: int = PARTS_SECONDS,
 ) -> None:
-    """Keep ``parts`` (placeholders for the token already in) under ``versions``."""
+    """Keep ``parts`` (placeholders for the token already in) under ``versions`` for
+    ``seconds`` at most."""
     entry = {
         "versions": versions,
         "page_version": page_version,
@@ -111,6 +148,6 @@ def parts_keep(
         "parts": parts,
     }
     try:
-        cache.set(key, entry, timeout=PARTS_SECONDS)
+        cache.set(key, entry, timeout=seconds)
     except Exception as exc:
         log.warning("kept parts: not kept (%s)", exc)

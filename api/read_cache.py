@@ -748,10 +748,11 @@ class PersonKeys:
     counts: list[str]
     own: str
     entry: str
+    base: str
 
     @property
     def others(self) -> list[str]:
-        return [*self.user, *self.counts, self.own, self.entry]
+        return [*self.user, *self.counts, self.own, self.entry, self.base]
 
 
 def _person_keys(request: HttpRequest, chosen_by: tuple[int, str, tzinfo | None]) -> PersonKeys:
@@ -763,6 +764,7 @@ def _person_keys(request: HttpRequest, chosen_by: tuple[int, str, tzinfo | None]
         counts=person_counts.person_counts_keys(user_id),
         own=kept_parts.own_version_key(user_id),
         entry=kept_parts.parts_key(user_id, page),
+        base=kept_parts.base_key(user_id, language),
     )
 
 
@@ -843,14 +845,20 @@ def _early_signed_in_hit(request: HttpRequest, outer: Outer = Outer()) -> HttpRe
     if content is None:  # the regions rendered for this request (and kept)
         if found.others.get(own_key) is None:
             kept_parts.own_version_started(user_id)  # kept from the next hit on
+        base = kept_parts.BaseRegions(
+            kept=kept_parts.kept_parts_of(found.others.get(keys.base), versions, None)
+        )
         rendered = _signed_in_content(
-            request, reader, cookie, found, stored, match.kwargs, personal, user_keys, counts_keys
+            request, reader, cookie, found, stored, match.kwargs, personal, keys, base
         )
         if rendered is None:
             return None
         content, parts = rendered
         if parts is not None and versions is not None:
             kept_parts.parts_keep(entry_key, parts, versions, page_version)
+            if base.rendered is not None:
+                regions = {name: parts[name] for name in base.rendered}
+                kept_parts.parts_keep(keys.base, regions, versions, None, kept_parts.BASE_SECONDS)
     if outer.metrics is not None:
         outer.metrics.process_request(request)
     response = HttpResponse(_filled_with(content, cookie).encode(stored["charset"]))
@@ -871,15 +879,16 @@ def _signed_in_content(
     stored: dict[str, Any],
     kwargs: dict[str, Any],
     personal: Personal,
-    user_keys: list[str],
-    counts_keys: list[str],
+    keys: PersonKeys,
+    base: kept_parts.BaseRegions,
 ) -> tuple[str, dict[str, str] | None] | None:
-    """The shared page with ``reader``'s regions rendered for this request (their token's
-    placeholder still in), and those regions as they may be kept (None: not kept: a token
-    of the person's secret found in them); None: the chain answers (the account not
-    served as signed in, the page not the shared one for them, anything failing)."""
-    version = found.others.get(user_keys[0])
-    kept = kept_users.kept_user_of(found.others.get(user_keys[1]), version)
+    """The shared page with ``reader``'s regions rendered for this request (base.html's
+    from ``base`` where it holds them; their token's placeholder still in), and those
+    regions as they may be kept (None: not kept: a token of the person's secret found in
+    them); None: the chain answers (the account not served as signed in, the page not the
+    shared one for them, anything failing)."""
+    version = found.others.get(keys.user[0])
+    kept = kept_users.kept_user_of(found.others.get(keys.user[1]), version)
     with translation.override(reader.language), timezone.override(reader.zone):
         try:
             if kept is None:
@@ -899,6 +908,7 @@ def _signed_in_content(
             if counts is not None:
                 setattr(reading, PREFETCHED_COUNTS, counts)
             reading.META["CSRF_COOKIE"] = cookie
+            setattr(reading, kept_parts.BASE_REGIONS_ATTRIBUTE, base)
             rendered = personal(reading, **kwargs)
             if rendered is None:
                 return None

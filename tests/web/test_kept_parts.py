@@ -32,6 +32,7 @@ from asgiref.sync import async_to_sync
 from api.kept_parts import kept_parts_of, own_version_key, own_writes_moved_on
 from api.read_cache import DISPLAY_SESSION_KEY, HIT_HEADER, PLACEHOLDER, read_cache_middleware
 from league.models import LadderEntrant, NotificationKind
+from league.reads_generation import reads_changed
 from league.services.ladders import ladder_matchmake
 from league.services.notifications import notify
 from tests.league.builders import user_create
@@ -146,8 +147,13 @@ def test_kept_regions_are_one_persons_and_hold_no_token_of_theirs() -> None:
         client.get("/ladders/")
     ann_user, bob_user = User.objects.get(username="ann"), User.objects.get(username="bob")
     store = cache._cache.get_client()  # type: ignore[attr-defined]
-    for who, person, other in (("ann", ann_user, "bob"), ("bob", bob_user, "ann")):
-        names = store.keys(cache.make_key(f"person:parts:{person.pk}:") + "*")
+    entries = [
+        (who, person, other, kind)
+        for who, person, other in (("ann", ann_user, "bob"), ("bob", bob_user, "ann"))
+        for kind in ("parts", "base")
+    ]
+    for who, person, other, kind in entries:
+        names = store.keys(cache.make_key(f"person:{kind}:{person.pk}:") + "*")
         assert len(names) == 1
         entry = cache._cache.get(names[0].decode(), None)  # type: ignore[attr-defined]
         text = "".join(entry["parts"].values())
@@ -164,6 +170,74 @@ def test_kept_regions_are_one_persons_and_hold_no_token_of_theirs() -> None:
         assert tokens
         secrets = {csrf._unmask_cipher_token(token) for token in tokens}  # type: ignore[attr-defined]
         assert secrets == {client.cookies["csrftoken"].value}
+
+
+def stored_for_visitors(url: str) -> None:
+    """The shared page of ``url`` stored (a visitor's read)."""
+    assert Client().get(url).status_code == 200
+
+
+def base_rendered(answer: Any) -> bool:
+    return "_personal_account.html" in [template.name for template in answer.templates]
+
+
+def test_the_header_is_kept_once_per_reader_a_first_look_at_a_page_renders_only_its_own() -> None:
+    """base.html's regions rendered on one page serve the reader's first look at every
+    other: a page with no region of its own renders no template and reads no row, one with
+    its own renders those alone; a page the ladder moved on since (its own regions old)
+    still takes the kept header."""
+    ladder = ladder_with_anchors()
+    _, ann = signed_in("ann")
+    kept(ann, "/ladders/")
+    for url in ("/ratings/", "/leagues/", f"/ladders/{ladder.slug}/"):
+        stored_for_visitors(url)
+    for url in ("/ratings/", "/leagues/"):
+        answer, sql = read_with_queries(ann, url)
+        assert answer[HIT_HEADER] == "hit" and early(answer), url
+        assert signed_in_as(answer) == "ann"
+        assert answer.templates == [] and sql == [], (url, answer.templates, sql)
+    page = f"/ladders/{ladder.slug}/"
+    answer = ann.get(page)
+    assert early(answer) and signed_in_as(answer) == "ann"
+    names = [template.name for template in answer.templates]
+    assert "web/_ladder_personal_parts.html" in names and not base_rendered(answer), names
+    assert header_counts(answer) == {"unread": 0, "your_move": 0}
+
+    reads_changed()  # the ladder moved on: the page's entry is old (the tests' lag: 0)
+    stored_for_visitors(page)
+    answer = ann.get(page)
+    assert early(answer) and signed_in_as(answer) == "ann"
+    names = [template.name for template in answer.templates]
+    assert "web/_ladder_personal_parts.html" in names and not base_rendered(answer), names
+
+
+def test_the_kept_header_follows_the_readers_versions_and_language() -> None:
+    """A new notice, an own write or another language: the header rendered again, on
+    whichever page comes next."""
+    ann_user, ann = signed_in("ann")
+    kept(ann, "/ladders/")
+    notify(user=ann_user, kind=NotificationKind.INVITED, key="a", text="One for ann")
+    for url in ("/ratings/", "/leagues/", "/ladders/"):
+        stored_for_visitors(url)  # again: the notice's write moved the pages on
+    answer = ann.get("/ratings/")
+    assert early(answer) and base_rendered(answer)
+    assert header_counts(answer)["unread"] == 1
+    assert not base_rendered(ann.get("/leagues/"))  # kept again, the new counts in it
+    assert header_counts(ann.get("/leagues/"))["unread"] == 1
+
+    own_writes_moved_on(ann_user.pk)
+    assert base_rendered(ann.get("/ladders/"))
+
+    store = SessionStore(session_key(ann))
+    store[DISPLAY_SESSION_KEY] = dict(store[DISPLAY_SESSION_KEY]) | {"language": "nl"}
+    store.save()
+    kept(ann, "/ratings/")  # the Dutch page stored, her Dutch header kept
+    stored_for_visitors_in_dutch = Client(headers={"Accept-Language": "nl"})
+    assert stored_for_visitors_in_dutch.get("/leagues/")["Content-Language"] == "nl"
+    answer = ann.get("/leagues/")
+    assert answer["Content-Language"] == "nl" and early(answer)
+    assert not base_rendered(answer)
+    assert 'lang="nl"' in answer.content.decode()
 
 
 @override_settings(READ_CACHE_LAG_SECONDS=3600)

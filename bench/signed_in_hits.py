@@ -11,11 +11,14 @@ Printed per page: microseconds per hit (the median of ``--rounds`` timed batches
 statements and Redis round trips per hit, the ratio signed in/anonymous, and what a
 signed-in hit costs when the person's kept regions are old and rendered again (``regions
 us``: each GET after the person's own-writes version moved on, one Redis SET included;
-the same path as a hit after the page's reads generation moved on more than
-READ_CACHE_LAG_SECONDS ago, which the ladder's writes do every few seconds); with
+the header rendered again with the page's own), and when only the page's kept regions
+are old (``page moved us``: each GET after the person's entries of every page were
+dropped, two Redis round trips included; the path of a hit after the page's reads
+generation moved on more than READ_CACHE_LAG_SECONDS ago, which the ladder's writes do
+every few seconds: the header is kept once per reader, api.kept_parts.base_key); with
 ``--profile``, the functions where a signed-in hit spends its time (cProfile), beside the
-anonymous hit's. It makes a scratch database (``<name>_signed_in_hits_bench``, dropped at
-the end). It prints figures; it asserts nothing.
+anonymous hit's, and a hit whose page moved. It makes a scratch database
+(``<name>_signed_in_hits_bench``, dropped at the end). It prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -125,6 +128,24 @@ def regions_old(get: Callable[[str], Any], user_id: int) -> Callable[[str], Any]
     return get_rendered
 
 
+def page_moved(get: Callable[[str], Any], user_id: int) -> Callable[[str], Any]:
+    """``get``, each time after the person's kept regions of every page (not their header:
+    api.kept_parts.base_key) were dropped, as when the page's reads generation has moved on
+    more than READ_CACHE_LAG_SECONDS ago (two Redis round trips included)."""
+    from django.core.cache import cache
+
+    store = cache._cache.get_client()  # type: ignore[attr-defined]
+    pattern = cache.make_key(f"person:parts:{user_id}:") + "*"
+
+    def get_page_rendered(path: str) -> Any:
+        names = store.keys(pattern)
+        if names:
+            store.delete(*names)
+        return get(path)
+
+    return get_page_rendered
+
+
 def per_hit(get: Callable[[str], Any], path: str, rounds: int, batch: int) -> float:
     """Microseconds per GET of ``path``: the median of ``rounds`` batches."""
     times = []
@@ -163,14 +184,15 @@ def main() -> int:
         session, user_id = session_of("reader")
         visitor, person = asker(""), asker(session)
         rendered = regions_old(person, user_id)
+        moved = page_moved(person, user_id)
         for path in paths:  # stored, the account kept, the counts kept
             for get in (visitor, person, person, person):
                 get(path)
         say(
             f"{'page':44} {'anon us':>8} {'in us':>8} {'ratio':>6}  sql a/i  redis a/i  hit a/i"
-            f"  {'regions us':>10}"
+            f"  {'regions us':>10}  {'page moved us':>13}"
         )
-        totals = {"a": 0.0, "i": 0.0, "r": 0.0}
+        totals = {"a": 0.0, "i": 0.0, "r": 0.0, "m": 0.0}
         for path in paths:
             figures = {}
             for name, get in (("a", visitor), ("i", person)):
@@ -184,20 +206,29 @@ def main() -> int:
                 totals[name] += figures[name][0]
             regions = per_hit(rendered, path, args.rounds, args.batch)
             totals["r"] += regions
+            for other in paths:  # the header kept again
+                person(other)
+            page = per_hit(moved, path, args.rounds, args.batch)
+            totals["m"] += page
             for other in paths:  # kept again: the next page's first hit is a hit
                 person(other)
             (a, ca, ha), (i, ci, hi) = figures["a"], figures["i"]
             say(
                 f"{path:44} {a:8.0f} {i:8.0f} {i / a:6.2f}  {ca['sql']:>3}/{ci['sql']:<3}"
-                f" {ca['redis']:>4}/{ci['redis']:<4}  {ha}/{hi}  {regions:10.0f}"
+                f" {ca['redis']:>4}/{ci['redis']:<4}  {ha}/{hi}  {regions:10.0f}  {page:13.0f}"
             )
         say(
             f"{'all pages (sum)':44} {totals['a']:8.0f} {totals['i']:8.0f}"
-            f" {totals['i'] / totals['a']:6.2f}{'':31}{totals['r']:10.0f}"
+            f" {totals['i'] / totals['a']:6.2f}{'':31}{totals['r']:10.0f}  {totals['m']:13.0f}"
         )
         say(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
         if args.profile:
-            for name, get in (("anonymous", visitor), ("signed in", person)):
+            profiles = (
+                ("anonymous", visitor),
+                ("signed in", person),
+                ("signed in, page moved", moved),
+            )
+            for name, get in profiles:
                 say(f"\n---- {name}: cProfile, every page x{args.rounds}")
                 say(profiled(get, paths, args.rounds))
     return 0

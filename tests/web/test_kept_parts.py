@@ -193,22 +193,28 @@ def test_the_header_is_kept_once_per_reader_a_first_look_at_a_page_renders_only_
         stored_for_visitors(url)
     for url in ("/ratings/", "/leagues/"):
         answer, sql = read_with_queries(ann, url)
-        assert answer[HIT_HEADER] == "hit" and early(answer), url
+        assert answer[HIT_HEADER] == "hit", url
+        assert early(answer), url
         assert signed_in_as(answer) == "ann"
-        assert answer.templates == [] and sql == [], (url, answer.templates, sql)
+        assert answer.templates == [], (url, answer.templates)
+        assert sql == [], (url, sql)
     page = f"/ladders/{ladder.slug}/"
     answer = ann.get(page)
-    assert early(answer) and signed_in_as(answer) == "ann"
+    assert early(answer)
+    assert signed_in_as(answer) == "ann"
     names = [template.name for template in answer.templates]
-    assert "web/_ladder_personal_parts.html" in names and not base_rendered(answer), names
+    assert "web/_ladder_personal_parts.html" in names
+    assert not base_rendered(answer), names
     assert header_counts(answer) == {"unread": 0, "your_move": 0}
 
     reads_changed()  # the ladder moved on: the page's entry is old (the tests' lag: 0)
     stored_for_visitors(page)
     answer = ann.get(page)
-    assert early(answer) and signed_in_as(answer) == "ann"
+    assert early(answer)
+    assert signed_in_as(answer) == "ann"
     names = [template.name for template in answer.templates]
-    assert "web/_ladder_personal_parts.html" in names and not base_rendered(answer), names
+    assert "web/_ladder_personal_parts.html" in names
+    assert not base_rendered(answer), names
 
 
 def test_the_kept_header_follows_the_readers_versions_and_language() -> None:
@@ -220,7 +226,8 @@ def test_the_kept_header_follows_the_readers_versions_and_language() -> None:
     for url in ("/ratings/", "/leagues/", "/ladders/"):
         stored_for_visitors(url)  # again: the notice's write moved the pages on
     answer = ann.get("/ratings/")
-    assert early(answer) and base_rendered(answer)
+    assert early(answer)
+    assert base_rendered(answer)
     assert header_counts(answer)["unread"] == 1
     assert not base_rendered(ann.get("/leagues/"))  # kept again, the new counts in it
     assert header_counts(ann.get("/leagues/"))["unread"] == 1
@@ -235,7 +242,8 @@ def test_the_kept_header_follows_the_readers_versions_and_language() -> None:
     stored_for_visitors_in_dutch = Client(headers={"Accept-Language": "nl"})
     assert stored_for_visitors_in_dutch.get("/leagues/")["Content-Language"] == "nl"
     answer = ann.get("/leagues/")
-    assert answer["Content-Language"] == "nl" and early(answer)
+    assert answer["Content-Language"] == "nl"
+    assert early(answer)
     assert not base_rendered(answer)
     assert 'lang="nl"' in answer.content.decode()
 

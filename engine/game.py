@@ -625,6 +625,17 @@ class TrickView(NamedTuple):
 _PLAY_STRINGS = tuple("play " + name for name in CARD_NAMES)
 
 
+@functools.lru_cache(maxsize=8192)
+def _trick_json(trick: TrickView) -> dict[str, Any]:
+    """A completed trick as ``PlayerView.to_json`` gives it, built once and then shared by
+    every view that holds it (a trick is public and never changes once completed: a
+    view's later decisions in the deal, the other seats' views, a replay's steps): half of
+    a view's JSON was its finished tricks, built again at each decision. Read it; never
+    change it."""
+    leader, cards, winner = trick
+    return {"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
+
+
 def _names(mask: int) -> list[str]:
     names = CARD_NAMES
     c, d, h, s = SUIT_CARDS
@@ -687,7 +698,8 @@ class PlayerView:
         return self.game.num_seats
 
     def to_json(self) -> dict[str, Any]:
-        """The view as the bot protocol and the web send it: cards and actions as strings."""
+        """The view as the bot protocol and the web send it: cards and actions as strings
+        (the finished tricks' entries are shared between views: ``_trick_json``)."""
         action = self.game.action_to_string
         names = CARD_NAMES
         plays = _PLAY_STRINGS
@@ -704,14 +716,11 @@ class PlayerView:
             "contract": self.contract,
             "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
             "leader": self.leader,
-            "trick": [names[c] for c in self.trick],
-            "tricks": [
-                {"leader": leader, "cards": [names[c] for c in cards], "winner": winner}
-                for leader, cards, winner in self.tricks
-            ],
+            "trick": list(map(names.__getitem__, self.trick)),
+            "tricks": list(map(_trick_json, self.tricks)),
             "tricks_won": list(self.tricks_won),
             "scores": list(self.scores),
-            "deal_scores": [list(s) for s in self.deal_scores],
+            "deal_scores": list(map(list, self.deal_scores)),
             "legal": [plays[a] if a < 52 else action(a) for a in self.legal],
             "public": self.public,
             "private": self.private,

@@ -153,8 +153,9 @@ def main() -> int:
         return 1
     say(f"# {GAME}, {args.games} games; {pin(args.cpus)}; load average {os.getloadavg()}")
     seeds = range(1, args.games + 1)
-    own, counts = zip(*(in_process(seed) for seed in seeds), strict=True)
-    decisions = sum(counts)
+    games = [in_process(seed) for seed in seeds]
+    own = [cpu for cpu, _ in games]
+    decisions = sum(count for _, count in games)
     built = sum(requests_built(seed) for seed in seeds)
     empty = [over_a_pipe(None) for _ in seeds]
     start_runner = statistics.median(runner for runner, _ in empty)

@@ -181,6 +181,15 @@ def base_rendered(answer: Any) -> bool:
     return "_personal_account.html" in [template.name for template in answer.templates]
 
 
+def ladder_regions_alone_rendered(answer: Any) -> None:
+    """``answer`` is ann's early hit of a ladder with its own regions rendered, not hers."""
+    assert early(answer)
+    assert signed_in_as(answer) == "ann"
+    names = [template.name for template in answer.templates]
+    assert "web/_ladder_personal_parts.html" in names
+    assert not base_rendered(answer), names
+
+
 def test_the_header_is_kept_once_per_reader_a_first_look_at_a_page_renders_only_its_own() -> None:
     """base.html's regions rendered on one page serve the reader's first look at every
     other: a page with no region of its own renders no template and reads no row, one with
@@ -200,21 +209,13 @@ def test_the_header_is_kept_once_per_reader_a_first_look_at_a_page_renders_only_
         assert sql == [], (url, sql)
     page = f"/ladders/{ladder.slug}/"
     answer = ann.get(page)
-    assert early(answer)
-    assert signed_in_as(answer) == "ann"
-    names = [template.name for template in answer.templates]
-    assert "web/_ladder_personal_parts.html" in names
-    assert not base_rendered(answer), names
+    ladder_regions_alone_rendered(answer)
     assert header_counts(answer) == {"unread": 0, "your_move": 0}
 
     reads_changed()  # the ladder moved on: the page's entry is old (the tests' lag: 0)
     stored_for_visitors(page)
     answer = ann.get(page)
-    assert early(answer)
-    assert signed_in_as(answer) == "ann"
-    names = [template.name for template in answer.templates]
-    assert "web/_ladder_personal_parts.html" in names
-    assert not base_rendered(answer), names
+    ladder_regions_alone_rendered(answer)
 
 
 def test_the_kept_header_follows_the_readers_versions_and_language() -> None:

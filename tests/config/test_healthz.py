@@ -25,6 +25,11 @@ def beat_ticked() -> None:
     process_tick(name=BEAT, process="beat-for-this-test:1")
 
 
+PROBES = 3
+"""How many probes in a row a health check gets before the site is called down
+(docker-compose.yml's ``retries: 3``)."""
+
+
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_healthz_is_200_when_database_broker_and_worker_answer(
@@ -38,9 +43,17 @@ def test_healthz_is_200_when_database_broker_and_worker_answer(
         subprocess_environment | {"DATABASE_URL": database_url_for(connection.settings_dict)}
     )
 
-    response = client.get("/healthz")
-
-    body = response.json()
+    # A probe waits 1.5 s for the worker's answer, and a load balancer or orchestrator
+    # asks again before it calls a worker down (docker-compose.yml's web health check:
+    # three times): so does this test, on a CI machine whose
+    # two CPUs may hold a busy worker for longer (seen once: "no worker answered a ping
+    # within 1.5 s" from a worker that had just answered the readiness ping).
+    for _ in range(PROBES):
+        response = client.get("/healthz")
+        body = response.json()
+        if response.status_code == 200:
+            break
+        assert body["down"] == ["worker"], body  # only the worker may be late
     assert response.status_code == 200, body
     assert body["status"] == "ok"
     assert body["down"] == []

@@ -18,8 +18,13 @@ Both processes on one CPU, as a worker pins its seats (bots.runner.affinity), CP
   apart (the bot's start and end, measured in a run of no decision, taken out).
 
 Then per match (its decisions times the figures): what a process-per-seat design adds to
-a match at the least, against the in-process decision. It prints figures; it asserts
-nothing.
+a match at the least, against the in-process decision.
+
+``--request legal`` sends requests without the view (``"view": {}``, no ``to_json``): the
+legal actions and the clock alone. No protocol could send less for a bot to decide on, so
+the difference to ``--request view`` (the protocol's request) is the most that any smaller
+request (a view's changes since the last one, say) could save. It prints figures; it
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from bench.bots import GAME, TRIVIAL_BOT, pin
 from bots.protocol import ProtocolFault, encode, read_answer, request_message
 from bots.runner.sandbox import BOT_PYTHON
 from engine import load_game
+from engine.game import PlayerView
 
 HELLO = b'{"type": "hello", "protocol": 1, "seat": 0, "seats": 4, "game": "kingen"}\n'
 END = b'{"type": "end", "scores": [0, 0, 0, 0], "outcome": "ok"}\n'
@@ -64,14 +70,26 @@ def in_process(seed: int) -> tuple[float, int]:
     return time.process_time() - started, decisions
 
 
-def requests_built(seed: int) -> float:
+def request_line(view: PlayerView, request_id: int, *, with_view: bool) -> bytes:
+    """The request of a decision: with the seat's view (the protocol's), or the legal
+    actions alone (``--request legal``)."""
+    if with_view:
+        body = view.to_json()
+        legal = body["legal"]
+    else:
+        body, legal = {}, [view.game.action_to_string(action) for action in view.legal]
+    return encode(
+        request_message(request_id=request_id, view=body, legal=legal, move_ms=1000, bank_ms=1000)
+    )
+
+
+def requests_built(seed: int, *, with_view: bool) -> float:
     """CPU seconds of a game's decisions with each request line built (nothing sent)."""
     state = load_game(GAME).new_initial_state(seed=seed)
     started = time.process_time()
     while not state.is_terminal():
         view = state.view_for(state.current_seat)
-        body = view.to_json()
-        encode(request_message(request_id=1, view=body, legal=body["legal"], move_ms=1, bank_ms=1))
+        request_line(view, 1, with_view=with_view)
         state.apply_action(view.legal[0])
     return time.process_time() - started
 
@@ -92,7 +110,7 @@ def line_read(fd: int, pending: bytearray) -> bytes:
     return line
 
 
-def over_a_pipe(seed: int | None) -> tuple[float, float]:
+def over_a_pipe(seed: int | None, *, with_view: bool = True) -> tuple[float, float]:
     """CPU seconds of a game played by the trivial bot over plain pipes (None: hello and end
     alone): this process's share and the bot's (its whole life)."""
     game = load_game(GAME)
@@ -115,20 +133,8 @@ def over_a_pipe(seed: int | None) -> tuple[float, float]:
         request_id = 0
         while not state.is_terminal():
             view = state.view_for(state.current_seat)
-            body = view.to_json()
             request_id += 1
-            os.write(
-                to_bot,
-                encode(
-                    request_message(
-                        request_id=request_id,
-                        view=body,
-                        legal=body["legal"],
-                        move_ms=1000,
-                        bank_ms=1000,
-                    )
-                ),
-            )
+            os.write(to_bot, request_line(view, request_id, with_view=with_view))
             answer = read_answer(line_read(from_bot, pending))
             if isinstance(answer, ProtocolFault):
                 raise RuntimeError(f"the bot: {answer.problem}")
@@ -147,20 +153,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games a figure (seeds 1..N)")
     parser.add_argument("--cpus", choices=["one", "all"], default="one")
+    parser.add_argument(
+        "--request",
+        choices=["view", "legal"],
+        default="view",
+        help="what a request carries: the view (the protocol's) or the legal actions alone",
+    )
     args = parser.parse_args()
     if not os.path.exists(BOT_PYTHON):
         say(f"# {BOT_PYTHON} is missing: the bots' interpreter")
         return 1
-    say(f"# {GAME}, {args.games} games; {pin(args.cpus)}; load average {os.getloadavg()}")
+    with_view = args.request == "view"
+    say(
+        f"# {GAME}, {args.games} games; requests with {'the view' if with_view else 'no view'};"
+        f" {pin(args.cpus)}; load average {os.getloadavg()}"
+    )
     seeds = range(1, args.games + 1)
     games = [in_process(seed) for seed in seeds]
     own = [cpu for cpu, _ in games]
     decisions = sum(count for _, count in games)
-    built = sum(requests_built(seed) for seed in seeds)
+    built = sum(requests_built(seed, with_view=with_view) for seed in seeds)
     empty = [over_a_pipe(None) for _ in seeds]
     start_runner = statistics.median(runner for runner, _ in empty)
     start_bot = statistics.median(bot for _, bot in empty)
-    played = [over_a_pipe(seed) for seed in seeds]
+    played = [over_a_pipe(seed, with_view=with_view) for seed in seeds]
     runner = sum(cpu for cpu, _ in played) - start_runner * len(played)
     bot = sum(cpu for _, cpu in played) - start_bot * len(played)
 
@@ -170,7 +186,7 @@ def main() -> int:
     per_match = decisions / len(seeds)
     rows = [
         ("in process (view_for, the first legal action)", each(sum(own))),
-        ("the request built (view_for, to_json, the line)", each(built)),
+        ("the request built (view_for, to_json if sent, the line)", each(built)),
         ("over a pipe: the runner (the request, write, read, check)", each(runner)),
         ("over a pipe: the trivial bot (read, json.loads, answer, flush)", each(bot)),
         ("over a pipe: both", each(runner + bot)),

@@ -40,13 +40,11 @@ def base_regions(request: HttpRequest) -> dict[str, str]:
 
 
 def personal_parts(
-    request: HttpRequest, template: str | None = None, context: dict[str, Any] | None = None
+    request: HttpRequest, template: str, context: dict[str, Any] | None = None
 ) -> dict[str, str]:
     """The person's regions, by name: base.html's and those ``template`` marks (the
     page's own, rendered with ``context``)."""
     regions = base_regions(request)
-    if template is None:
-        return regions
     own = _regions(template, context or {}, request)
     if own.keys() & regions.keys():
         raise ValueError(
@@ -57,4 +55,4 @@ def personal_parts(
 
 def base_parts(request: HttpRequest, **_kwargs: Any) -> dict[str, str]:
     """A page whose only personal parts are base.html's."""
-    return personal_parts(request)
+    return base_regions(request)

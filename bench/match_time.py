@@ -50,7 +50,7 @@ import django
 
 django.setup()
 
-from bench.bots import seat_lives  # noqa: E402
+from bench.bots import GAME, seat_lives  # noqa: E402
 from bench.decision_floor import in_process, over_a_pipe  # noqa: E402
 from bench.process_tree_cpu import ProcessTreeCpu  # noqa: E402
 from bench.scratch_database import scratch_database  # noqa: E402
@@ -58,13 +58,13 @@ from bench.worker_throughput import competitors, matches_create  # noqa: E402
 from bots.runner.affinity import worker_cpu_pin  # noqa: E402
 from bots.runner.spawner import spawner_pool_close, spawner_pool_enable  # noqa: E402
 from bots.runner.warm import warm_pool_close, warm_pool_enable  # noqa: E402
+from engine import load_game  # noqa: E402
 from league.services.matches import PlayStats, match_run  # noqa: E402
 
 GOAL = 0.6
 """bench.worker_throughput's one-process goal: matches a minute against the reference's."""
 SPAWNERS = 8
 WARM_SANDBOXES = 2
-SEATS = 4
 
 
 def say(text: str) -> None:
@@ -183,11 +183,11 @@ def main() -> int:
         f" ({reference.wall / spawned.wall:.2f} of its matches a minute)"
     )
     floor_decisions = (pipe - alone) * 1000
-    floor_seats = seat_life * SEATS
+    floor_seats = seat_life * load_game(GAME).num_seats
     allowed = reference.wall / GOAL - reference.wall
     say(
         f"floors: a process a seat adds {floor_decisions / decisions * 1000:.1f} us a decision"
-        f" ({floor_decisions:.1f} ms a match of {decisions:.0f}), four seats' lives forked"
+        f" ({floor_decisions:.1f} ms a match of {decisions:.0f}), its seats' lives forked"
         f" {floor_seats:.1f} ms ({seat_life:.2f} ms each): {floor_decisions + floor_seats:.1f} ms"
     )
     say(
